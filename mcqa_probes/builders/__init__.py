@@ -1,0 +1,1 @@
+"""Probe builders: knowledge graph → multiple-choice questions → jsonl. Plain Python (no torch)."""

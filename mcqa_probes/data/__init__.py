@@ -1,0 +1,1 @@
+"""jsonl → instances: the multiple-choice data model and the dataset readers."""

@@ -1,0 +1,126 @@
+"""The ``transformer_mcqa`` model: one score per (question, choice) pair from any HF encoder."""
+import logging
+from typing import Any, Dict, List, Optional
+
+import torch
+from allennlp.data import TextFieldTensors, Vocabulary
+from allennlp.models import Model
+from allennlp.nn import util
+from allennlp.training.metrics import CategoricalAccuracy
+
+from mcqa_probes.resources.pretrained import resolve_transformer_name
+
+logger = logging.getLogger(__name__)
+
+POOLING = ("first_token", "pooler", "mean")
+
+
+@Model.register("transformer_mcqa")
+class TransformerMcqa(Model):
+    """Multiple-choice QA with a pretrained transformer (BERT, RoBERTa, ... any ``AutoModel``).
+
+    Each choice is encoded as ``[CLS] question [SEP] choice [SEP]`` (built by the ``mcqa``
+    reader); the pooled vector goes through dropout and a linear layer to one logit; a softmax
+    over the choices gives per-choice probabilities; training minimises cross-entropy over the
+    choices. Padded choices (no word pieces) are masked out.
+
+    # Parameters
+
+    transformer_model_name : `str`, optional (default = `"minilm"`)
+        HuggingFace name or local directory (``minilm`` = the offline all-MiniLM-L6-v2).
+        Must match the reader's.
+    pooling : `str`, optional (default = `"first_token"`)
+        ``first_token`` ([CLS] / <s> hidden state, as in the TACL paper), ``pooler`` (the model's
+        pooler output, e.g. BERT's tanh layer), or ``mean`` (mean over word pieces).
+    dropout : `float`, optional (default = `0.1`)
+    train_transformer : `bool`, optional (default = `True`)
+        Set to false to freeze the encoder and train only the choice scorer.
+    """
+
+    def __init__(
+        self,
+        vocab: Vocabulary,
+        transformer_model_name: str = "minilm",
+        pooling: str = "first_token",
+        dropout: float = 0.1,
+        train_transformer: bool = True,
+        **kwargs,
+    ) -> None:
+        super().__init__(vocab, **kwargs)
+        if pooling not in POOLING:
+            raise ValueError(f"model.pooling: expected one of {POOLING}, got {pooling!r}")
+        from transformers import AutoModel
+
+        self.transformer_model_name = transformer_model_name
+        self.encoder = AutoModel.from_pretrained(resolve_transformer_name(transformer_model_name))
+        for parameter in self.encoder.parameters():
+            parameter.requires_grad = train_transformer
+        config = self.encoder.config
+        self._use_type_ids = getattr(config, "type_vocab_size", 0) > 1
+        self.pooling = pooling
+        self.dropout = torch.nn.Dropout(dropout)
+        self.choice_scorer = torch.nn.Linear(config.hidden_size, 1)
+        self.accuracy = CategoricalAccuracy()
+
+    def forward(  # type: ignore[override]
+        self,
+        alternatives: TextFieldTensors,
+        label: Optional[torch.IntTensor] = None,
+        metadata: Optional[List[Dict[str, Any]]] = None,
+    ) -> Dict[str, torch.Tensor]:
+        tokens = alternatives["tokens"]
+        token_ids = tokens["token_ids"]
+        batch_size, num_choices, length = token_ids.shape
+        mask = tokens["mask"]
+        flat_mask = mask.reshape(-1, length)
+        arguments = {"input_ids": token_ids.reshape(-1, length), "attention_mask": flat_mask.long()}
+        if self._use_type_ids and "type_ids" in tokens:
+            arguments["token_type_ids"] = tokens["type_ids"].reshape(-1, length)
+        # Padded choices (all-zero mask) are skipped: only real rows go through the encoder.
+        choice_mask = mask.any(dim=-1)
+        real = choice_mask.reshape(-1)
+        if not bool(real.all()):
+            arguments = {key: value[real] for key, value in arguments.items()}
+        output = self.encoder(**arguments)
+        if self.pooling == "first_token":
+            pooled = output.last_hidden_state[:, 0]
+        elif self.pooling == "pooler":
+            pooled = output.pooler_output
+        else:
+            pooled = util.masked_mean(output.last_hidden_state, arguments["attention_mask"].bool().unsqueeze(-1), 1)
+        scores = self.choice_scorer(self.dropout(pooled)).squeeze(-1)
+        if not bool(real.all()):
+            full = scores.new_zeros(batch_size * num_choices)
+            full[real] = scores
+            scores = full
+        logits = scores.reshape(batch_size, num_choices)
+        logits = util.replace_masked_values(logits, choice_mask, util.min_value_of_dtype(logits.dtype))
+        probabilities = torch.softmax(logits, dim=-1)
+        result: Dict[str, Any] = {
+            "logits": logits,
+            "probabilities": probabilities,
+            "best_alternative": logits.argmax(dim=-1),
+        }
+        if label is not None:
+            gold = label.reshape(-1).long()
+            result["loss"] = torch.nn.functional.cross_entropy(logits, gold)
+            self.accuracy(logits, gold)
+        if metadata is not None:
+            result["id"] = [m.get("id") for m in metadata]
+            result["labels"] = [m.get("labels") for m in metadata]
+            result["choices"] = [m.get("choices") for m in metadata]
+            result["answer_index"] = [m.get("answer_index") for m in metadata]
+        return result
+
+    def make_output_human_readable(self, output_dict: Dict[str, Any]) -> Dict[str, Any]:
+        best = output_dict["best_alternative"]
+        best = best.tolist() if isinstance(best, torch.Tensor) else list(best)
+        if "labels" in output_dict:
+            output_dict["best_label"] = [labels[i] for labels, i in zip(output_dict["labels"], best)]
+            output_dict["best_text"] = [choices[i] for choices, i in zip(output_dict["choices"], best)]
+        return output_dict
+
+    def get_metrics(self, reset: bool = False) -> Dict[str, float]:
+        return {"accuracy": self.accuracy.get_metric(reset)}
+
+    default_predictor = "mcqa"
