@@ -8,6 +8,9 @@ defaults and any value can be overridden from the shell:
 
     MODEL_NAME=minilm EPOCHS=1 allennlp train training_config/roberta_probe.jsonnet -s runs/x
 
+It also offers ``MCQA_PROBES_GLOVE_50D``: the path of the offline GloVe 6B 50d file
+(``env.glove_50d`` in the libsonnet), so GloVe configs need no machine-specific path.
+
 Installed when ``mcqa_probes`` is imported (i.e. as an allennlp plugin, before configs are read).
 """
 import functools
@@ -17,8 +20,25 @@ import os
 EXT_VAR = "MCQA_PROBES_ENV"
 
 
+#: Derived defaults offered to configs (the environment can still override them).
+GLOVE_50D_VARIABLE = "MCQA_PROBES_GLOVE_50D"
+
+
+def _derived_defaults():
+    defaults = {}
+    try:
+        from mcqa_probes.resources.glove import glove_50d_file
+
+        defaults[GLOVE_50D_VARIABLE] = str(glove_50d_file(create=False))
+    except Exception:  # the config then needs GLOVE_FILE; allennlp reports a missing file clearly
+        pass
+    return defaults
+
+
 def environment_json() -> str:
-    return json.dumps({key: value for key, value in os.environ.items() if key != EXT_VAR}, sort_keys=True)
+    variables = _derived_defaults()
+    variables.update({key: value for key, value in os.environ.items() if key != EXT_VAR})
+    return json.dumps(variables, sort_keys=True)
 
 
 def install() -> None:

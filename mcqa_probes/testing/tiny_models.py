@@ -1,0 +1,88 @@
+"""Tiny BERT and RoBERTa checkpoints with random weights and a small vocabulary.
+
+Built in a few seconds from word lists, saved with ``save_pretrained`` so that every code path
+that takes a HuggingFace name or directory (AutoModel, AutoTokenizer, allennlp's
+PretrainedTransformer* classes) can be tested offline. The masked-LM head is included
+(``*ForMaskedLM``), so the same directory serves MCQA and MC-MLM tests.
+"""
+import os
+from pathlib import Path
+from typing import Iterable, Optional
+
+DEFAULT_WORDS = (
+    "the a an is of in to and or was as it for with on at by be this that which what who best "
+    "defined kind type word sentence concept example person year old than younger older bigger "
+    "smaller bird fish rock tool poem boat tree flower color blue red seven quickly always never "
+    "sometimes often rarely trumpet oak sparrow hammer sonnet violin salmon canoe tulip sprint "
+    "granite lantern brass instrument plant animal water ice gas air milk cold cut paper train "
+    "station snow boots question answer yes no not can has have"
+).split()
+
+_SIZES = dict(hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=37,
+              max_position_embeddings=128)
+
+
+def _seeded(seed: int):
+    import torch
+
+    torch.manual_seed(seed)
+
+
+def make_tiny_bert(directory, words: Optional[Iterable[str]] = None, seed: int = 0, lowercase: bool = True) -> Path:
+    """A BERT-style (WordPiece) masked LM in ``directory``; returns the path."""
+    from transformers import BertConfig, BertForMaskedLM, BertTokenizerFast
+
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    vocabulary = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    seen = set(vocabulary)
+    for word in list(words or DEFAULT_WORDS) + list("abcdefghijklmnopqrstuvwxyz0123456789.,;:'\"?!()-"):
+        word = word.lower() if lowercase else word
+        if word not in seen:
+            seen.add(word)
+            vocabulary.append(word)
+    for letter in "abcdefghijklmnopqrstuvwxyz":
+        vocabulary.append("##" + letter)
+    (directory / "vocab.txt").write_text("\n".join(vocabulary) + "\n")
+    tokenizer = BertTokenizerFast(vocab_file=str(directory / "vocab.txt"), do_lower_case=lowercase)
+    tokenizer.save_pretrained(str(directory))
+    _seeded(seed)
+    config = BertConfig(vocab_size=len(vocabulary), type_vocab_size=2, **_SIZES)
+    BertForMaskedLM(config).save_pretrained(str(directory))
+    return directory
+
+
+def make_tiny_roberta(directory, words: Optional[Iterable[str]] = None, seed: int = 0) -> Path:
+    """A RoBERTa-style (byte-level BPE, leading-space "Ġword" pieces) masked LM in ``directory``."""
+    from tokenizers import ByteLevelBPETokenizer
+    from transformers import RobertaConfig, RobertaForMaskedLM, RobertaTokenizerFast
+
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    word_list = list(words or DEFAULT_WORDS)
+    corpus = [" ".join(word_list)] * 3 + [" " + w for w in word_list]
+    bpe = ByteLevelBPETokenizer()
+    bpe.train_from_iterator(
+        corpus, vocab_size=256 + 5 + 10 * len(word_list), min_frequency=1,
+        special_tokens=["<s>", "<pad>", "</s>", "<unk>", "<mask>"], show_progress=False,
+    )
+    bpe.save_model(str(directory))
+    tokenizer = RobertaTokenizerFast(
+        vocab_file=str(directory / "vocab.json"), merges_file=str(directory / "merges.txt")
+    )
+    tokenizer.save_pretrained(str(directory))
+    _seeded(seed)
+    config = RobertaConfig(
+        vocab_size=tokenizer.vocab_size if hasattr(tokenizer, "vocab_size") else len(tokenizer),
+        type_vocab_size=1, pad_token_id=tokenizer.pad_token_id, bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id, **{**_SIZES, "max_position_embeddings": 130},
+    )
+    RobertaForMaskedLM(config).save_pretrained(str(directory))
+    return directory
+
+
+if __name__ == "__main__":  # pragma: no cover - manual use: python -m mcqa_probes.testing.tiny_models DIR
+    import sys
+
+    target = Path(sys.argv[1] if len(sys.argv) > 1 else "tiny_models")
+    print(make_tiny_bert(target / "bert"), make_tiny_roberta(target / "roberta"), sep=os.linesep)
