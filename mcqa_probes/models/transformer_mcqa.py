@@ -52,7 +52,15 @@ class TransformerMcqa(Model):
         from transformers import AutoModel
 
         self.transformer_model_name = transformer_model_name
-        self.encoder = AutoModel.from_pretrained(resolve_transformer_name(transformer_model_name))
+        name = resolve_transformer_name(transformer_model_name)
+        if pooling == "pooler":
+            self.encoder = AutoModel.from_pretrained(name)
+        else:
+            # No pooler when it is not used (BERT/RoBERTa-style models): no dead parameters.
+            try:
+                self.encoder = AutoModel.from_pretrained(name, add_pooling_layer=False)
+            except TypeError:
+                self.encoder = AutoModel.from_pretrained(name)
         for parameter in self.encoder.parameters():
             parameter.requires_grad = train_transformer
         config = self.encoder.config
