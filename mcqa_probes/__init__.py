@@ -14,5 +14,7 @@ config_env.install()
 from mcqa_probes.data import dataset_readers  # noqa: E402,F401
 from mcqa_probes import models  # noqa: E402,F401
 from mcqa_probes import predictors  # noqa: E402,F401
+from mcqa_probes import metrics  # noqa: E402,F401
+from mcqa_probes import training  # noqa: E402,F401
 
 __version__ = "0.1.0"

@@ -8,6 +8,7 @@ from allennlp.models import Model
 from allennlp.nn import util
 from allennlp.training.metrics import CategoricalAccuracy
 
+from mcqa_probes.metrics.probe_metrics import ProbeMetrics
 from mcqa_probes.resources.pretrained import resolve_transformer_name
 
 logger = logging.getLogger(__name__)
@@ -35,6 +36,13 @@ class TransformerMcqa(Model):
     dropout : `float`, optional (default = `0.1`)
     train_transformer : `bool`, optional (default = `True`)
         Set to false to freeze the encoder and train only the choice scorer.
+    cluster_key : `str`, optional (default = `None`)
+        Metadata field (dotted, e.g. ``notes.synset_id``) that names a question's semantic cluster
+        for strict cluster accuracy; by default the first of ``notes.cluster_key``,
+        ``notes.synset_id``, ``notes.gold_synset``, ``question_concept`` that is present.
+
+    Metrics: ``accuracy``; on probe files also ``cluster_accuracy``, ``cluster_delta`` (points) and
+    ``_breakdown/hops=K/FAMILY@DEPTH`` cells (Figure 3).
     """
 
     def __init__(
@@ -44,6 +52,7 @@ class TransformerMcqa(Model):
         pooling: str = "first_token",
         dropout: float = 0.1,
         train_transformer: bool = True,
+        cluster_key: Optional[str] = None,
         **kwargs,
     ) -> None:
         super().__init__(vocab, **kwargs)
@@ -69,6 +78,7 @@ class TransformerMcqa(Model):
         self.dropout = torch.nn.Dropout(dropout)
         self.choice_scorer = torch.nn.Linear(config.hidden_size, 1)
         self.accuracy = CategoricalAccuracy()
+        self.probe_metrics = ProbeMetrics(cluster_key)
 
     def forward(  # type: ignore[override]
         self,
@@ -113,11 +123,14 @@ class TransformerMcqa(Model):
             gold = label.reshape(-1).long()
             result["loss"] = torch.nn.functional.cross_entropy(logits, gold)
             self.accuracy(logits, gold)
+            self.probe_metrics.update(result["best_alternative"].tolist(), gold.tolist(), metadata)
         if metadata is not None:
             result["id"] = [m.get("id") for m in metadata]
             result["labels"] = [m.get("labels") for m in metadata]
             result["choices"] = [m.get("choices") for m in metadata]
             result["answer_index"] = [m.get("answer_index") for m in metadata]
+            if any("notes" in m for m in metadata):
+                result["notes"] = [m.get("notes") for m in metadata]
         return result
 
     def make_output_human_readable(self, output_dict: Dict[str, Any]) -> Dict[str, Any]:
@@ -129,6 +142,8 @@ class TransformerMcqa(Model):
         return output_dict
 
     def get_metrics(self, reset: bool = False) -> Dict[str, float]:
-        return {"accuracy": self.accuracy.get_metric(reset)}
+        metrics = {"accuracy": self.accuracy.get_metric(reset)}
+        metrics.update(self.probe_metrics.get_metric(reset))
+        return metrics
 
     default_predictor = "mcqa"

