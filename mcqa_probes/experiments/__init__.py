@@ -1,0 +1,1 @@
+"""Experiment drivers (inoculation sweeps, ...): loops over allennlp runs, resumable."""

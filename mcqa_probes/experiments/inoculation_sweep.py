@@ -1,0 +1,197 @@
+"""The inoculation sweep (TACL paper §4.2, Figure 4): for each dosage k, learning rate and add-some
+ratio, continue training a base archive on k probe examples, record probe dev/test accuracy and
+the original-task accuracy before/after (inoculation cost), pick the best-aggregate model
+M*^{a,k} per k, and draw probe (solid) and original (dashed) accuracy against k.
+
+Resumable: a run whose directory holds ``result.json`` is not run again.
+"""
+import contextlib
+import csv
+import io
+import json
+import os
+import shutil
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Dict, Iterator, List, Optional, Sequence
+
+from mcqa_probes.reports.atomic import write_text, write_with
+
+CONFIG = Path(__file__).resolve().parent.parent.parent / "training_config" / "inoculate.jsonnet"
+COLUMNS = ["k", "lr", "add_some", "probe_dev_accuracy", "probe_test_accuracy", "orig_accuracy_before",
+           "orig_accuracy_after", "inoculation_cost", "aggregate_accuracy", "best_for_k", "run_dir"]
+
+
+@dataclass
+class SweepSettings:
+    base_archive: str
+    probe_dir: str
+    orig_dev: str
+    out: str
+    dosages: Sequence[int] = (100, 250, 500, 1000, 2000, 3000)
+    lrs: Sequence[float] = (1e-5, 3e-5)
+    add_some: Sequence[int] = (0,)
+    orig_train: Optional[str] = None
+    model_name: str = "minilm"
+    epochs: int = 3
+    seed: int = 13
+    batch_size: int = 8
+    max_length: int = 128
+    config: str = str(CONFIG)
+    extra_env: Dict[str, str] = field(default_factory=dict)
+
+
+def run_name(k: int, lr: float, add_some: int) -> str:
+    return f"k{k}_lr{lr:g}_add{add_some}"
+
+
+def grid(settings: SweepSettings) -> Iterator[Dict]:
+    for k in settings.dosages:
+        for lr in settings.lrs:
+            for add_some in settings.add_some:
+                yield {"k": int(k), "lr": float(lr), "add_some": int(add_some)}
+
+
+@contextlib.contextmanager
+def environment(variables: Dict[str, str]):
+    saved = {key: os.environ.get(key) for key in variables}
+    os.environ.update(variables)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def _evaluate(archive: Path, data_file: Path, batch_size: int) -> float:
+    from allennlp.data.data_loaders import MultiProcessDataLoader
+    from allennlp.evaluation import SimpleEvaluator
+    from allennlp.models.archival import load_archive
+
+    loaded = load_archive(str(archive))
+    reader = loaded.validation_dataset_reader
+    loader = MultiProcessDataLoader(reader, str(data_file), batch_size=batch_size, shuffle=False)
+    loader.index_with(loaded.model.vocab)
+    with contextlib.redirect_stderr(io.StringIO()):
+        metrics = SimpleEvaluator()(loaded.model, loader)
+    return float(metrics["accuracy"])
+
+
+def run_one(settings: SweepSettings, point: Dict) -> Dict:
+    """Train (or reuse) one inoculation run; return its result row."""
+    run_dir = Path(settings.out) / "runs" / run_name(point["k"], point["lr"], point["add_some"])
+    result_file = run_dir / "result.json"
+    if result_file.is_file():
+        return json.loads(result_file.read_text())
+    if run_dir.exists():  # an interrupted run: start it again
+        shutil.rmtree(run_dir)
+    probe_dir = Path(settings.probe_dir)
+    variables = {
+        "MODEL_NAME": settings.model_name, "BASE_ARCHIVE": str(settings.base_archive),
+        "PROBE_TRAIN": str(probe_dir / "train.jsonl"), "PROBE_DEV": str(probe_dir / "dev.jsonl"),
+        "ORIG_DEV": str(settings.orig_dev), "DOSAGE": str(point["k"]), "LR": repr(point["lr"]),
+        "ADD_SOME": str(point["add_some"]), "EPOCHS": str(settings.epochs), "SEED": str(settings.seed),
+        "BATCH_SIZE": str(settings.batch_size), "MAX_LENGTH": str(settings.max_length),
+        **({"ORIG_TRAIN": str(settings.orig_train)} if settings.orig_train else {}),
+        **settings.extra_env,
+    }
+    if point["add_some"] and not settings.orig_train:
+        raise ValueError("add-some inoculation needs --orig-train (the original task's training file)")
+    from allennlp.commands.train import train_model_from_file
+
+    with environment(variables):
+        train_model_from_file(settings.config, str(run_dir))
+    metrics = json.loads((run_dir / "metrics.json").read_text())
+    test_file = probe_dir / "test.jsonl"
+    row = {
+        **point,
+        "probe_dev_accuracy": metrics.get("best_validation_accuracy"),
+        "probe_test_accuracy": _evaluate(run_dir / "model.tar.gz", test_file, 32) if test_file.is_file() else None,
+        "orig_accuracy_before": metrics["orig_accuracy_before"],
+        "orig_accuracy_after": metrics["orig_accuracy"],
+        "inoculation_cost": metrics["inoculation_cost"],
+        "aggregate_accuracy": metrics.get("aggregate_accuracy"),
+        "run_dir": str(run_dir),
+    }
+    write_text(result_file, json.dumps(row, indent=2, sort_keys=True) + "\n")
+    return row
+
+
+def mark_best(rows: List[Dict]) -> List[Dict]:
+    """M*^{a,k}: per dosage k, the run with the best aggregate accuracy (ties: first in grid order)."""
+    best: Dict[int, Dict] = {}
+    for row in rows:
+        current = best.get(row["k"])
+        if current is None or (row["aggregate_accuracy"] or 0) > (current["aggregate_accuracy"] or 0):
+            best[row["k"]] = row
+    for row in rows:
+        row["best_for_k"] = row is best[row["k"]]
+    return rows
+
+
+def _fmt(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "**best**" if value else ""
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
+
+
+def write_tables(rows: List[Dict], out: Path) -> None:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=COLUMNS, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow(row)
+    write_text(out / "inoculation.csv", buffer.getvalue())
+    shown = [c for c in COLUMNS if c != "run_dir"]
+    lines = ["# Inoculation sweep", "",
+             "Accuracies are fractions; inoculation cost is in points (original accuracy before − after, ×100; "
+             "positive = worse). `best` marks M*^{a,k}, the best aggregate AVG(probe dev, original) per k.", "",
+             "| " + " | ".join(shown) + " |", "|" + "---|" * len(shown)]
+    lines += ["| " + " | ".join(_fmt(row.get(c)) for c in shown) + " |" for row in rows]
+    write_text(out / "inoculation.md", "\n".join(lines) + "\n")
+
+
+def plot(rows: List[Dict], out: Path, title: str = "Inoculation") -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    best = sorted((r for r in rows if r["best_for_k"]), key=lambda r: r["k"])
+    figure, axis = plt.subplots(figsize=(6, 4))
+    ks = [r["k"] for r in best]
+    axis.plot(ks, [100 * r["probe_dev_accuracy"] for r in best], "o-", label="probe (dev)")
+    axis.plot(ks, [100 * r["orig_accuracy_after"] for r in best], "s--", label="original task")
+    if best:
+        axis.axhline(100 * best[0]["orig_accuracy_before"], color="grey", linestyle=":", label="original, before")
+    axis.set_xscale("log")
+    axis.set_xticks(ks, [str(k) for k in ks])
+    axis.set_xlabel("number of probe examples k")
+    axis.set_ylabel("accuracy %")
+    axis.set_ylim(0, 100)
+    axis.set_title(title + " (best aggregate model per k)")
+    axis.legend()
+    figure.tight_layout()
+    path = write_with(out / "inoculation_curves.png", lambda target: figure.savefig(target, dpi=120, format="png"))
+    plt.close(figure)
+    return path
+
+
+def run_sweep(settings: SweepSettings, progress=None) -> List[Dict]:
+    points = list(grid(settings))
+    rows = []
+    iterator = progress(points) if progress else points
+    for point in iterator:
+        rows.append(run_one(settings, point))
+    rows = mark_best(rows)
+    out = Path(settings.out)
+    write_tables(rows, out)
+    plot(rows, out, title=f"Inoculation on {Path(settings.probe_dir).name}")
+    return rows

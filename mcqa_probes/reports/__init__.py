@@ -1,0 +1,1 @@
+"""Reports: tables and figures from predictions and experiment results (plain Python + matplotlib)."""
