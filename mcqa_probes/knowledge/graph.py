@@ -47,6 +47,9 @@ class KnowledgeGraph:
     concepts: Dict[str, Concept] = field(default_factory=dict)
     _up: Dict[str, List[str]] = field(default_factory=dict)
     _down: Dict[str, List[str]] = field(default_factory=dict)
+    #: irregular inflections of base forms, ``"<pos>:<base>" -> (form, ...)`` (WordNet's ``*.exc``
+    #: files: ``"v:go" -> ("went", "gone", ...)``); used to find a lemma in an example sentence
+    irregular_forms: Dict[str, Tuple[str, ...]] = field(default_factory=dict)
 
     def add(self, concept: Concept) -> None:
         if concept.id in self.concepts:

@@ -1,0 +1,147 @@
+"""The probe build pipeline: knowledge sources → questions → de-dup → splits → leakage check → files.
+
+    from mcqa_probes.builders.build import build_probes
+    result = build_probes("data/probes", probes=["hypernymy"], seed=13)
+
+writes ``<out>/<probe>/{train,dev,test}.jsonl`` (``mcqa`` format; WordNetQA with string labels,
+DictionaryQA with int labels), ``<out>/stats.json`` (paper Table 4 columns per probe) and
+``<out>/manifest.json`` (source versions, seed, settings, counts, sha256 of every file). Every file
+is written atomically and the same seed and settings give byte-identical files.
+
+Tests pass a ready :class:`KnowledgeGraph` as ``wordnet`` (and any object as ``dictionary``); the
+command line (``bin/build_probes``) lets this module load WordNet and GCIDE itself.
+"""
+import random
+import time
+from pathlib import Path
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Union
+
+from mcqa_probes.builders.output import probe_stats, write_json, write_questions
+from mcqa_probes.builders.probe_question import ProbeQuestion
+from mcqa_probes.builders.splits import SPLITS, check_leakage, deduplicate, split_by_concept
+from mcqa_probes.builders.wordnetqa import WORDNET_PROBES, WordNetQABuilder, merged_settings
+from mcqa_probes.knowledge.graph import KnowledgeGraph
+
+ALL_PROBES = WORDNET_PROBES + ("dictionary",)
+FORMAT_VERSION = 1
+
+Progress = Callable[..., Iterable]
+
+
+def _no_progress(iterable, **_kwargs):
+    return iterable
+
+
+def probe_rng(seed: int, probe: str, stage: str) -> random.Random:
+    """An independent, reproducible generator per (seed, probe, stage): building a subset of the
+    probes gives the same files for those probes as building all of them."""
+    return random.Random(f"{seed}:{probe}:{stage}")
+
+
+def parse_probes(probes: Union[str, Sequence[str], None]) -> List[str]:
+    if probes is None:
+        return list(ALL_PROBES)
+    names = [p.strip() for p in probes.split(",")] if isinstance(probes, str) else list(probes)
+    names = [n for n in names if n]
+    unknown = [n for n in names if n not in ALL_PROBES]
+    if unknown or not names:
+        raise ValueError(f"unknown probe(s) {unknown or names}; choose from {', '.join(ALL_PROBES)}")
+    return [p for p in ALL_PROBES if p in names]  # canonical order, no repeats
+
+
+def build_probes(
+    out: Union[str, Path],
+    probes: Union[str, Sequence[str], None] = None,
+    seed: int = 42,
+    max_hops: int = 5,
+    train_size: Optional[int] = 3000,
+    settings: Optional[dict] = None,
+    wordnet: Optional[KnowledgeGraph] = None,
+    wordnet_path: Optional[str] = None,
+    dictionary=None,
+    gcide_path: Optional[str] = None,
+    progress: Progress = _no_progress,
+    log: Callable[[str], None] = lambda message: None,
+) -> Dict[str, object]:
+    """Build the requested probes into ``out``; returns ``{"manifest": ..., "stats": ...}``."""
+    names = parse_probes(probes)
+    out = Path(out)
+    settings = merged_settings(dict(settings or {}, max_hops=max_hops))
+    timings: Dict[str, float] = {}
+    sources: Dict[str, Dict[str, str]] = {}
+
+    stats: Dict[str, object] = {}
+    files: Dict[str, str] = {}
+    counts: Dict[str, Dict[str, int]] = {}
+
+    def finish(probe: str, questions: List[ProbeQuestion]) -> None:
+        """De-duplicate, split, check and write one probe, then let its questions go (memory)."""
+        start = time.perf_counter()
+        kept, dropped = deduplicate(questions)
+        splits = split_by_concept(kept, probe_rng(seed, probe, "split"), train_size)
+        check_leakage(splits)
+        for split in progress(SPLITS, desc=f"write {probe}", total=len(SPLITS)):
+            relative = f"{probe}/{split}.jsonl"
+            files[relative] = write_questions(out / relative, splits[split], int_labels=(probe == "dictionary"))
+        stats[probe] = dict(probe_stats(splits), duplicates_dropped=dropped)
+        counts[probe] = {split: len(splits[split]) for split in SPLITS}
+        timings[f"split_and_write_{probe}"] = round(time.perf_counter() - start, 2)
+        log(f"{probe}: {len(questions)} questions, {dropped} duplicates dropped")
+
+    wordnet_probes = [p for p in names if p in WORDNET_PROBES]
+    if wordnet_probes:
+        start = time.perf_counter()
+        if wordnet is None:
+            from mcqa_probes.knowledge.wordnet import load_wordnet_graph
+
+            log("loading WordNet")
+            wordnet = load_wordnet_graph(wordnet_path, pos=settings["pos"], progress=progress)
+        timings["load_wordnet"] = round(time.perf_counter() - start, 2)
+        sources["wordnet"] = {"source": wordnet.source, "version": wordnet.version, "concepts": len(wordnet)}
+        builder = WordNetQABuilder(wordnet, settings, progress)
+        for probe in wordnet_probes:
+            start = time.perf_counter()
+            questions = builder.build(probe, probe_rng(seed, probe, "generate"))
+            timings[f"generate_{probe}"] = round(time.perf_counter() - start, 2)
+            finish(probe, questions)
+            del questions
+
+    dictionary_settings = dict((settings.get("dictionary") or {}), seed=seed)
+    if "dictionary" in names:
+        start = time.perf_counter()
+        # lazy imports: the DictionaryQA builder is optional for the WordNetQA part
+        from mcqa_probes.builders.dictionary_qa import build_dictionary_questions
+
+        if dictionary is None:
+            from mcqa_probes.knowledge.gcide import load_gcide
+
+            log("loading GCIDE")
+            dictionary = load_gcide(gcide_path)
+        timings["load_gcide"] = round(time.perf_counter() - start, 2)
+        sources["gcide"] = {"source": str(getattr(dictionary, "source", "gcide")), "version": str(getattr(dictionary, "version", "unknown"))}
+        start = time.perf_counter()
+        questions = list(
+            build_dictionary_questions(dictionary, probe_rng(seed, "dictionary", "generate"), dictionary_settings)
+        )
+        timings["generate_dictionary"] = round(time.perf_counter() - start, 2)
+        finish("dictionary", questions)
+        del questions
+
+    stats = {probe: stats[probe] for probe in names}
+    files["stats.json"] = write_json(out / "stats.json", stats)
+    manifest = {
+        "format_version": FORMAT_VERSION,
+        "probes": names,
+        "seed": seed,
+        "settings": {
+            "train_size": train_size,
+            "wordnet": settings if wordnet_probes else None,
+            "dictionary": dictionary_settings if "dictionary" in names else None,
+        },
+        "sources": sources,
+        "counts": counts,
+        "files": {name: {"sha256": digest} for name, digest in sorted(files.items())},
+    }
+    write_json(out / "manifest.json", manifest)
+    # timings vary from run to run, so they are returned, never written (files stay byte-identical)
+    return {"manifest": manifest, "stats": stats, "timings": timings}

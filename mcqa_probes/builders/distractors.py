@@ -1,0 +1,158 @@
+"""DISTR (TACL paper §3.1): distractor families and the sampler that fills a 5-way question.
+
+Families (a *perturbation* of a question uses one of them, topped up with random concepts):
+
+* ``random``: 4 concepts of the same part of speech drawn at random;
+* ``sister`` ℓ (ℓ = 1, 2): ``SISTER_ℓ(c) \\ SISTER_{ℓ-1}(c)`` (ℓ = 1: the sisters; ℓ = 2: their children);
+* ``hypernym`` k' (1..4): ancestors of ``c`` at exactly k' hops (``HOPS(c, ↑)``);
+* ``hyponym`` k' (1..4): descendants of ``c`` at exactly k' hops (``HOPS(c, ↓)``).
+
+Which families a probe uses (paper §3.1): hypernymy draws from ``HOPS(c, ↓)`` and sisters,
+hyponymy symmetrically from ``HOPS(c, ↑)`` and sisters, definitions and synonymy from all of them
+(with the same depth limits). A candidate is kept only if the probe's validity test accepts it
+(no second correct answer, see :mod:`mcqa_probes.builders.wordnetqa`) and its rendered text
+differs from every choice already taken.
+"""
+import random
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+from mcqa_probes.builders.hops import Taxonomy, chain_text, sister_chain_text
+
+
+@dataclass(frozen=True, order=True)
+class Family:
+    name: str                 # random | sister | hypernym | hyponym
+    depth: Optional[int] = None
+
+    @property
+    def label(self) -> str:
+        return self.name if self.depth is None else f"{self.name}{self.depth}"
+
+
+RANDOM = Family("random")
+
+
+def probe_families(probe: str, sister_levels: Sequence[int] = (1, 2), max_distractor_hops: int = 4) -> List[Family]:
+    """The distractor families of a probe, random first."""
+    sisters = [Family("sister", level) for level in sister_levels]
+    up = [Family("hypernym", k) for k in range(1, max_distractor_hops + 1)]
+    down = [Family("hyponym", k) for k in range(1, max_distractor_hops + 1)]
+    if probe == "hypernymy":
+        return [RANDOM] + sisters + down
+    if probe == "hyponymy":
+        return [RANDOM] + sisters + up
+    if probe in ("definitions", "synonymy"):
+        return [RANDOM] + sisters + up + down
+    raise KeyError(f"no distractor families for probe {probe!r}")
+
+
+@dataclass
+class Selection:
+    """The distractors of one perturbation: ids, where each came from, and its chain."""
+
+    family: Family
+    ids: List[str]
+    from_family: List[str]
+    from_random: List[str]
+    chains: List[str]
+
+
+class DistractorSampler:
+    """Draws distractor concepts for a target concept, family by family (deterministic given ``rng``)."""
+
+    #: a family pool larger than this is sampled by index instead of being shuffled whole
+    SHUFFLE_LIMIT = 64
+    RANDOM_TRIES = 200
+
+    def __init__(self, taxonomy: Taxonomy, random_pools: Dict[str, List[str]]):
+        self.taxonomy = taxonomy
+        self.random_pools = random_pools
+
+    def pool(self, concept: str, family: Family) -> List[str]:
+        """Sorted candidate ids of a family (before the validity test)."""
+        tax = self.taxonomy
+        if family.name == "sister":
+            return list(tax.sister_layer(concept, family.depth))
+        if family.name == "hypernym":
+            levels = tax.up_levels(concept, family.depth)
+            return levels[family.depth - 1] if len(levels) >= family.depth else []
+        if family.name == "hyponym":
+            levels = tax.down_levels(concept, family.depth)
+            return levels[family.depth - 1] if len(levels) >= family.depth else []
+        return []
+
+    def chain(self, concept: str, family: Family, other: str) -> str:
+        tax = self.taxonomy
+        if family.name == "sister":
+            return sister_chain_text(tax.sister_layer(concept, family.depth)[other])
+        if family.name == "hypernym":
+            return chain_text(tax.up(concept, max(family.depth, tax.max_hops))[other], "up")
+        if family.name == "hyponym":
+            return chain_text(tuple(reversed(tax.up(other, max(family.depth, tax.max_hops))[concept])), "down")
+        return ""
+
+    def _candidates(self, rng: random.Random, pool: List[str]):
+        if len(pool) <= self.SHUFFLE_LIMIT:
+            order = list(pool)
+            rng.shuffle(order)
+            yield from order
+        else:
+            seen = set()
+            for _ in range(self.SHUFFLE_LIMIT):
+                index = rng.randrange(len(pool))
+                if index not in seen:
+                    seen.add(index)
+                    yield pool[index]
+
+    def select(
+        self,
+        rng: random.Random,
+        concept: str,
+        pos: str,
+        family: Family,
+        valid: Callable[[str], bool],
+        text_of: Callable[[str], str],
+        taken_texts: Sequence[str],
+        count: int = 4,
+    ) -> Optional[Selection]:
+        """Up to ``count`` valid members of ``family``, topped up with random valid concepts.
+
+        Returns None when a non-random family has no valid member, or when not enough random
+        concepts can be found.
+        """
+        taken = {text.lower() for text in taken_texts}
+        chosen: List[str] = []
+        from_family: List[str] = []
+        chains: List[str] = []
+
+        def accept(candidate: str) -> bool:
+            if candidate in chosen or not valid(candidate):
+                return False
+            text = text_of(candidate).lower()
+            if text in taken:
+                return False
+            taken.add(text)
+            chosen.append(candidate)
+            return True
+
+        if family != RANDOM:
+            for candidate in self._candidates(rng, self.pool(concept, family)):
+                if accept(candidate):
+                    from_family.append(candidate)
+                    chains.append(self.chain(concept, family, candidate))
+                    if len(chosen) == count:
+                        break
+            if not from_family:
+                return None
+        randoms = self.random_pools.get(pos, [])
+        from_random: List[str] = []
+        tries = 0
+        while len(chosen) < count and randoms and tries < self.RANDOM_TRIES:
+            tries += 1
+            candidate = randoms[rng.randrange(len(randoms))]
+            if accept(candidate):
+                from_random.append(candidate)
+        if len(chosen) < count:
+            return None
+        return Selection(family, chosen, from_family, from_random, chains)

@@ -1,0 +1,169 @@
+"""ISA closures over a :class:`KnowledgeGraph` (TACL paper §3.1).
+
+* ``HOPS(c, r)``: every concept reachable from ``c`` along ``isa↑`` (r = up) or ``isa↓`` (r = down),
+  with its hop count (length of the *shortest* path) and that path (the ``chain`` in ``notes``),
+  up to ``max_hops``;
+* ``SISTER_ℓ(c)``: the other children ``c̃ ≠ c`` of each parent of ``c`` (ℓ = 1), plus their
+  descendants up to ``ℓ − 1`` levels (ℓ > 1);
+* the unbounded ancestor set of ``c``, used to reject a distractor that would be a second correct
+  answer (a hypernym of ``c`` at any depth, or — seen from the other side — a hyponym of ``c``).
+
+Results are memoised per concept; iteration is over sorted ids, so every result has one order.
+"""
+from typing import Dict, FrozenSet, List, Tuple
+
+from mcqa_probes.knowledge.graph import KnowledgeGraph
+
+Chain = Tuple[str, ...]
+
+
+class Taxonomy:
+    """Memoised ISA closures over one graph."""
+
+    def __init__(self, graph: KnowledgeGraph, max_hops: int = 5):
+        if max_hops < 1:
+            raise ValueError(f"max_hops must be at least 1, got {max_hops}")
+        self.graph = graph
+        self.max_hops = max_hops
+        self._up_paths: Dict[Tuple[str, int], Dict[str, Chain]] = {}
+        self._down_levels: Dict[str, Tuple[int, List[List[str]]]] = {}
+        self._ancestors: Dict[str, FrozenSet[str]] = {}
+        self._depth: Dict[str, int] = {}
+        self._sisters: Dict[Tuple[str, int], Dict[str, Chain]] = {}
+        self._layers: Dict[Tuple[str, int], Dict[str, Chain]] = {}
+
+    # ------------------------------------------------------------------ closures
+    def _bfs(self, concept: str, step, limit: int) -> Dict[str, Chain]:
+        """Shortest paths from ``concept`` (breadth first; ties broken by sorted ids)."""
+        paths: Dict[str, Chain] = {concept: (concept,)}
+        frontier = [concept]
+        for _ in range(limit):
+            following = []
+            for node in frontier:
+                for neighbour in sorted(step(node)):
+                    if neighbour not in paths:
+                        paths[neighbour] = paths[node] + (neighbour,)
+                        following.append(neighbour)
+            if not following:
+                break
+            frontier = following
+        del paths[concept]
+        return paths
+
+    def up(self, concept: str, max_hops: int = None) -> Dict[str, Chain]:
+        """``HOPS(c, ↑)``: ancestor → shortest chain ``(c, ..., ancestor)``; hops = ``len(chain) - 1``."""
+        limit = self.max_hops if max_hops is None else max_hops
+        key = (concept, limit)
+        if key not in self._up_paths:
+            self._up_paths[key] = self._bfs(concept, self.graph.hypernyms, limit)
+        return self._up_paths[key]
+
+    def down(self, concept: str, max_hops: int = None) -> Dict[str, Chain]:
+        """``HOPS(c, ↓)``: descendant → shortest chain ``(c, ..., descendant)`` (not memoised)."""
+        return self._bfs(concept, self.graph.hyponyms, self.max_hops if max_hops is None else max_hops)
+
+    def down_levels(self, concept: str, max_hops: int) -> List[List[str]]:
+        """Descendants by exact (shortest) distance: ``levels[k-1]`` = sorted ids at ``k`` hops."""
+        cached = self._down_levels.get(concept)
+        if cached is None or cached[0] < max_hops:
+            limit = max(max_hops, self.max_hops)
+            seen = {concept}
+            levels: List[List[str]] = []
+            frontier = [concept]
+            for _ in range(limit):
+                following = sorted({child for node in frontier for child in self.graph.hyponyms(node)} - seen)
+                if not following:
+                    break
+                seen.update(following)
+                levels.append(following)
+                frontier = following
+            cached = self._down_levels[concept] = (limit, levels)
+        return cached[1][:max_hops]
+
+    def up_levels(self, concept: str, max_hops: int) -> List[List[str]]:
+        """Ancestors by exact (shortest) distance: ``levels[k-1]`` = sorted ids at ``k`` hops."""
+        limit = max(max_hops, self.max_hops)
+        levels: List[List[str]] = [[] for _ in range(limit)]
+        for ancestor, chain in self.up(concept, limit).items():
+            levels[len(chain) - 2].append(ancestor)
+        levels = levels[:max_hops]
+        while levels and not levels[-1]:
+            levels.pop()
+        return [sorted(level) for level in levels]
+
+    def ancestors(self, concept: str) -> FrozenSet[str]:
+        """All ancestors at any depth (``isa↑*``), without ``concept`` itself."""
+        found = self._ancestors.get(concept)
+        if found is None:
+            collected = set()
+            for parent in self.graph.hypernyms(concept):
+                collected.add(parent)
+                collected.update(self.ancestors(parent))
+            found = self._ancestors[concept] = frozenset(collected)
+        return found
+
+    def is_ancestor(self, ancestor: str, concept: str) -> bool:
+        return ancestor in self.ancestors(concept)
+
+    def depth(self, concept: str) -> int:
+        """Length of the shortest ``isa↑`` path to a root (a root has depth 0)."""
+        found = self._depth.get(concept)
+        if found is None:
+            parents = self.graph.hypernyms(concept)
+            found = 0 if not parents else 1 + min(self.depth(parent) for parent in parents)
+            self._depth[concept] = found
+        return found
+
+    # ------------------------------------------------------------------ sisters
+    def sisters(self, concept: str, level: int) -> Dict[str, Chain]:
+        """``SISTER_ℓ(c)``: sister → chain ``(c, parent, sister, ...)``, ℓ = ``level`` ≥ 1.
+
+        Excludes ``c`` itself and its own ancestors/descendants (possible under multiple inheritance).
+        """
+        if level < 1:
+            raise ValueError(f"sister level must be at least 1, got {level}")
+        key = (concept, level)
+        if key in self._sisters:
+            return self._sisters[key]
+        found: Dict[str, Chain] = {}
+        for parent in sorted(self.graph.hypernyms(concept)):
+            for sister in sorted(self.graph.hyponyms(parent)):
+                if sister == concept:
+                    continue
+                if sister not in found:
+                    found[sister] = (concept, parent, sister)
+                if level > 1:
+                    for niece, chain in self._bfs(sister, self.graph.hyponyms, level - 1).items():
+                        if niece not in found and niece != concept:
+                            found[niece] = (concept, parent) + (sister,) + chain[1:]
+        mine = self.ancestors(concept)
+        result = self._sisters[key] = {
+            other: chain
+            for other, chain in sorted(found.items())
+            if other not in mine and concept not in self.ancestors(other)
+        }
+        return result
+
+    def sister_layer(self, concept: str, level: int) -> Dict[str, Chain]:
+        """``SISTER_ℓ(c) \\ SISTER_{ℓ-1}(c)``: the sisters first reached at depth ℓ."""
+        key = (concept, level)
+        found = self._layers.get(key)
+        if found is None:
+            current = self.sisters(concept, level)
+            if level == 1:
+                found = current
+            else:
+                previous = self.sisters(concept, level - 1)
+                found = {other: chain for other, chain in current.items() if other not in previous}
+            self._layers[key] = found
+        return found
+
+
+def chain_text(chain: Chain, direction: str) -> str:
+    """``a=>b=>c`` for an upward chain, ``a<=b<=c`` for a downward one (the released notation)."""
+    return ("=>" if direction == "up" else "<=").join(chain)
+
+
+def sister_chain_text(chain: Chain) -> str:
+    """``c=>parent<=sister[<=niece]``: up to the shared parent, then down."""
+    return chain[0] + "=>" + "<=".join(chain[1:])

@@ -1,0 +1,87 @@
+"""Writing probe files (atomically, byte-reproducibly) and their statistics (paper Table 4)."""
+import hashlib
+import json
+import os
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import Dict, Iterable, List, Union
+
+from mcqa_probes.builders.probe_question import ProbeQuestion
+
+PathLike = Union[str, os.PathLike]
+
+
+def write_atomic(path: PathLike, data: bytes) -> None:
+    """Write ``data`` to a temporary file next to ``path``, then rename it over ``path``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        os.chmod(temporary, 0o644)
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+def jsonl_bytes(questions: Iterable[ProbeQuestion], int_labels: bool = False) -> bytes:
+    lines = [json.dumps(q.to_json(int_labels=int_labels), ensure_ascii=False) for q in questions]
+    return ("\n".join(lines) + ("\n" if lines else "")).encode("utf-8")
+
+
+def write_questions(path: PathLike, questions: Iterable[ProbeQuestion], int_labels: bool = False) -> str:
+    """Write one ``mcqa`` jsonl file; returns its sha256."""
+    data = jsonl_bytes(questions, int_labels)
+    write_atomic(path, data)
+    return hashlib.sha256(data).hexdigest()
+
+
+def write_json(path: PathLike, value) -> str:
+    data = (json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+    write_atomic(path, data)
+    return hashlib.sha256(data).hexdigest()
+
+
+def _sorted_counter(counter: Counter) -> Dict[str, int]:
+    return {str(key): counter[key] for key in sorted(counter, key=lambda k: (str(type(k)), k))}
+
+
+def probe_stats(splits: Dict[str, List[ProbeQuestion]]) -> Dict[str, object]:
+    """The paper's Table 4 columns (and a little more) for one probe."""
+    questions = [q for name in sorted(splits) for q in splits[name]]
+    pairs = Counter(q.gold_pair() for q in questions)
+    clusters = Counter(q.cluster_key for q in questions)
+    family = Counter(
+        q.notes.get("distractor_type", "") + (str(q.notes["distractor_hops"]) if q.notes.get("distractor_hops") is not None else "")
+        for q in questions
+    )
+    hops = Counter(q.notes.get("hops", 0) for q in questions)
+    unique_hops = Counter()
+    seen = set()
+    for q in questions:
+        if q.gold_pair() not in seen:
+            seen.add(q.gold_pair())
+            unique_hops[q.notes.get("hops", 0)] += 1
+    return {
+        "unique_questions": len(pairs),
+        "questions": len(questions),
+        "unique_questions_with_perturbations": sum(1 for count in pairs.values() if count > 1),
+        "clusters": len(clusters),
+        "average_cluster_size": round(len(questions) / len(clusters), 2) if clusters else 0.0,
+        "concepts": len({q.concept for q in questions}),
+        "questions_by_hops": _sorted_counter(hops),
+        "unique_questions_by_hops": _sorted_counter(unique_hops),
+        "questions_by_distractor_family": _sorted_counter(family),
+        "splits": {
+            name: {
+                "questions": len(splits[name]),
+                "unique_questions": len({q.gold_pair() for q in splits[name]}),
+                "concepts": len({q.concept for q in splits[name]}),
+            }
+            for name in sorted(splits)
+        },
+    }

@@ -1,0 +1,294 @@
+"""WordNetQA (TACL paper §3.1): definitions, synonymy, hypernymy and hyponymy questions.
+
+For each probe:
+
+1. **Askable concepts.** Noun and verb synsets (the parts of speech with an ISA hierarchy) that
+   have an example sentence in which one of their lemmas can be found (the context frame quotes
+   it). Synonymy asks with the gloss, not a context, but keeps the same concept set (the paper's
+   WordNetQA concepts are the synsets with example sentences) and, as in Table 2
+   (``word(c, w1), word(c, w2)``), needs at least two distinct lemmas.
+2. **GEN.** Unique (question, answer) pairs: definitions → the gloss; synonymy → the lemma set;
+   hypernymy → every ``c' ∈ HOPS(c, ↑)`` up to ``max_hops`` (except too-general roots, see
+   ``min_answer_depth``); hyponymy → up to ``max_hyponym_answers`` members of ``HOPS(c, ↓)``, spread
+   over hop levels. ``variants`` unique questions per answer use different templates (and example
+   sentences when the synset has several).
+3. **Perturbations** (§3.1.1). Each unique question is asked with several distractor sets, one per
+   distractor family (:mod:`mcqa_probes.builders.distractors`): always ``random``, plus up to
+   ``max_perturbations - 1`` other families that have a valid member.
+4. **Exactly one correct answer.** A distractor is rejected when it is the target itself, would
+   also be correct (hypernymy: an ancestor of ``c`` at any depth; hyponymy: a descendant of ``c``),
+   shares a lemma with the target or the answer (synonymy: a shared synonym; definitions: another
+   sense of the same word), has the same gloss, or renders to the same text as another choice.
+
+All questions about one concept in one probe form its semantic cluster (``cluster_key``).
+"""
+import random
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+
+from mcqa_probes.builders.distractors import RANDOM, DistractorSampler, Family, probe_families
+from mcqa_probes.builders.hops import Taxonomy, chain_text
+from mcqa_probes.builders.probe_question import ProbeQuestion
+from mcqa_probes.builders.templates import CHOICE_RENDERERS, contexts, render_stem, template_ids
+from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph, Relation
+
+WORDNET_PROBES = ("definitions", "synonymy", "hypernymy", "hyponymy")
+
+#: Defaults; every key can be overridden through ``settings``.
+DEFAULT_SETTINGS: Dict[str, object] = {
+    "max_hops": 5,
+    "max_distractor_hops": 4,
+    "sister_levels": [1, 2],
+    "num_choices": 5,
+    "pos": ["n", "v"],
+    "variants": {"definitions": 2, "synonymy": 2, "hypernymy": 1, "hyponymy": 1},
+    "max_hyponym_answers": 2,
+    # ISA answers at least this deep (shortest path to a root): nouns skip entity / physical entity /
+    # abstraction / object ... (depth ≤ 3), which are "correct" for almost every noun
+    "min_answer_depth": {"n": 4, "v": 0},
+    "max_perturbations": 4,
+    "synonymy_min_lemmas": 1,
+}
+
+RELATIONS = {
+    "definitions": Relation.DEF.value,
+    "synonymy": Relation.LEMMA.value,
+    "hypernymy": Relation.ISA_UP.value,
+    "hyponymy": Relation.ISA_DOWN.value,
+}
+ID_TAGS = {"definitions": "def", "synonymy": "syn", "hypernymy": "hypernym", "hyponymy": "hyponym"}
+
+Progress = Callable[..., Iterable]
+
+
+def _no_progress(iterable, **_kwargs):
+    return iterable
+
+
+def merged_settings(settings: Optional[dict] = None) -> dict:
+    merged = {key: (dict(value) if isinstance(value, dict) else value) for key, value in DEFAULT_SETTINGS.items()}
+    for key, value in (settings or {}).items():
+        if isinstance(merged.get(key), dict) and isinstance(value, dict):
+            merged[key].update(value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _lower_lemmas(concept: Concept) -> frozenset:
+    return frozenset(lemma.lower().replace("_", " ") for lemma in concept.lemmas)
+
+
+def _gloss_key(concept: Concept) -> str:
+    return " ".join(concept.definition.lower().split())
+
+
+class WordNetQABuilder:
+    """Builds the questions of the four WordNetQA probes over one graph (shared closures)."""
+
+    def __init__(self, graph: KnowledgeGraph, settings: Optional[dict] = None, progress: Progress = _no_progress):
+        self.graph = graph
+        self.settings = merged_settings(settings)
+        self.progress = progress
+        self.taxonomy = Taxonomy(graph, max(int(self.settings["max_hops"]), int(self.settings["max_distractor_hops"])))
+        pos = list(self.settings["pos"])
+        self.random_pools = {p: graph.ids([p]) for p in sorted(set(pos))}
+        self.sampler = DistractorSampler(self.taxonomy, self.random_pools)
+        self._lemmas: Dict[str, frozenset] = {}
+        self._contexts: Optional[Dict[str, List[Tuple[str, str]]]] = None
+
+    # ------------------------------------------------------------------ concepts
+    def lemmas(self, concept_id: str) -> frozenset:
+        found = self._lemmas.get(concept_id)
+        if found is None:
+            found = self._lemmas[concept_id] = _lower_lemmas(self.graph[concept_id])
+        return found
+
+    def contexts(self) -> Dict[str, List[Tuple[str, str]]]:
+        """Askable concepts → their ``(example, surface form)`` contexts (sorted by id)."""
+        if self._contexts is None:
+            found = {}
+            for concept_id in self.progress(self.graph.ids(self.settings["pos"]), desc="contexts"):
+                usable = contexts(self.graph[concept_id], self.graph.irregular_forms)
+                if usable:
+                    found[concept_id] = usable
+            self._contexts = found
+        return self._contexts
+
+    # ------------------------------------------------------------------ GEN
+    def answers(self, probe: str, concept_id: str, rng: random.Random) -> List[Tuple[str, Tuple[str, ...]]]:
+        """``(answer concept, chain)`` pairs of one concept, in a fixed order."""
+        settings = self.settings
+        if probe in ("definitions", "synonymy"):
+            return [(concept_id, (concept_id,))]
+        max_hops = int(settings["max_hops"])
+        if probe == "hypernymy":
+            depth_limit = settings["min_answer_depth"]
+            found = []
+            for ancestor, chain in self.taxonomy.up(concept_id, max_hops).items():
+                if self.taxonomy.depth(ancestor) >= int(depth_limit.get(self.graph[ancestor].pos, 0)):
+                    found.append((ancestor, chain))
+            return sorted(found, key=lambda item: (len(item[1]), item[0]))
+        if probe == "hyponymy":
+            levels = self.taxonomy.down_levels(concept_id, max_hops)
+            limit = settings["max_hyponym_answers"]
+            picked: List[str] = []
+            if limit is None:
+                picked = [c for level in levels for c in level]
+            else:
+                # one per hop level in turn (1, 2, ..., 1, 2, ...) so that answers spread over hops
+                remaining = [list(level) for level in levels]
+                while len(picked) < int(limit) and any(remaining):
+                    for level in remaining:
+                        if level and len(picked) < int(limit):
+                            picked.append(level.pop(rng.randrange(len(level))))
+            return [(c, tuple(reversed(self.taxonomy.up(c, max_hops)[concept_id]))) for c in picked]
+        raise KeyError(f"not a WordNetQA probe: {probe!r}")
+
+    def askable(self, probe: str) -> List[str]:
+        ids = sorted(self.contexts())
+        if probe == "synonymy":
+            minimum = int(self.settings["synonymy_min_lemmas"])
+            ids = [c for c in ids if len(self.lemmas(c)) >= minimum]
+        return ids
+
+    def valid_for(self, probe: str, concept_id: str, answer_id: str) -> Callable[[str], bool]:
+        """The test a distractor must pass for this (concept, answer): no second correct answer."""
+        graph, tax = self.graph, self.taxonomy
+        blocked_lemmas = self.lemmas(concept_id) | self.lemmas(answer_id)
+        blocked_glosses = {_gloss_key(graph[concept_id]), _gloss_key(graph[answer_id])}
+        minimum = int(self.settings["synonymy_min_lemmas"])
+
+        def valid(other: str) -> bool:
+            if other in (concept_id, answer_id):
+                return False
+            if self.lemmas(other) & blocked_lemmas or _gloss_key(graph[other]) in blocked_glosses:
+                return False
+            if probe == "hypernymy" and tax.is_ancestor(other, concept_id):
+                return False
+            if probe == "hyponymy" and tax.is_ancestor(concept_id, other):
+                return False
+            if probe == "synonymy" and len(self.lemmas(other)) < minimum:
+                return False
+            return True
+
+        return valid
+
+    # ------------------------------------------------------------------ one probe
+    def build(self, probe: str, rng: random.Random) -> List[ProbeQuestion]:
+        if probe not in WORDNET_PROBES:
+            raise KeyError(f"not a WordNetQA probe: {probe!r} (expected one of {', '.join(WORDNET_PROBES)})")
+        settings = self.settings
+        render = CHOICE_RENDERERS[probe]
+        families = probe_families(probe, settings["sister_levels"], int(settings["max_distractor_hops"]))
+        templates = template_ids(probe)
+        variants = int(settings["variants"].get(probe, 1))
+        max_perturbations = settings["max_perturbations"]
+        count = int(settings["num_choices"]) - 1
+        text_cache: Dict[str, str] = {}
+
+        def text_of(concept_id: str) -> str:
+            text = text_cache.get(concept_id)
+            if text is None:
+                text = text_cache[concept_id] = render(self.graph[concept_id])
+            return text
+
+        all_contexts = self.contexts()
+        questions: List[ProbeQuestion] = []
+        for concept_id in self.progress(self.askable(probe), desc=f"{probe}"):
+            concept = self.graph[concept_id]
+            usable = all_contexts[concept_id]
+            cluster_key = f"{probe}:{concept_id}"
+            number = concept.number
+            index = 0
+            for answer_id, chain in self.answers(probe, concept_id, rng):
+                answer_text = text_of(answer_id)
+                valid = self.valid_for(probe, concept_id, answer_id)
+                chosen_templates = rng.sample(templates, min(variants, len(templates)))
+                for variant, template_id in enumerate(chosen_templates):
+                    sentence, form = usable[(index + variant) % len(usable)]
+                    stem = render_stem(
+                        probe, template_id, sentence=sentence, word=form, definition=concept.definition
+                    )
+                    hops = len(chain) - 1
+                    base_notes = {
+                        "surface_form": form,
+                        "gold_synset": concept_id,
+                        "answer_synset": answer_id,
+                        "chain": chain_text(chain, "up") if probe == "hypernymy" else chain_text(
+                            chain if probe == "hyponymy" else (concept_id, concept_id), "down"
+                        ),
+                        "hops": hops,
+                        "pos": concept.pos,
+                        "relation": RELATIONS[probe],
+                        "synset_id": number,
+                        "cluster": cluster_key,
+                        "context": sentence if probe != "synonymy" else "",
+                        "template": template_id,
+                        "source": self.graph.source,
+                        "version": self.graph.version,
+                    }
+                    seen_sets = set()
+                    for family, selection in self._perturbations(
+                        rng, families, max_perturbations, concept_id, concept.pos, valid, text_of, answer_text, count
+                    ):
+                        key = frozenset(selection.ids)
+                        if key in seen_sets:
+                            continue
+                        seen_sets.add(key)
+                        choices = [answer_text] + [text_of(d) for d in selection.ids]
+                        order = list(range(len(choices)))
+                        rng.shuffle(order)
+                        notes = dict(base_notes)
+                        notes["distractor_type"] = family.name
+                        if family != RANDOM:
+                            notes["distractor_hops"] = family.depth
+                        notes["distractor_chain"] = ";".join(selection.chains)
+                        notes["random_distractors"] = selection.from_random
+                        notes["other_distractors"] = selection.from_family
+                        notes["distractor_synsets"] = [selection.ids[i - 1] if i else answer_id for i in order]
+                        questions.append(
+                            ProbeQuestion(
+                                id=f"{probe}-{number}-{index}-{family.label}",
+                                probe=probe,
+                                stem=stem,
+                                choices=[choices[i] for i in order],
+                                answer_index=order.index(0),
+                                concept=concept_id,
+                                cluster_key=cluster_key,
+                                notes=notes,
+                            )
+                        )
+                    index += 1
+        return questions
+
+    def _perturbations(self, rng, families, max_perturbations, concept_id, pos, valid, text_of, answer_text, count):
+        """``(family, selection)`` for random plus up to ``max_perturbations - 1`` other families."""
+        others = [f for f in families if f != RANDOM and self.sampler.pool(concept_id, f)]
+        rng.shuffle(others)
+        wanted = len(others) if max_perturbations is None else int(max_perturbations) - 1
+        found = []
+        selection = self.sampler.select(rng, concept_id, pos, RANDOM, valid, text_of, [answer_text], count)
+        if selection is not None:
+            found.append((RANDOM, selection))
+        taken = 0
+        for family in others:
+            if taken >= wanted:
+                break
+            selection = self.sampler.select(rng, concept_id, pos, family, valid, text_of, [answer_text], count)
+            if selection is not None:
+                found.append((family, selection))
+                taken += 1
+        return sorted(found, key=lambda item: item[0])
+
+
+def build_wordnet_questions(
+    graph: KnowledgeGraph,
+    probe: str,
+    rng: random.Random,
+    settings: Optional[dict] = None,
+    progress: Progress = _no_progress,
+    builder: Optional[WordNetQABuilder] = None,
+) -> List[ProbeQuestion]:
+    """All questions (with perturbations) of one WordNetQA probe."""
+    builder = builder or WordNetQABuilder(graph, settings, progress)
+    return builder.build(probe, rng)

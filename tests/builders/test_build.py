@@ -1,0 +1,89 @@
+import hashlib
+import json
+import sys
+import types
+
+import pytest
+
+from mcqa_probes.builders.build import build_probes, parse_probes
+from mcqa_probes.builders.probe_question import ProbeQuestion
+from mcqa_probes.data.question import read_questions
+from mcqa_probes.knowledge.wordnet import graph_from_description
+from tests.builders.conftest import MINI, MINI_SETTINGS
+
+PROBES = ["definitions", "synonymy", "hypernymy", "hyponymy"]
+
+
+def run(out, seed=3, **kwargs):
+    return build_probes(out, probes=PROBES, seed=seed, train_size=20, settings=MINI_SETTINGS,
+                        wordnet=graph_from_description(MINI), **kwargs)
+
+
+def tree(directory):
+    return {p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+def test_files_manifest_stats_and_reader(tmp_path):
+    result = run(tmp_path / "a")
+    files = tree(tmp_path / "a")
+    assert sorted(files) == sorted([f"{p}/{s}.jsonl" for p in PROBES for s in ("train", "dev", "test")] + ["manifest.json", "stats.json"])
+    assert not [name for name in files if ".tmp" in name]
+    manifest = json.loads(files["manifest.json"])
+    for name, entry in manifest["files"].items():
+        assert hashlib.sha256(files[name]).hexdigest() == entry["sha256"]
+    assert manifest["seed"] == 3 and manifest["sources"]["wordnet"]["version"] == "mini-1"
+    assert manifest["settings"]["wordnet"]["max_hops"] == 5
+    stats = json.loads(files["stats.json"])
+    assert stats["hypernymy"]["unique_questions"] == 32 and stats["hypernymy"]["concepts"] == 11
+    assert stats["hypernymy"]["unique_questions_by_hops"] == {"1": 11, "2": 9, "3": 7, "4": 4, "5": 1}
+    assert stats["hyponymy"]["unique_questions"] == 10 and stats["hyponymy"]["clusters"] == 7
+    total = 0
+    for probe in PROBES:
+        concepts = {}
+        for split in ("train", "dev", "test"):
+            questions = list(read_questions(tmp_path / "a" / probe / f"{split}.jsonl"))
+            total += len(questions)
+            assert manifest["counts"][probe][split] == len(questions)
+            for question in questions:
+                assert question.choices[0].label == "0" and len(question.choices) == 5
+                assert question.extras["notes"]["cluster"] == f"{probe}:{question.extras['notes']['gold_synset']}"
+                assert concepts.setdefault(question.extras["notes"]["gold_synset"], split) == split
+        assert manifest["counts"][probe]["train"] <= 20
+    assert total == sum(s["questions"] for s in stats.values())
+    assert result["stats"] == stats
+
+
+def test_same_seed_byte_identical_other_seed_differs(tmp_path):
+    run(tmp_path / "a")
+    run(tmp_path / "b")
+    run(tmp_path / "c", seed=4)
+    assert tree(tmp_path / "a") == tree(tmp_path / "b")
+    assert tree(tmp_path / "a") != tree(tmp_path / "c")
+    # a subset build gives the same files for its probes
+    build_probes(tmp_path / "d", probes="hyponymy", seed=3, train_size=20, settings=MINI_SETTINGS,
+                 wordnet=graph_from_description(MINI))
+    assert tree(tmp_path / "d")["hyponymy/dev.jsonl"] == tree(tmp_path / "a")["hyponymy/dev.jsonl"]
+
+
+def test_dictionary_is_built_through_the_contract_with_int_labels(tmp_path, monkeypatch):
+    calls = {}
+
+    def build_dictionary_questions(dictionary, rng, settings):
+        calls["args"] = (dictionary, settings)
+        return [ProbeQuestion(f"d{i}", "dictionary", f"stem {i}", ["a", "b", "c"], 1, f"w{i}", f"dictionary:w{i}")
+                for i in range(6)]
+
+    monkeypatch.setitem(sys.modules, "mcqa_probes.builders.dictionary_qa",
+                        types.SimpleNamespace(build_dictionary_questions=build_dictionary_questions))
+    dictionary = types.SimpleNamespace(source="gcide", version="0.48")
+    result = build_probes(tmp_path, probes="dictionary", seed=1, train_size=2, dictionary=dictionary)
+    assert calls["args"][0] is dictionary and calls["args"][1]["seed"] == 1
+    lines = [json.loads(l) for s in ("train", "dev", "test") for l in (tmp_path / "dictionary" / f"{s}.jsonl").read_text().splitlines()]
+    assert len(lines) == 6 and all(line["answerKey"] == 1 and line["question"]["choices"][0]["label"] == 0 for line in lines)
+    assert result["manifest"]["sources"]["gcide"]["version"] == "0.48" and result["manifest"]["counts"]["dictionary"]["train"] == 2
+
+
+def test_probe_names_are_checked():
+    assert parse_probes("hyponymy,definitions") == ["definitions", "hyponymy"]
+    with pytest.raises(ValueError, match="unknown probe"):
+        parse_probes("hypernyms")

@@ -1,0 +1,66 @@
+import pytest
+
+from mcqa_probes.builders.hops import Taxonomy, chain_text, sister_chain_text
+from mcqa_probes.knowledge.wordnet import graph_from_description
+
+
+def test_hops_up_with_hop_counts_and_chains(mini_graph):
+    tax = Taxonomy(mini_graph, max_hops=5)
+    up = tax.up("beagle.n.01")
+    assert {c: len(chain) - 1 for c, chain in up.items()} == {
+        "hound.n.01": 1, "dog.n.01": 2, "animal.n.01": 3, "organism.n.01": 4, "entity.n.01": 5,
+    }
+    assert chain_text(up["animal.n.01"], "up") == "beagle.n.01=>hound.n.01=>dog.n.01=>animal.n.01"
+    assert set(Taxonomy(mini_graph, max_hops=2).up("beagle.n.01")) == {"hound.n.01", "dog.n.01"}
+    assert tax.up_levels("beagle.n.01", 4) == [["hound.n.01"], ["dog.n.01"], ["animal.n.01"], ["organism.n.01"]]
+
+
+def test_hops_down_levels(mini_graph):
+    tax = Taxonomy(mini_graph, max_hops=5)
+    assert tax.down_levels("dog.n.01", 4) == [["hound.n.01", "puppy.n.01"], ["beagle.n.01"]]
+    assert tax.down_levels("animal.n.01", 4) == [
+        ["bird.n.01", "cat.n.01", "dog.n.01"],
+        ["hound.n.01", "kitten.n.01", "puppy.n.01", "robin.n.01"],
+        ["beagle.n.01"],
+    ]
+    assert chain_text(tax.down("dog.n.01")["beagle.n.01"], "down") == "dog.n.01<=hound.n.01<=beagle.n.01"
+    assert tax.down_levels("oak.n.01", 4) == []
+
+
+def test_sister_families_by_hand(mini_graph):
+    tax = Taxonomy(mini_graph)
+    assert list(tax.sisters("dog.n.01", 1)) == ["bird.n.01", "cat.n.01"]
+    assert list(tax.sisters("dog.n.01", 2)) == ["bird.n.01", "cat.n.01", "kitten.n.01", "robin.n.01"]
+    assert list(tax.sister_layer("dog.n.01", 2)) == ["kitten.n.01", "robin.n.01"]
+    assert sister_chain_text(tax.sisters("dog.n.01", 2)["kitten.n.01"]) == "dog.n.01=>animal.n.01<=cat.n.01<=kitten.n.01"
+    assert list(tax.sisters("hound.n.01", 1)) == ["puppy.n.01"]
+    assert list(tax.sister_layer("hound.n.01", 2)) == []
+    assert list(tax.sisters("animal.n.01", 2)) == ["plant.n.01", "tree.n.01"]
+    assert list(tax.sisters("run.v.01", 1)) == ["walk.v.01"]
+    assert list(tax.sisters("oak.n.01", 2)) == []  # an only child has no sisters
+    assert list(tax.sisters("entity.n.01", 1)) == []
+
+
+def test_depth_and_ancestors(mini_graph):
+    tax = Taxonomy(mini_graph)
+    assert [tax.depth(c) for c in ("entity.n.01", "animal.n.01", "beagle.n.01", "move.v.01", "sprint.v.01")] == [0, 2, 5, 0, 2]
+    assert tax.ancestors("sprint.v.01") == {"run.v.01", "move.v.01"}
+    assert tax.is_ancestor("dog.n.01", "beagle.n.01") and not tax.is_ancestor("beagle.n.01", "dog.n.01")
+
+
+def test_multiple_inheritance_sister_that_is_an_ancestor_is_not_a_sister():
+    # x isa b, x isa a, b isa a: b is a child of x's parent a, but also x's own parent
+    graph = graph_from_description({"synsets": [
+        {"id": "a.n.01", "lemmas": ["a"], "definition": "A"},
+        {"id": "b.n.01", "lemmas": ["b"], "definition": "B", "hypernyms": ["a.n.01"]},
+        {"id": "x.n.01", "lemmas": ["x"], "definition": "X", "hypernyms": ["a.n.01", "b.n.01"]},
+        {"id": "y.n.01", "lemmas": ["y"], "definition": "Y", "hypernyms": ["a.n.01"]},
+    ]})
+    tax = Taxonomy(graph)
+    assert list(tax.sisters("x.n.01", 1)) == ["y.n.01"]
+    assert {c: len(chain) - 1 for c, chain in tax.up("x.n.01").items()} == {"a.n.01": 1, "b.n.01": 1}
+
+
+def test_bad_limits():
+    with pytest.raises(ValueError):
+        Taxonomy(graph_from_description({"synsets": []}), max_hops=0)
