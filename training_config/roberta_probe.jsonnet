@@ -23,12 +23,16 @@ local reader = {
   max_length: max_length,
   truncation: truncation,
 };
+// Optional caps on the number of questions read (the built probes' dev/test sets are large).
+local train_max = env.int('TRAIN_MAX', 0);
+local dev_max = env.int('DEV_MAX', 0);
 
 {
   random_seed: seed,
   numpy_seed: seed,
   pytorch_seed: seed,
-  dataset_reader: reader,
+  dataset_reader: reader + (if train_max > 0 then { max_instances: train_max } else {}),
+  validation_dataset_reader: reader + (if dev_max > 0 then { max_instances: dev_max } else {}),
   train_data_path: env.str('TRAIN_DATA', 'fixtures/data/wordnetqa_hypernymy.jsonl'),
   validation_data_path: env.str('DEV_DATA', 'fixtures/data/wordnetqa_hypernymy.jsonl'),
   model: {
