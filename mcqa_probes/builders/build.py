@@ -106,7 +106,8 @@ def build_probes(
             finish(probe, questions)
             del questions
 
-    dictionary_settings = dict((settings.get("dictionary") or {}), seed=seed)
+    # The seed reaches the DictionaryQA builder through its rng; the manifest records it at the top.
+    dictionary_settings = dict(settings.get("dictionary") or {})
     if "dictionary" in names:
         start = time.perf_counter()
         # lazy imports: the DictionaryQA builder is optional for the WordNetQA part

@@ -1,3 +1,4 @@
+from pathlib import Path
 import hashlib
 import json
 import sys
@@ -77,7 +78,8 @@ def test_dictionary_is_built_through_the_contract_with_int_labels(tmp_path, monk
                         types.SimpleNamespace(build_dictionary_questions=build_dictionary_questions))
     dictionary = types.SimpleNamespace(source="gcide", version="0.48")
     result = build_probes(tmp_path, probes="dictionary", seed=1, train_size=2, dictionary=dictionary)
-    assert calls["args"][0] is dictionary and calls["args"][1]["seed"] == 1
+    assert calls["args"][0] is dictionary and calls["args"][1] == {}  # default settings; the seed is in the rng
+    assert result["manifest"]["seed"] == 1
     lines = [json.loads(l) for s in ("train", "dev", "test") for l in (tmp_path / "dictionary" / f"{s}.jsonl").read_text().splitlines()]
     assert len(lines) == 6 and all(line["answerKey"] == 1 and line["question"]["choices"][0]["label"] == 0 for line in lines)
     assert result["manifest"]["sources"]["gcide"]["version"] == "0.48" and result["manifest"]["counts"]["dictionary"]["train"] == 2
@@ -87,3 +89,22 @@ def test_probe_names_are_checked():
     assert parse_probes("hyponymy,definitions") == ["definitions", "hyponymy"]
     with pytest.raises(ValueError, match="unknown probe"):
         parse_probes("hypernyms")
+
+
+def test_real_dictionary_builder_on_the_gcide_fixture(tmp_path):
+    """The pipeline and the real DictionaryQA builder together, on the hand-copied dictd fixture."""
+    from mcqa_probes.data.question import read_questions
+
+    root = Path(__file__).resolve().parents[2]
+    settings = {"dictionary": {"min_word_senses": 2}}
+    first = build_probes(tmp_path / "a", probes="dictionary", seed=5, train_size=2, settings=settings,
+                         gcide_path=str(root / "fixtures" / "gcide"))
+    build_probes(tmp_path / "b", probes="dictionary", seed=5, train_size=2, settings=settings,
+                 gcide_path=str(root / "fixtures" / "gcide"))
+    assert first["manifest"]["sources"]["gcide"]["version"] == "0.48"
+    assert sum(first["manifest"]["counts"]["dictionary"].values()) >= 3
+    for split in ("train", "dev", "test"):
+        a = (tmp_path / "a" / "dictionary" / f"{split}.jsonl").read_bytes()
+        assert a == (tmp_path / "b" / "dictionary" / f"{split}.jsonl").read_bytes()
+        for question in read_questions(tmp_path / "a" / "dictionary" / f"{split}.jsonl"):
+            assert len(question.choices) == 5 and question.extras["notes"]["word"]

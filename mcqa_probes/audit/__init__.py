@@ -1,0 +1,1 @@
+"""Audits of built probes: baselines that reveal annotation artifacts (Table 7, groups 1-2)."""

@@ -1,0 +1,175 @@
+"""The ``olmpics_mlm`` dataset reader: oLMpics MC-MLM questions (one [MASK], single-word choices)."""
+import json
+import logging
+import re
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+
+import torch
+from allennlp.common.file_utils import cached_path
+from allennlp.data import DatasetReader, Instance
+from allennlp.data.fields import LabelField, MetadataField, TensorField, TextField
+from allennlp.data.token_indexers import PretrainedTransformerIndexer, SingleIdTokenIndexer
+from allennlp.data.tokenizers import PretrainedTransformerTokenizer, Token
+
+from mcqa_probes.data.question import McqaFormatError, MultipleChoiceQuestion, question_from_json
+from mcqa_probes.models.masked_lm_scoring import CandidateNotSinglePieceError, candidate_token_id
+from mcqa_probes.resources.pretrained import resolve_transformer_name
+
+logger = logging.getLogger(__name__)
+
+_WORDS = re.compile(r"[\w']+|[^\w\s]")
+
+
+@DatasetReader.register("olmpics_mlm")
+class OlmpicsMlmReader(DatasetReader):
+    """Reads oLMpics-style MC-MLM jsonl (``stem`` with exactly one ``[MASK]``; single-word choices).
+
+    Each question becomes: ``tokens`` (the stem with ``[MASK]`` replaced by the model's own mask
+    token, with the model's special tokens), ``mask_position`` (index of the mask piece),
+    ``candidate_ids`` (one vocabulary id per choice, in the tokenizer's word-initial form:
+    ``Ġword`` for byte-level BPE, ``▁word`` for SentencePiece, ``word`` for WordPiece; padded with
+    -1 when questions of a batch have different K), ``label`` (gold choice index) and
+    ``metadata`` (id, stem, choices, labels, extras). MC-QA probes use the ``mcqa`` reader.
+
+    # Parameters
+
+    transformer_model_name : `str`, optional (default = `"minilm"`)
+        HuggingFace name or local directory (``minilm`` = the offline all-MiniLM-L6-v2).
+    mask_string : `str`, optional (default = `"[MASK]"`)
+        The mask as written in the data files.
+    max_length : `int`, optional (default = `128`)
+        Word pieces kept (special tokens included); a mask beyond it is an error.
+    skip_multi_piece_candidates : `bool`, optional (default = `False`)
+        By default a choice that is not a single vocabulary piece is an error naming the file,
+        line and word. When true such questions are skipped and counted (``skipped_questions``).
+    word_tokens : `bool`, optional (default = `False`)
+        Also emit ``words``: the stem as lower-cased word tokens (``[MASK]`` kept as one token)
+        indexed in the ``glove_tokens`` namespace, for the ``mlm_baseline`` model.
+    require_answer_key : `bool`, optional (default = `True`)
+    """
+
+    def __init__(
+        self,
+        transformer_model_name: str = "minilm",
+        mask_string: str = "[MASK]",
+        max_length: int = 128,
+        skip_multi_piece_candidates: bool = False,
+        word_tokens: bool = False,
+        require_answer_key: bool = True,
+        tokenizer_kwargs: Optional[Dict[str, Any]] = None,
+        **kwargs,
+    ) -> None:
+        super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
+        self.transformer_model_name = transformer_model_name
+        resolved = resolve_transformer_name(transformer_model_name)
+        self._tokenizer = PretrainedTransformerTokenizer(
+            resolved, add_special_tokens=True, max_length=max_length, tokenizer_kwargs=tokenizer_kwargs
+        )
+        self.hf_tokenizer = self._tokenizer.tokenizer
+        if self.hf_tokenizer.mask_token is None:
+            raise ValueError(f"dataset_reader.transformer_model_name: {transformer_model_name} has no mask token")
+        self._token_indexers = {"tokens": PretrainedTransformerIndexer(resolved, tokenizer_kwargs=tokenizer_kwargs)}
+        self._word_indexers = {"glove": SingleIdTokenIndexer(namespace="glove_tokens", lowercase_tokens=True)}
+        self.mask_string = mask_string
+        self.max_length = max_length
+        self.skip_multi_piece_candidates = skip_multi_piece_candidates
+        self.word_tokens = word_tokens
+        self.require_answer_key = require_answer_key
+        self.skipped_questions = 0
+        self._candidate_cache: Dict[str, int] = {}
+
+    # ------------------------------------------------------------------ reading
+    def _numbered_questions(self, path: str) -> Iterator[Tuple[int, MultipleChoiceQuestion]]:
+        with open(path, encoding="utf-8") as handle:
+            for number, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    data = json.loads(line)
+                except json.JSONDecodeError as error:
+                    raise McqaFormatError(f"invalid JSON ({error.msg} at column {error.colno})", path, number) from None
+                try:
+                    question = question_from_json(
+                        data, require_answer_key=self.require_answer_key, default_id=f"line-{number}"
+                    )
+                except McqaFormatError as error:
+                    raise McqaFormatError(error.reason, path, number) from None
+                yield number, question
+
+    def _read(self, file_path: str) -> Iterable[Instance]:
+        path = str(cached_path(file_path))
+        self.skipped_questions = 0
+        for number, question in self.shard_iterable(self._numbered_questions(path)):
+            try:
+                yield self.text_to_instance(question)
+            except CandidateNotSinglePieceError as error:
+                if not self.skip_multi_piece_candidates:
+                    raise McqaFormatError(f"question {question.id}: {error}", path, number) from None
+                self.skipped_questions += 1
+            except McqaFormatError as error:
+                raise McqaFormatError(error.reason, path, number) from None
+        if self.skipped_questions:
+            logger.warning("%s: skipped %d questions with multi-piece candidates", file_path, self.skipped_questions)
+
+    # ------------------------------------------------------------------ instances
+    def candidate_id(self, word: str) -> int:
+        """Vocabulary id of an answer word (word-initial form); CandidateNotSinglePieceError if none."""
+        if word not in self._candidate_cache:
+            self._candidate_cache[word] = candidate_token_id(self.hf_tokenizer, word)
+        return self._candidate_cache[word]
+
+    def stem_tokens(self, stem: str) -> Tuple[List[Token], int]:
+        """Word pieces of the stem (special tokens added) and the index of the mask piece."""
+        count = stem.count(self.mask_string)
+        if count != 1:
+            raise McqaFormatError(f"expected exactly one {self.mask_string} in the stem, found {count}: {stem!r}")
+        text = stem.replace(self.mask_string, self.hf_tokenizer.mask_token)
+        tokens = self._tokenizer.tokenize(text)
+        mask_id = self.hf_tokenizer.mask_token_id
+        positions = [i for i, token in enumerate(tokens) if token.text_id == mask_id]
+        if len(positions) != 1:
+            raise McqaFormatError(
+                f"the mask is not one piece within max_length={self.max_length} after tokenization: {stem!r}"
+            )
+        return tokens, positions[0]
+
+    def word_tokens_of(self, stem: str) -> List[Token]:
+        before, _, after = stem.partition(self.mask_string)
+        words = [Token(w) for w in _WORDS.findall(before)] + [Token("[mask]")] + [Token(w) for w in _WORDS.findall(after)]
+        return words
+
+    def text_to_instance(  # type: ignore[override]
+        self,
+        question: Union[MultipleChoiceQuestion, str],
+        choices: Optional[List[str]] = None,
+        answer_index: Optional[int] = None,
+    ) -> Instance:
+        """Build an instance from a :class:`MultipleChoiceQuestion`, or from a stem and choice words."""
+        if isinstance(question, str):
+            question = question_from_json({"question": question, "choices": list(choices or [])},
+                                          require_answer_key=False)
+            question.answer_index = answer_index
+        tokens, mask_position = self.stem_tokens(question.stem)
+        candidate_ids = [self.candidate_id(choice.text) for choice in question.choices]
+        fields: Dict[str, Any] = {
+            "tokens": TextField(tokens, self._token_indexers),
+            "mask_position": TensorField(torch.tensor(mask_position, dtype=torch.long)),
+            "candidate_ids": TensorField(torch.tensor(candidate_ids, dtype=torch.long), padding_value=-1),
+        }
+        if self.word_tokens:
+            fields["words"] = TextField(self.word_tokens_of(question.stem), self._word_indexers)
+        if question.answer_index is not None:
+            fields["label"] = LabelField(question.answer_index, skip_indexing=True)
+        metadata = {
+            "id": question.id,
+            "question": question.stem,
+            "choices": [c.text for c in question.choices],
+            "labels": [c.label for c in question.choices],
+            "answer_index": question.answer_index,
+        }
+        metadata.update(question.extras)
+        fields["metadata"] = MetadataField(metadata)
+        return Instance(fields)
+
+    def apply_token_indexers(self, instance: Instance) -> None:  # tokens are indexed at creation
+        pass

@@ -1,0 +1,128 @@
+"""The ``winoventi`` dataset reader: WinoVenti prompts as MC-MLM instances (candidates o_g, o_e)."""
+import logging
+from typing import Any, Dict, Iterable, List, Optional, Set
+
+from allennlp.common.file_utils import cached_path
+from allennlp.data import DatasetReader, Instance
+
+from mcqa_probes.data.dataset_readers.olmpics_mlm import OlmpicsMlmReader
+from mcqa_probes.data.question import Choice, MultipleChoiceQuestion
+from mcqa_probes.data.winoventi import (
+    WinoVentiPrompt, individual_pairs, intersection_pairs, read_registry, read_winoventi, registry_column,
+)
+from mcqa_probes.models.masked_lm_scoring import CandidateNotSinglePieceError
+
+logger = logging.getLogger(__name__)
+
+SUBSETS = ("all", "individual", "intersection")
+
+
+@DatasetReader.register("winoventi")
+class WinoVentiReader(OlmpicsMlmReader):
+    """Reads the WinoVenti TSV (Do & Pavlick 2021) for the ``masked_lm_mc`` / ``winoventi_mlm`` models.
+
+    Each row becomes an ``olmpics_mlm`` instance: ``tokens`` (``masked_prompt`` with the model's
+    mask token), ``mask_position``, ``candidate_ids`` = [o_g, o_e] (Associative Bias, Alternative)
+    in the word-initial single-piece form shared with MC-MLM
+    (:func:`~mcqa_probes.models.masked_lm_scoring.candidate_token_id`), ``label`` = the index of
+    ``target`` (0 on generic prompts, 1 on exception prompts), and ``metadata`` with ``test_type``,
+    ``pair_index``, ``word`` and the file ``line``. Rows are yielded in file order.
+
+    # Parameters
+
+    transformer_model_name : `str`, optional (default = `"minilm"`)
+    skip_multi_piece_candidates : `bool`, optional (default = `True`)
+        A pair whose o_g or o_e is not one vocabulary piece of the model cannot be scored at one
+        mask: both its prompts are skipped (never truncated to the first piece), counted in
+        ``skipped_prompts`` and the words listed in ``multi_piece_words`` and in a warning. When
+        false such a row is an error naming file, line and word.
+    subset : `str`, optional (default = `"all"`)
+        ``all``, ``individual`` (pairs whose triple passes ``subset_model``'s filter in
+        ``registry_path``) or ``intersection`` (pairs passing every model of the registry, or of
+        ``intersection_models``). See :mod:`mcqa_probes.data.winoventi`.
+    registry_path : `str`, optional (default = `None`)
+        ``associativebias_registry.tsv`` or a file in its layout (e.g. written by ``bin/winoventi_filter``).
+    subset_model : `str`, optional (default = `None`)
+        Registry column for ``individual`` (default: ``transformer_model_name``, matched also by
+        its last path component).
+    intersection_models : `List[str]`, optional (default = `None`)
+    check_pairs : `bool`, optional (default = `True`)
+        Verify that row i pairs with row i + N (false for fine-tuning split files).
+    """
+
+    def __init__(
+        self,
+        transformer_model_name: str = "minilm",
+        skip_multi_piece_candidates: bool = True,
+        subset: str = "all",
+        registry_path: Optional[str] = None,
+        subset_model: Optional[str] = None,
+        intersection_models: Optional[List[str]] = None,
+        check_pairs: bool = True,
+        **kwargs,
+    ) -> None:
+        super().__init__(transformer_model_name=transformer_model_name,
+                         skip_multi_piece_candidates=skip_multi_piece_candidates, **kwargs)
+        if subset not in SUBSETS:
+            raise ValueError(f"dataset_reader.subset: expected one of {SUBSETS}, got {subset!r}")
+        if subset != "all" and registry_path is None:
+            raise ValueError(f"dataset_reader.subset={subset!r} needs registry_path")
+        self.subset = subset
+        self.registry_path = registry_path
+        self.subset_model = subset_model
+        self.intersection_models = intersection_models
+        self.check_pairs = check_pairs
+        self.skipped_prompts = 0
+        self.multi_piece_words: Set[str] = set()
+
+    def selected_pairs(self, prompts: List[WinoVentiPrompt]) -> Optional[Set[int]]:
+        if self.subset == "all":
+            return None
+        registry = read_registry(cached_path(self.registry_path))
+        if self.subset == "intersection":
+            return intersection_pairs(prompts, registry, self.intersection_models)
+        wanted = self.subset_model or self.transformer_model_name
+        column = registry_column(registry, wanted)
+        if column is None:
+            raise ValueError(f"dataset_reader.subset_model: {wanted!r} is not a column of {self.registry_path} "
+                             f"(columns: {registry.models}); compute its flags with bin/winoventi_filter")
+        return individual_pairs(prompts, registry.flags[column])
+
+    def _read(self, file_path: str) -> Iterable[Instance]:
+        path = str(cached_path(file_path))
+        prompts = read_winoventi(path, check_pairs=self.check_pairs)
+        selected = self.selected_pairs(prompts)
+        self.skipped_prompts, self.multi_piece_words = 0, set()
+        for prompt in self.shard_iterable(prompts):
+            if selected is not None and prompt.pair_index not in selected:
+                continue
+            try:
+                yield self.prompt_to_instance(prompt)
+            except CandidateNotSinglePieceError as error:
+                if not self.skip_multi_piece_candidates:
+                    raise ValueError(f"{path}, line {prompt.line}: {error}") from None
+                self.skipped_prompts += 1
+                self.multi_piece_words.add(error.word)
+        if self.skipped_prompts:
+            logger.warning("%s: skipped %d prompts whose outcome words are several pieces for %s: %s",
+                           file_path, self.skipped_prompts, self.transformer_model_name,
+                           ", ".join(sorted(self.multi_piece_words)))
+
+    def prompt_to_instance(self, prompt: WinoVentiPrompt) -> Instance:
+        question = prompt_question(prompt)
+        return self.text_to_instance(question)
+
+
+def prompt_question(prompt: WinoVentiPrompt) -> MultipleChoiceQuestion:
+    """A WinoVenti row as a 2-choice MC-MLM question: choices (o_g, o_e), gold = ``target``."""
+    choices = [Choice("generic", prompt.generic), Choice("exception", prompt.exception)]
+    if prompt.target == prompt.generic and prompt.incorrect == prompt.exception:
+        answer = 0
+    elif prompt.target == prompt.exception and prompt.incorrect == prompt.generic:
+        answer = 1
+    else:
+        raise ValueError(f"line {prompt.line}: target/incorrect {prompt.target!r}/{prompt.incorrect!r} are not "
+                         f"the Associative Bias/Alternative {prompt.generic!r}/{prompt.exception!r}")
+    extras: Dict[str, Any] = {"test_type": prompt.test_type, "pair_index": prompt.pair_index,
+                              "word": prompt.word, "line": prompt.line}
+    return MultipleChoiceQuestion(prompt.id, prompt.masked_prompt, choices, answer, extras)

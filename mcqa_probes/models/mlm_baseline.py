@@ -1,0 +1,100 @@
+"""The ``mlm_baseline`` model: oLMpics MLM-BASELINE (§2.3), GloVe of the first 20 tokens -> FF_MLM."""
+from typing import Any, Dict, List, Optional
+
+import torch
+from allennlp.data import TextFieldTensors, Vocabulary
+from allennlp.models import Model
+from allennlp.modules import TextFieldEmbedder
+from allennlp.nn import util
+from allennlp.training.metrics import CategoricalAccuracy
+
+
+@Model.register("mlm_baseline")
+class MlmBaseline(Model):
+    """A non-contextual lower bound for MC-MLM (Talmor et al. 2020, §2.3).
+
+    The first ``num_tokens`` (20) word tokens of the stem (``[MASK]`` included, as one token) are
+    embedded with 50-d GloVe, concatenated into one ``num_tokens * 50`` = 1000-d vector (zero-padded
+    when the stem is shorter), and passed through a randomly initialised FF_MLM shaped like a
+    masked-LM head: dense -> GELU -> LayerNorm -> output layer over the tokenizer vocabulary,
+    evaluated only for the K candidate ids (the same ids as ``masked_lm_mc``, so the same K-way
+    softmax and cross-entropy). Use with ``olmpics_mlm`` (``word_tokens: true``).
+
+    # Parameters
+
+    text_field_embedder : `TextFieldEmbedder`
+        For the ``words`` field (GloVe 50d, normally ``trainable: false``).
+    transformer_model_name : `str`, optional (default = `"minilm"`)
+        Whose vocabulary the candidate ids index (the reader's); gives the output layer's size.
+    num_tokens : `int`, optional (default = `20`)
+    hidden_dim : `int`, optional (default = `256`)
+        FF_MLM hidden size (the paper uses the LM's, 1024 for large models; a smaller default keeps
+        CPU runs fast - the output layer has vocabulary x hidden_dim weights).
+    dropout : `float`, optional (default = `0.1`)
+    """
+
+    def __init__(
+        self,
+        vocab: Vocabulary,
+        text_field_embedder: TextFieldEmbedder,
+        transformer_model_name: str = "minilm",
+        num_tokens: int = 20,
+        hidden_dim: int = 256,
+        dropout: float = 0.1,
+        **kwargs,
+    ) -> None:
+        super().__init__(vocab, **kwargs)
+        from transformers import AutoConfig
+
+        from mcqa_probes.resources.pretrained import resolve_transformer_name
+
+        self.text_field_embedder = text_field_embedder
+        self.num_tokens = num_tokens
+        output_size = AutoConfig.from_pretrained(resolve_transformer_name(transformer_model_name)).vocab_size
+        input_dim = num_tokens * text_field_embedder.get_output_dim()
+        self.dense = torch.nn.Linear(input_dim, hidden_dim)
+        self.layer_norm = torch.nn.LayerNorm(hidden_dim)
+        self.dropout = torch.nn.Dropout(dropout)
+        self.output_weight = torch.nn.Parameter(torch.randn(output_size, hidden_dim) * 0.02)
+        self.output_bias = torch.nn.Parameter(torch.zeros(output_size))
+        self.accuracy = CategoricalAccuracy()
+
+    def encode(self, words: TextFieldTensors) -> torch.Tensor:
+        """(batch, num_tokens * dim): the first tokens' vectors, concatenated, zero-padded."""
+        embedded = self.text_field_embedder(words)
+        mask = util.get_text_field_mask(words).unsqueeze(-1).to(embedded.dtype)
+        embedded = (embedded * mask)[:, : self.num_tokens]
+        missing = self.num_tokens - embedded.size(1)
+        if missing > 0:
+            embedded = torch.nn.functional.pad(embedded, (0, 0, 0, missing))
+        return embedded.reshape(embedded.size(0), -1)
+
+    def forward(  # type: ignore[override]
+        self,
+        words: TextFieldTensors,
+        candidate_ids: torch.Tensor,
+        label: Optional[torch.Tensor] = None,
+        metadata: Optional[List[Dict[str, Any]]] = None,
+        **extra,
+    ) -> Dict[str, Any]:
+        hidden = self.layer_norm(torch.nn.functional.gelu(self.dense(self.dropout(self.encode(words)))))
+        candidate_ids = candidate_ids.long()
+        safe = candidate_ids.clamp(min=0)
+        logits = torch.einsum("bh,bkh->bk", hidden, self.output_weight[safe]) + self.output_bias[safe]
+        logits = util.replace_masked_values(logits, candidate_ids >= 0, util.min_value_of_dtype(logits.dtype))
+        result: Dict[str, Any] = {
+            "logits": logits,
+            "probabilities": torch.softmax(logits, dim=-1),
+            "best_alternative": logits.argmax(dim=-1),
+        }
+        if label is not None:
+            gold = label.reshape(-1).long()
+            result["loss"] = torch.nn.functional.cross_entropy(logits, gold)
+            self.accuracy(logits, gold)
+        if metadata is not None:
+            for key in ("id", "labels", "choices", "answer_index"):
+                result[key] = [m.get(key) for m in metadata]
+        return result
+
+    def get_metrics(self, reset: bool = False) -> Dict[str, float]:
+        return {"accuracy": self.accuracy.get_metric(reset)}

@@ -1,0 +1,52 @@
+"""Benchmark: zero-shot MC-MLM through ``masked_lm_mc`` vs transformers' ``fill-mask`` pipeline.
+
+Both sides use the SAME model object (so the same weights, even for a randomly initialised head)
+and the same questions. The pipeline is what a user would otherwise write: one call per question
+with ``targets=`` the candidates (given as their word-initial vocabulary pieces so both sides score
+the same ids), taking the top-scoring target. Our side: ``olmpics_mlm`` reader + batched forward.
+"""
+import time
+from typing import Any, Dict, List
+
+import torch
+
+from mcqa_probes.data.question import read_questions
+from mcqa_probes.olmpics.zero_shot import build, predict_instances
+
+
+def bench(model_name: str, data_path: str, limit: int = 200, batch_size: int = 64, threads: int = 0) -> Dict[str, Any]:
+    from transformers import pipeline
+
+    if threads:
+        torch.set_num_threads(threads)
+    reader, model = build(model_name)
+    tokenizer = reader.hf_tokenizer
+    questions = list(read_questions(data_path))[:limit]
+
+    start = time.perf_counter()
+    instances = [reader.text_to_instance(q) for q in questions]
+    ours = predict_instances(model, instances, batch_size)["best"]
+    ours_seconds = time.perf_counter() - start
+
+    fill_mask = pipeline("fill-mask", model=model.head.masked_lm, tokenizer=tokenizer, device=-1)
+    theirs: List[int] = []
+    start = time.perf_counter()
+    for question in questions:
+        ids = [reader.candidate_id(c.text) for c in question.choices]
+        pieces = tokenizer.convert_ids_to_tokens(ids)
+        text = question.stem.replace("[MASK]", tokenizer.mask_token)
+        with torch.no_grad():
+            predictions = fill_mask(text, targets=pieces, top_k=len(pieces))
+        theirs.append(ids.index(predictions[0]["token"]))
+    theirs_seconds = time.perf_counter() - start
+    agree = sum(int(a == b) for a, b in zip(ours, theirs))
+    return {
+        "model": model_name,
+        "data": str(data_path),
+        "examples": len(questions),
+        "masked_lm_mc_examples_per_s": len(questions) / ours_seconds,
+        "fill_mask_examples_per_s": len(questions) / theirs_seconds,
+        "speedup": theirs_seconds / ours_seconds,
+        "same_choices": agree,
+        "all_same": agree == len(questions),
+    }

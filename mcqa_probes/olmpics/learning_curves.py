@@ -1,0 +1,236 @@
+"""oLMpics learning curves (§3.2) with language controls (§3.3), resumable.
+
+For each variant (``full`` = the original files, plus any of the ``nolang`` / ``perturbed``
+controls), each training size N and each seed, an allennlp training run on the first N questions
+of a seeded shuffle of the training file (the same questions in every variant) is evaluated on
+the dev file; the run's ``best_validation_accuracy`` is the curve point (allennlp validates after
+every epoch, as the oLMpics code did). Finished runs leave ``runs/<variant>/n<N>_s<seed>/result.json``
+and are not repeated when the command is run again. Outputs in ``out``:
+
+* ``runs.csv``: variant, size, seed, accuracy (one row per run)
+* ``curve.csv``: variant, size, mean accuracy over seeds, number of seeds
+* ``summary.json``: per variant WS and MAX, and the language sensitivity of each control
+* ``learning_curve.png``: the curve (solid) and the controls' curves (dashed)
+
+What trains is the config's business: with ``olmpics_mc_mlm.jsonnet`` and ``PROBE_TYPE=mlp`` the
+representations are fixed and only the MLM head trains, as in the paper.
+"""
+import csv
+import json
+import logging
+import os
+import random
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+from mcqa_probes.data.olmpics_controls import CONTROLS, apply_control, nonsense_answer_map, probe_from_path
+from mcqa_probes.data.question import MultipleChoiceQuestion, read_questions
+from mcqa_probes.metrics.learning_curve import (
+    PAPER_SIZES,
+    language_sensitivity,
+    mean_curve,
+    paper_comparable,
+    summarize,
+)
+
+logger = logging.getLogger(__name__)
+
+FULL = "full"
+
+
+def _write(questions: Sequence[MultipleChoiceQuestion], path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".tmp")
+    with open(temporary, "w", encoding="utf-8") as handle:
+        for question in questions:
+            handle.write(json.dumps(question.to_json()) + "\n")
+    os.replace(temporary, path)
+    return path
+
+
+def subset_indices(total: int, size: int, seed: int) -> List[int]:
+    """The first ``size`` of a seeded shuffle of range(total) (same for every variant)."""
+    order = list(range(total))
+    random.Random(seed).shuffle(order)
+    return order[: min(size, total)]
+
+
+def default_trainer(config: str, serialization_dir: Path, overrides: Dict[str, Any]) -> float:
+    """One allennlp training run; returns its best validation accuracy."""
+    from allennlp.commands.train import train_model_from_file
+
+    import mcqa_probes  # noqa: F401  (registers the components)
+
+    train_model_from_file(config, str(serialization_dir), overrides=json.dumps(overrides), force=True)
+    metrics = json.loads((serialization_dir / "metrics.json").read_text())
+    return float(metrics.get("best_validation_accuracy", metrics.get("validation_accuracy")))
+
+
+def _merge(base: Dict[str, Any], extra: Dict[str, Any]) -> Dict[str, Any]:
+    merged = dict(base)
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def prepare_variants(
+    train: str, dev: str, out: Path, controls: Sequence[str], probe: Optional[str], dev_limit: Optional[int]
+) -> Dict[str, Dict[str, Any]]:
+    """Per variant: the transformed training questions and the dev file path."""
+    train_questions = list(read_questions(train))
+    dev_questions = list(read_questions(dev))
+    if dev_limit and dev_limit < len(dev_questions):
+        dev_questions = [dev_questions[i] for i in sorted(subset_indices(len(dev_questions), dev_limit, 0))]
+    probe = probe or probe_from_path(train)
+    answer_map = nonsense_answer_map(train_questions + dev_questions)
+    variants: Dict[str, Dict[str, Any]] = {}
+    for variant in [FULL, *controls]:
+        if variant == FULL:
+            train_v, dev_v = train_questions, dev_questions
+        else:
+            if variant not in CONTROLS:
+                raise ValueError(f"control: expected one of {CONTROLS}, got {variant!r}")
+            train_v = apply_control(train_questions, variant, probe, seed=1, answer_map=answer_map)
+            dev_v = apply_control(dev_questions, variant, probe, seed=2, answer_map=answer_map)
+        dev_path = out / "data" / variant / "dev.jsonl"
+        if not dev_path.exists():
+            _write(dev_v, dev_path)
+        variants[variant] = {"train": train_v, "dev": dev_path}
+    return variants
+
+
+def run_learning_curve(
+    config: str,
+    train: str,
+    dev: str,
+    out,
+    sizes: Sequence[int] = PAPER_SIZES,
+    seeds: int = 3,
+    controls: Sequence[str] = (),
+    probe: Optional[str] = None,
+    overrides: Optional[Dict[str, Any]] = None,
+    dev_limit: Optional[int] = None,
+    keep_models: bool = False,
+    trainer: Callable[[str, Path, Dict[str, Any]], float] = default_trainer,
+    progress: bool = True,
+) -> Dict[str, Any]:
+    """Train every (variant, size, seed), then write runs.csv, curve.csv, summary.json and the PNG."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    sizes = sorted(int(s) for s in sizes)
+    variants = prepare_variants(train, dev, out, controls, probe, dev_limit)
+    jobs = [(v, n, s) for v in variants for n in sizes for s in range(seeds)]
+    from tqdm import tqdm
+
+    rows: List[Dict[str, Any]] = []
+    bar = tqdm(jobs, desc=f"learning curve {out.name}", unit="run", disable=not progress)
+    for variant, size, seed in bar:
+        run_dir = out / "runs" / variant / f"n{size}_s{seed}"
+        result_file = run_dir / "result.json"
+        if result_file.exists():
+            rows.append(json.loads(result_file.read_text()))
+            continue
+        bar.set_postfix_str(f"{variant} N={size} seed={seed}")
+        questions = variants[variant]["train"]
+        subset = [questions[i] for i in subset_indices(len(questions), size, seed)]
+        train_path = _write(subset, out / "data" / variant / f"train_n{size}_s{seed}.jsonl")
+        run_overrides = _merge(
+            {
+                "train_data_path": str(train_path),
+                "validation_data_path": str(variants[variant]["dev"]),
+                "random_seed": 13 + seed,
+                "numpy_seed": 13 + seed,
+                "pytorch_seed": 13 + seed,
+            },
+            overrides or {},
+        )
+        train_dir = run_dir / "allennlp"
+        accuracy = trainer(config, train_dir, run_overrides)
+        row = {"variant": variant, "size": size, "seed": seed, "accuracy": accuracy, "train_examples": len(subset)}
+        if not keep_models:
+            for name in ("model.tar.gz", "best.th"):
+                (train_dir / name).unlink(missing_ok=True)
+            for checkpoint in train_dir.glob("*_state_e*.th"):
+                checkpoint.unlink()
+            for checkpoint in train_dir.glob("model_state*.th"):
+                checkpoint.unlink()
+        result_file.parent.mkdir(parents=True, exist_ok=True)
+        result_file.write_text(json.dumps(row))
+        rows.append(row)
+    return write_outputs(out, rows, sizes)
+
+
+def curves_from_rows(rows: Sequence[Dict[str, Any]]) -> Dict[str, Dict[int, float]]:
+    variants = sorted({r["variant"] for r in rows}, key=lambda v: (v != FULL, v))
+    return {v: mean_curve((r["size"], r["seed"], r["accuracy"]) for r in rows if r["variant"] == v) for v in variants}
+
+
+def write_outputs(out: Path, rows: Sequence[Dict[str, Any]], sizes: Sequence[int]) -> Dict[str, Any]:
+    curves = curves_from_rows(rows)
+    with open(out / "runs.csv", "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["variant", "size", "seed", "accuracy"])
+        for r in sorted(rows, key=lambda r: (r["variant"], r["size"], r["seed"])):
+            writer.writerow([r["variant"], r["size"], r["seed"], f"{r['accuracy']:.4f}"])
+    with open(out / "curve.csv", "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["variant", "size", "mean_accuracy", "seeds"])
+        for variant, curve in curves.items():
+            for size, accuracy in curve.items():
+                count = sum(1 for r in rows if r["variant"] == variant and r["size"] == size)
+                writer.writerow([variant, size, f"{accuracy:.4f}", count])
+    summary: Dict[str, Any] = {
+        "sizes": list(sizes),
+        "paper_comparable": paper_comparable(sizes),
+        "curves": {v: {str(k): a for k, a in c.items()} for v, c in curves.items()},
+    }
+    for variant, curve in curves.items():
+        summary[variant] = summarize(curve)
+    if FULL in curves:
+        full = [curves[FULL][s] for s in sorted(curves[FULL])]
+        summary["language_sensitivity"] = {
+            v: language_sensitivity(full, [c[s] for s in sorted(c)])
+            for v, c in curves.items() if v != FULL and sorted(c) == sorted(curves[FULL])
+        }
+    (out / "summary.json").write_text(json.dumps(summary, indent=2))
+    plot_curves(curves, out / "learning_curve.png", title=out.name)
+    return summary
+
+
+def plot_curves(curves: Dict[str, Dict[int, float]], path: Path, title: str = "") -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axis = plt.subplots(figsize=(6, 4))
+    for variant, curve in curves.items():
+        sizes = sorted(curve)
+        axis.plot(sizes, [100 * curve[s] for s in sizes], marker="o" if variant == FULL else "x",
+                  linestyle="-" if variant == FULL else "--", label=variant)
+    axis.set_xscale("log")
+    axis.set_xlabel("training examples (N)")
+    axis.set_ylabel("dev accuracy (%)")
+    axis.set_title(title)
+    axis.grid(alpha=0.3)
+    axis.legend()
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+    return path
+
+
+def format_summary(summary: Dict[str, Any]) -> str:
+    """Human-readable lines: mean accuracy per size, WS/MAX per variant, LANGSENSE."""
+    lines = []
+    for variant, curve in summary["curves"].items():
+        points = "  ".join(f"{size}:{100 * acc:.1f}" for size, acc in curve.items())
+        lines.append(f"{variant:10s} {points}   WS {100 * summary[variant]['WS']:.1f}  MAX {100 * summary[variant]['MAX']:.1f}")
+    for control, value in summary.get("language_sensitivity", {}).items():
+        lines.append(f"LANGSENSE {control}: {100 * value:.1f}")
+    if not summary.get("paper_comparable"):
+        lines.append("(sizes differ from the paper's 62..4000: WS uses the first weights, renormalised)")
+    return "\n".join(lines)

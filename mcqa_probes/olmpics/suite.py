@@ -1,0 +1,148 @@
+"""All 8 oLMpics probes for one model, and the per-probe tables in the paper's layout.
+
+MC-MLM probes (Tables 2, 3, 5, 7, 9, 10 layout)::
+
+    Model      Zero-shot | MLP_MLM WS  MAX | LINEAR WS  MAX | LANGSENSE pert  nolang
+
+MC-QA probes (Tables 8, 11 layout)::
+
+    Model      LEARNCURVE WS  MAX | LANGSENSE pert  nolang
+
+Per model: zero-shot (MC-MLM only, ``bin/zero_shot`` logic), the MLP_MLM learning curve with
+both language controls, the LINEAR curve; MC-QA probes: the fine-tuned ``transformer_mcqa``
+curve with both controls. The ``Baseline`` row: MLM-BASELINE (MC-MLM) or ESIM-GloVe (MC-QA)
+learning curves. Every curve is a resumable :func:`run_learning_curve` under ``out/<probe>/``;
+the numbers go to ``out/suite.json`` (rows of several models accumulate) and the tables are
+rendered from it (``--render-only``).
+"""
+import json
+import os
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Optional, Sequence
+
+from mcqa_probes.metrics.learning_curve import PAPER_SIZES
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFIGS = ROOT / "training_config"
+
+#: (probe, title, file prefix, setup, K) in the paper's order.
+PROBES = [
+    ("always_never", "ALWAYS-NEVER", "coffee_cats_quantifiers", "mc_mlm", 5),
+    ("age_comparison", "AGE COMPARISON", "number_comparison_age_compare_masked", "mc_mlm", 2),
+    ("objects_comparison", "OBJECTS COMPARISON", "size_comparison", "mc_mlm", 2),
+    ("antonym_negation", "ANTONYM NEGATION", "antonym_synonym_negation", "mc_mlm", 2),
+    ("property_conjunction", "PROPERTY CONJUNCTION", "conjunction_filt4", "mc_qa", 3),
+    ("taxonomy_conjunction", "TAXONOMY CONJUNCTION", "hypernym_conjunction", "mc_mlm", 3),
+    ("encyclopedic_composition", "ENCYC. COMPOSITION", "composition_v2", "mc_qa", 3),
+    ("multihop_composition", "MULTI-HOP COMPOSITION", "compositional_comparison", "mc_mlm", 3),
+]
+BASELINE = "Baseline"
+
+
+@contextmanager
+def environment(**values: str):
+    saved = {key: os.environ.get(key) for key in values}
+    os.environ.update({k: str(v) for k, v in values.items()})
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def _percent(value: Optional[float]) -> str:
+    return "-" if value is None else f"{100 * value:.0f}"
+
+
+def render_tables(results: Dict[str, Dict[str, Dict[str, Any]]], probes: Optional[Iterable[str]] = None) -> str:
+    """The per-probe tables; missing numbers print as '-'."""
+    wanted = set(probes) if probes else None
+    blocks: List[str] = []
+    for probe, title, _prefix, setup, k in PROBES:
+        if wanted is not None and probe not in wanted:
+            continue
+        rows = results.get(probe, {})
+        names = [n for n in rows if n != BASELINE] + ([BASELINE] if BASELINE in rows else [])
+        width = max([10] + [len(n) for n in names])
+        chance = f"random is {100 / k:.0f}%"
+        if setup == "mc_mlm":
+            header = (f"{'Model':<{width}}  {'Zero':>5} | {'MLP_MLM':^11} | {'LINEAR':^11} | {'LANGSENSE':^12}\n"
+                      f"{'':<{width}}  {'shot':>5} | {'WS':>5} {'MAX':>5} | {'WS':>5} {'MAX':>5} | {'pert':>5} {'nolang':>6}")
+        else:
+            header = (f"{'Model':<{width}}  {'LEARNCURVE':^11} | {'LANGSENSE':^12}\n"
+                      f"{'':<{width}}  {'WS':>5} {'MAX':>5} | {'pert':>5} {'nolang':>6}")
+        lines = [f"{title} ({'MC-MLM' if setup == 'mc_mlm' else 'MC-QA'}, K={k}, {chance})", header]
+        for name in names or ["(no results)"]:
+            row = rows.get(name, {})
+            curve = row.get("mlp" if setup == "mc_mlm" else "curve", {}) or {}
+            sense = row.get("langsense", {}) or {}
+            if setup == "mc_mlm":
+                linear = row.get("linear", {}) or {}
+                lines.append(f"{name:<{width}}  {_percent(row.get('zero_shot')):>5} | {_percent(curve.get('WS')):>5} "
+                             f"{_percent(curve.get('MAX')):>5} | {_percent(linear.get('WS')):>5} {_percent(linear.get('MAX')):>5} | "
+                             f"{_percent(sense.get('perturbed')):>5} {_percent(sense.get('nolang')):>6}")
+            else:
+                lines.append(f"{name:<{width}}  {_percent(curve.get('WS')):>5} {_percent(curve.get('MAX')):>5} | "
+                             f"{_percent(sense.get('perturbed')):>5} {_percent(sense.get('nolang')):>6}")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def _curve(config: Path, train: Path, dev: Path, out: Path, controls: Sequence[str], probe: str, **options):
+    from mcqa_probes.olmpics.learning_curves import run_learning_curve
+
+    summary = run_learning_curve(str(config), str(train), str(dev), out, controls=controls, probe=probe, **options)
+    return summary["full"], summary.get("language_sensitivity", {})
+
+
+def run_suite(
+    model: str,
+    data_dir,
+    out,
+    sizes: Sequence[int] = PAPER_SIZES,
+    seeds: int = 3,
+    probes: Optional[Sequence[str]] = None,
+    dev_limit: Optional[int] = None,
+    overrides: Optional[Dict[str, Any]] = None,
+    baselines: bool = True,
+    label: Optional[str] = None,
+) -> Dict[str, Any]:
+    """Run (or resume) every curve for ``model`` and return the accumulated results."""
+    from mcqa_probes.olmpics.zero_shot import zero_shot_evaluate
+
+    data_dir, out = Path(data_dir), Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    results_file = out / "suite.json"
+    results = json.loads(results_file.read_text()) if results_file.exists() else {}
+    label = label or model
+    options = dict(sizes=sizes, seeds=seeds, dev_limit=dev_limit, overrides=overrides)
+    for probe, _title, prefix, setup, _k in PROBES:
+        if probes and probe not in probes:
+            continue
+        train, dev = data_dir / f"{prefix}_train.jsonl", data_dir / f"{prefix}_dev.jsonl"
+        row: Dict[str, Any] = {}
+        tag = label.replace("/", "_")
+        with environment(MODEL_NAME=model):
+            if setup == "mc_mlm":
+                row["zero_shot"] = zero_shot_evaluate(model, str(dev), skip_multi_piece=True)["accuracy"]
+                with environment(PROBE_TYPE="mlp"):
+                    row["mlp"], row["langsense"] = _curve(CONFIGS / "olmpics_mc_mlm.jsonnet", train, dev,
+                                                          out / probe / tag / "mlp", ["perturbed", "nolang"], probe, **options)
+                with environment(PROBE_TYPE="linear"):
+                    row["linear"], _ = _curve(CONFIGS / "olmpics_mc_mlm.jsonnet", train, dev,
+                                              out / probe / tag / "linear", [], probe, **options)
+            else:
+                row["curve"], row["langsense"] = _curve(CONFIGS / "olmpics_mc_qa.jsonnet", train, dev,
+                                                        out / probe / tag / "mc_qa", ["perturbed", "nolang"], probe, **options)
+            results.setdefault(probe, {})[label] = row
+            if baselines:
+                config = "olmpics_mlm_baseline.jsonnet" if setup == "mc_mlm" else "esim_glove.jsonnet"
+                curve, sense = _curve(CONFIGS / config, train, dev, out / probe / BASELINE, ["nolang"], probe, **options)
+                key = "mlp" if setup == "mc_mlm" else "curve"
+                results[probe][BASELINE] = {key: curve, "langsense": {"nolang": sense.get("nolang")}}
+        results_file.write_text(json.dumps(results, indent=2))
+    return results

@@ -1,0 +1,73 @@
+"""Zero-shot MC-MLM evaluation: a pretrained masked LM scores the choices, nothing is trained.
+
+``bin/zero_shot --model roberta-large --data number_comparison_age_compare_masked_dev.jsonl``
+builds the ``olmpics_mlm`` reader and a ``masked_lm_mc`` model with ``probe_type: zero_shot``
+from the model name, and runs allennlp's ``evaluate`` loop over the file - no training run and no
+archive. (Offline, ``minilm`` has no trained MLM head, so its zero-shot numbers are meaningless;
+a tiny random model or a user's own masked LM directory works the same way.)
+"""
+import time
+from typing import Any, Dict, Iterable, List, Optional, Sequence
+
+import torch
+from allennlp.data import Batch, Instance, Vocabulary
+
+from mcqa_probes.data.dataset_readers.olmpics_mlm import OlmpicsMlmReader
+from mcqa_probes.models.masked_lm_mc import MaskedLmMc
+
+
+def build(model_name: str, skip_multi_piece: bool = False, probe_type: str = "zero_shot"):
+    """(reader, model) for a pretrained masked LM, the model in eval mode."""
+    reader = OlmpicsMlmReader(model_name, skip_multi_piece_candidates=skip_multi_piece)
+    model = MaskedLmMc(Vocabulary(), model_name, probe_type=probe_type)
+    model.eval()
+    return reader, model
+
+
+def batches(items: Sequence[Any], size: int) -> Iterable[Sequence[Any]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+@torch.no_grad()
+def predict_instances(model: MaskedLmMc, instances: List[Instance], batch_size: int = 64) -> Dict[str, List]:
+    """Candidate logits and best choice per instance, in order (one forward per batch)."""
+    logits: List[List[float]] = []
+    best: List[int] = []
+    for chunk in batches(instances, batch_size):
+        batch = Batch(list(chunk))
+        batch.index_instances(model.vocab)
+        tensors = batch.as_tensor_dict()
+        tensors.pop("label", None)
+        output = model(**tensors)
+        for row, mask in zip(output["logits"], tensors["candidate_ids"] >= 0):
+            logits.append(row[mask].tolist())
+        best += output["best_alternative"].tolist()
+    return {"logits": logits, "best": best}
+
+
+def zero_shot_evaluate(
+    model_name: str,
+    data_path: str,
+    batch_size: int = 64,
+    limit: Optional[int] = None,
+    skip_multi_piece: bool = False,
+) -> Dict[str, Any]:
+    """Accuracy of the pretrained masked LM's choice on a labelled MC-MLM file."""
+    start = time.perf_counter()
+    reader, model = build(model_name, skip_multi_piece)
+    # The reader names file, line and word of a multi-piece candidate (or skips and counts it).
+    instances: List[Instance] = list(reader.read(data_path))
+    skipped = reader.skipped_questions
+    instances = instances[: limit or None]
+    gold = [instance["label"].label for instance in instances]
+    predictions = predict_instances(model, instances, batch_size)
+    correct = sum(int(p == g) for p, g in zip(predictions["best"], gold))
+    return {
+        "model": model_name,
+        "data": str(data_path),
+        "accuracy": correct / len(gold) if gold else float("nan"),
+        "count": len(gold),
+        "skipped_multi_piece": skipped,
+        "seconds": time.perf_counter() - start,
+    }

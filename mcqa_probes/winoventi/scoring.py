@@ -1,0 +1,63 @@
+"""A loaded masked LM for the WinoVenti procedure: the ``winoventi`` reader + ``winoventi_mlm`` model.
+
+Candidate words go through the shared MC-MLM rule
+(:func:`mcqa_probes.models.masked_lm_scoring.candidate_token_id`) and are scored by the shared
+head (:class:`mcqa_probes.models.masked_lm_scoring.MaskedLmHead`, via ``masked_lm_mc``); only
+association mining needs the full-vocabulary distribution at the mask (:meth:`MaskedLm.mask_logits`).
+"""
+from typing import Callable, Iterable, List, Optional, Sequence
+
+import torch
+from allennlp.data import Instance, Vocabulary
+
+from mcqa_probes.data.dataset_readers.winoventi import WinoVentiReader
+from mcqa_probes.models.winoventi_mlm import WinoVentiMlm
+from mcqa_probes.olmpics.zero_shot import batches, predict_instances
+
+
+class MaskedLm:
+    """Reader + zero-shot model for one masked LM name or directory (``minilm`` = offline MiniLM).
+
+    ``seed`` seeds torch before loading: weights missing from a checkpoint (the offline MiniLM's
+    whole MLM head) are then the same random draw on every load, so runs are reproducible.
+    """
+
+    def __init__(self, model_name: str, probe_type: str = "zero_shot", max_length: int = 128, seed: int = 0):
+        self.name = model_name
+        self.reader = WinoVentiReader(model_name, max_length=max_length)
+        torch.manual_seed(seed)
+        self.model = WinoVentiMlm(Vocabulary(), model_name, probe_type=probe_type)
+        self.model.eval()
+
+    @property
+    def tokenizer(self):
+        return self.reader.hf_tokenizer
+
+    @property
+    def masked_lm(self) -> torch.nn.Module:
+        return self.model.head.masked_lm
+
+    def candidate_logits(self, instances: List[Instance], batch_size: int = 64) -> List[List[float]]:
+        """Logits of each instance's candidates at its mask (one forward per batch)."""
+        if not instances:
+            return []
+        self.model.eval()
+        return predict_instances(self.model, instances, batch_size)["logits"]
+
+    @torch.no_grad()
+    def mask_logits(self, texts: Sequence[str], batch_size: int = 32, mask_string: str = "[MASK]",
+                    progress: Optional[Callable[[Iterable], Iterable]] = None) -> torch.Tensor:
+        """Full-vocabulary masked-LM logits at the (single) mask of each text: (len(texts), |V|)."""
+        tokenizer, model = self.tokenizer, self.masked_lm
+        model.eval()
+        rows: List[torch.Tensor] = []
+        chunks = list(batches(list(texts), batch_size))
+        for chunk in (progress(chunks) if progress else chunks):
+            encoded = tokenizer([t.replace(mask_string, tokenizer.mask_token) for t in chunk],
+                                return_tensors="pt", padding=True)
+            where = (encoded["input_ids"] == tokenizer.mask_token_id).nonzero()
+            if where.size(0) != len(chunk) or not torch.equal(where[:, 0], torch.arange(len(chunk))):
+                raise ValueError(f"every text needs exactly one {mask_string}: {list(chunk)}")
+            logits = model(**encoded).logits
+            rows.append(logits[where[:, 0], where[:, 1]])
+        return torch.cat(rows) if rows else torch.empty(0, len(tokenizer))
