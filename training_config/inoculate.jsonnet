@@ -19,6 +19,10 @@ local base_reader = {
   truncation: env.str('TRUNCATION', 'question_start'),
 };
 local add_some = env.int('ADD_SOME', 0);
+// Optional caps on the dev sets read (the built probes' dev/test files are large).
+local dev_max = env.int('DEV_MAX', 0);
+local orig_dev_max = env.int('ORIG_DEV_MAX', 0);
+local capped(reader, n) = reader + (if n > 0 then { max_instances: n } else {});
 
 {
   random_seed: seed,
@@ -33,7 +37,7 @@ local add_some = env.int('ADD_SOME', 0);
     [if add_some > 0 then 'original_data_path']: env.str('ORIG_TRAIN', ''),
     seed: seed,
   },
-  validation_dataset_reader: base_reader,
+  validation_dataset_reader: capped(base_reader, dev_max),
   train_data_path: env.str('PROBE_TRAIN', 'fixtures/data/wordnetqa_hypernymy.jsonl'),
   validation_data_path: env.str('PROBE_DEV', 'fixtures/data/wordnetqa_hypernymy.jsonl'),
   model: {
@@ -58,7 +62,7 @@ local add_some = env.int('ADD_SOME', 0);
       {
         type: 'inoculation_cost',
         original_data_path: env.str('ORIG_DEV', 'fixtures/data/dictionary_qa.jsonl'),
-        original_reader: base_reader,
+        original_reader: capped(base_reader, orig_dev_max),
         batch_size: env.int('EVAL_BATCH_SIZE', 32),
       },
     ],

@@ -218,7 +218,7 @@ def run_audit(
     epochs: Optional[int] = None,
     seed: int = 13,
     glove_file: Optional[Path] = None,
-    flag_margin: float = 0.15,
+    flag_margin: float = 0.25,
     keep_models: bool = False,
     extra_environment: Optional[Dict[str, str]] = None,
     progress: Callable[[str], None] = print,

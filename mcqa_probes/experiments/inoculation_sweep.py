@@ -37,6 +37,8 @@ class SweepSettings:
     seed: int = 13
     batch_size: int = 8
     max_length: int = 128
+    #: read at most this many probe dev / test and original dev questions (None = all)
+    dev_max: Optional[int] = None
     config: str = str(CONFIG)
     extra_env: Dict[str, str] = field(default_factory=dict)
 
@@ -96,6 +98,7 @@ def run_one(settings: SweepSettings, point: Dict) -> Dict:
         "ADD_SOME": str(point["add_some"]), "EPOCHS": str(settings.epochs), "SEED": str(settings.seed),
         "BATCH_SIZE": str(settings.batch_size), "MAX_LENGTH": str(settings.max_length),
         **({"ORIG_TRAIN": str(settings.orig_train)} if settings.orig_train else {}),
+        **({"DEV_MAX": str(settings.dev_max), "ORIG_DEV_MAX": str(settings.dev_max)} if settings.dev_max else {}),
         **settings.extra_env,
     }
     if point["add_some"] and not settings.orig_train:
