@@ -15,7 +15,7 @@ differs from every choice already taken.
 """
 import random
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence
 
 from mcqa_probes.builders.hops import Taxonomy, chain_text, sister_chain_text
 

@@ -23,9 +23,9 @@ For each probe:
 All questions about one concept in one probe form its semantic cluster (``cluster_key``).
 """
 import random
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
-from mcqa_probes.builders.distractors import RANDOM, DistractorSampler, Family, probe_families
+from mcqa_probes.builders.distractors import RANDOM, DistractorSampler, probe_families
 from mcqa_probes.builders.hops import Taxonomy, chain_text
 from mcqa_probes.builders.probe_question import ProbeQuestion
 from mcqa_probes.builders.templates import CHOICE_RENDERERS, contexts, render_stem, template_ids

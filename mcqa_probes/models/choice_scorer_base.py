@@ -9,13 +9,13 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import torch
 from allennlp.data import TextFieldTensors, Vocabulary
-from allennlp.models import Model
 from allennlp.modules import Seq2SeqEncoder, TextFieldEmbedder
 from allennlp.nn import InitializerApplicator, util
-from allennlp.training.metrics import CategoricalAccuracy
+
+from mcqa_probes.models.multiple_choice_model import MultipleChoiceModel
 
 
-class ChoiceScorer(Model):
+class ChoiceScorer(MultipleChoiceModel):
     """Base class: embeds and encodes question / choices, applies the K-choice softmax and loss.
 
     Subclasses implement :meth:`score_choices`. Not registered itself.
@@ -44,7 +44,6 @@ class ChoiceScorer(Model):
         self.text_field_embedder = text_field_embedder
         self.encoder = encoder
         self.dropout = torch.nn.Dropout(dropout) if dropout > 0 else None
-        self.accuracy = CategoricalAccuracy()
         self._initializer = initializer
 
     def apply_initializer(self) -> None:
@@ -98,30 +97,6 @@ class ChoiceScorer(Model):
     ) -> Dict[str, Any]:
         choice_mask = util.get_text_field_mask(choices, num_wrapping_dims=1).any(dim=-1)
         logits = self.score_choices(question, choices, choice_mask)
-        logits = util.replace_masked_values(logits, choice_mask, util.min_value_of_dtype(logits.dtype))
-        result: Dict[str, Any] = {
-            "logits": logits,
-            "probabilities": torch.softmax(logits, dim=-1),
-            "best_alternative": logits.argmax(dim=-1),
-        }
-        if label is not None:
-            gold = label.reshape(-1).long()
-            result["loss"] = torch.nn.functional.cross_entropy(logits, gold)
-            self.accuracy(logits, gold)
-        if metadata is not None:
-            for key in ("id", "labels", "choices", "answer_index"):
-                result[key] = [m.get(key) for m in metadata]
-        return result
+        return self.choice_output(logits, choice_mask, label, metadata)
 
-    def make_output_human_readable(self, output_dict: Dict[str, Any]) -> Dict[str, Any]:
-        best = output_dict["best_alternative"]
-        best = best.tolist() if isinstance(best, torch.Tensor) else list(best)
-        if "labels" in output_dict:
-            output_dict["best_label"] = [labels[i] for labels, i in zip(output_dict["labels"], best)]
-            output_dict["best_text"] = [choices[i] for choices, i in zip(output_dict["choices"], best)]
-        return output_dict
 
-    def get_metrics(self, reset: bool = False) -> Dict[str, float]:
-        return {"accuracy": self.accuracy.get_metric(reset)}
-
-    default_predictor = "mcqa"

@@ -5,10 +5,9 @@ from typing import Any, Dict, List, Optional
 import torch
 from allennlp.data import TextFieldTensors, Vocabulary
 from allennlp.models import Model
-from allennlp.nn import util
-from allennlp.training.metrics import CategoricalAccuracy
 
 from mcqa_probes.models.masked_lm_scoring import MaskedLmHead, load_masked_lm
+from mcqa_probes.models.multiple_choice_model import MultipleChoiceModel
 
 logger = logging.getLogger(__name__)
 
@@ -16,7 +15,7 @@ PROBE_TYPES = ("zero_shot", "mlp", "linear", "full")
 
 
 @Model.register("masked_lm_mc")
-class MaskedLmMc(Model):
+class MaskedLmMc(MultipleChoiceModel):
     """MC-MLM (Talmor et al. 2020, §2.2): ``p = softmax over the K candidate ids of FF_MLM(h_mask)``.
 
     Any HuggingFace masked LM (BERT, RoBERTa, DistilBERT, ALBERT families). One batched forward
@@ -68,7 +67,6 @@ class MaskedLmMc(Model):
                 trainable += self.head.transform_parameters()
             for parameter in trainable:
                 parameter.requires_grad = True
-        self.accuracy = CategoricalAccuracy()
 
     @property
     def encoder_frozen(self) -> bool:
@@ -97,29 +95,5 @@ class MaskedLmMc(Model):
             hidden = self.head.hidden_at(pieces["token_ids"], pieces["mask"].long(), mask_position.long(), type_ids)
         candidate_ids = candidate_ids.long()
         logits = self.head.candidate_logits(hidden, candidate_ids)
-        candidate_mask = candidate_ids >= 0
-        logits = util.replace_masked_values(logits, candidate_mask, util.min_value_of_dtype(logits.dtype))
-        result: Dict[str, Any] = {
-            "logits": logits,
-            "probabilities": torch.softmax(logits, dim=-1),
-            "best_alternative": logits.argmax(dim=-1),
-        }
-        if label is not None:
-            gold = label.reshape(-1).long()
-            result["loss"] = torch.nn.functional.cross_entropy(logits, gold)
-            self.accuracy(logits, gold)
-        if metadata is not None:
-            for key in ("id", "labels", "choices", "answer_index"):
-                result[key] = [m.get(key) for m in metadata]
-        return result
+        return self.choice_output(logits, candidate_ids >= 0, label, metadata)
 
-    def make_output_human_readable(self, output_dict: Dict[str, Any]) -> Dict[str, Any]:
-        best = output_dict["best_alternative"]
-        best = best.tolist() if isinstance(best, torch.Tensor) else list(best)
-        if "labels" in output_dict:
-            output_dict["best_label"] = [labels[i] for labels, i in zip(output_dict["labels"], best)]
-            output_dict["best_text"] = [choices[i] for choices, i in zip(output_dict["choices"], best)]
-        return output_dict
-
-    def get_metrics(self, reset: bool = False) -> Dict[str, float]:
-        return {"accuracy": self.accuracy.get_metric(reset)}

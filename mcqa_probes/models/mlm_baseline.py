@@ -6,11 +6,12 @@ from allennlp.data import TextFieldTensors, Vocabulary
 from allennlp.models import Model
 from allennlp.modules import TextFieldEmbedder
 from allennlp.nn import util
-from allennlp.training.metrics import CategoricalAccuracy
+
+from mcqa_probes.models.multiple_choice_model import MultipleChoiceModel
 
 
 @Model.register("mlm_baseline")
-class MlmBaseline(Model):
+class MlmBaseline(MultipleChoiceModel):
     """A non-contextual lower bound for MC-MLM (Talmor et al. 2020, §2.3).
 
     The first ``num_tokens`` (20) word tokens of the stem (``[MASK]`` included, as one token) are
@@ -57,7 +58,6 @@ class MlmBaseline(Model):
         self.dropout = torch.nn.Dropout(dropout)
         self.output_weight = torch.nn.Parameter(torch.randn(output_size, hidden_dim) * 0.02)
         self.output_bias = torch.nn.Parameter(torch.zeros(output_size))
-        self.accuracy = CategoricalAccuracy()
 
     def encode(self, words: TextFieldTensors) -> torch.Tensor:
         """(batch, num_tokens * dim): the first tokens' vectors, concatenated, zero-padded."""
@@ -81,20 +81,5 @@ class MlmBaseline(Model):
         candidate_ids = candidate_ids.long()
         safe = candidate_ids.clamp(min=0)
         logits = torch.einsum("bh,bkh->bk", hidden, self.output_weight[safe]) + self.output_bias[safe]
-        logits = util.replace_masked_values(logits, candidate_ids >= 0, util.min_value_of_dtype(logits.dtype))
-        result: Dict[str, Any] = {
-            "logits": logits,
-            "probabilities": torch.softmax(logits, dim=-1),
-            "best_alternative": logits.argmax(dim=-1),
-        }
-        if label is not None:
-            gold = label.reshape(-1).long()
-            result["loss"] = torch.nn.functional.cross_entropy(logits, gold)
-            self.accuracy(logits, gold)
-        if metadata is not None:
-            for key in ("id", "labels", "choices", "answer_index"):
-                result[key] = [m.get(key) for m in metadata]
-        return result
+        return self.choice_output(logits, candidate_ids >= 0, label, metadata)
 
-    def get_metrics(self, reset: bool = False) -> Dict[str, float]:
-        return {"accuracy": self.accuracy.get_metric(reset)}

@@ -6,9 +6,8 @@ import torch
 from allennlp.data import TextFieldTensors, Vocabulary
 from allennlp.models import Model
 from allennlp.nn import util
-from allennlp.training.metrics import CategoricalAccuracy
 
-from mcqa_probes.metrics.probe_metrics import ProbeMetrics
+from mcqa_probes.models.multiple_choice_model import MultipleChoiceModel
 from mcqa_probes.resources.pretrained import resolve_transformer_name
 
 logger = logging.getLogger(__name__)
@@ -17,7 +16,7 @@ POOLING = ("first_token", "pooler", "mean")
 
 
 @Model.register("transformer_mcqa")
-class TransformerMcqa(Model):
+class TransformerMcqa(MultipleChoiceModel):
     """Multiple-choice QA with a pretrained transformer (BERT, RoBERTa, ... any ``AutoModel``).
 
     Each choice is encoded as ``[CLS] question [SEP] choice [SEP]`` (built by the ``mcqa``
@@ -55,7 +54,7 @@ class TransformerMcqa(Model):
         cluster_key: Optional[str] = None,
         **kwargs,
     ) -> None:
-        super().__init__(vocab, **kwargs)
+        super().__init__(vocab, cluster_key=cluster_key, **kwargs)
         if pooling not in POOLING:
             raise ValueError(f"model.pooling: expected one of {POOLING}, got {pooling!r}")
         from transformers import AutoModel
@@ -77,8 +76,6 @@ class TransformerMcqa(Model):
         self.pooling = pooling
         self.dropout = torch.nn.Dropout(dropout)
         self.choice_scorer = torch.nn.Linear(config.hidden_size, 1)
-        self.accuracy = CategoricalAccuracy()
-        self.probe_metrics = ProbeMetrics(cluster_key)
 
     def forward(  # type: ignore[override]
         self,
@@ -112,38 +109,5 @@ class TransformerMcqa(Model):
             full[real] = scores
             scores = full
         logits = scores.reshape(batch_size, num_choices)
-        logits = util.replace_masked_values(logits, choice_mask, util.min_value_of_dtype(logits.dtype))
-        probabilities = torch.softmax(logits, dim=-1)
-        result: Dict[str, Any] = {
-            "logits": logits,
-            "probabilities": probabilities,
-            "best_alternative": logits.argmax(dim=-1),
-        }
-        if label is not None:
-            gold = label.reshape(-1).long()
-            result["loss"] = torch.nn.functional.cross_entropy(logits, gold)
-            self.accuracy(logits, gold)
-            self.probe_metrics.update(result["best_alternative"].tolist(), gold.tolist(), metadata)
-        if metadata is not None:
-            result["id"] = [m.get("id") for m in metadata]
-            result["labels"] = [m.get("labels") for m in metadata]
-            result["choices"] = [m.get("choices") for m in metadata]
-            result["answer_index"] = [m.get("answer_index") for m in metadata]
-            if any("notes" in m for m in metadata):
-                result["notes"] = [m.get("notes") for m in metadata]
-        return result
+        return self.choice_output(logits, choice_mask, label, metadata)
 
-    def make_output_human_readable(self, output_dict: Dict[str, Any]) -> Dict[str, Any]:
-        best = output_dict["best_alternative"]
-        best = best.tolist() if isinstance(best, torch.Tensor) else list(best)
-        if "labels" in output_dict:
-            output_dict["best_label"] = [labels[i] for labels, i in zip(output_dict["labels"], best)]
-            output_dict["best_text"] = [choices[i] for choices, i in zip(output_dict["choices"], best)]
-        return output_dict
-
-    def get_metrics(self, reset: bool = False) -> Dict[str, float]:
-        metrics = {"accuracy": self.accuracy.get_metric(reset)}
-        metrics.update(self.probe_metrics.get_metric(reset))
-        return metrics
-
-    default_predictor = "mcqa"

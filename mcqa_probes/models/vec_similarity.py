@@ -1,5 +1,4 @@
 """The ``vec_similarity`` model: average word-vector cosine similarity, no training."""
-from typing import Optional
 
 import torch
 from allennlp.data import TextFieldTensors, Vocabulary

@@ -2,7 +2,6 @@ import pytest
 from allennlp.predictors import Predictor
 
 import mcqa_probes  # noqa: F401
-from tests.conftest import DATA
 from tests.models.test_transformer_mcqa import write_config
 
 
