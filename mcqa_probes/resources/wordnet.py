@@ -129,10 +129,27 @@ def _slug(path: Path) -> str:
     return hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:10]
 
 
+def _reader_class():
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+
+    class EnglishWordNetReader(WordNetCorpusReader):
+        """NLTK's reader without the Open Multilingual WordNet set-up: with no OMW reader, NLTK 3.10
+        still maps every sense key of the corpus onto "wordnet" 3.0 at start-up (``map_wn``, about
+        4 s), a mapping only the multilingual functions use."""
+
+        def map_wn(self, version="wordnet"):
+            if self._omw_reader is None:
+                return None
+            return super().map_wn(version)
+
+    return EnglishWordNetReader
+
+
 def load_wordnet(path: Optional[str] = None):
     """Open WordNet with NLTK's ``WordNetCorpusReader`` (no ``nltk.download``)."""
     import nltk
-    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+
+    WordNetCorpusReader = _reader_class()
 
     root = find_wordnet_root(path)
     # NLTK only opens corpora under one of its data paths ("Security Violation ... Unauthorized path").
