@@ -55,3 +55,20 @@ def test_no_trainable_parameters_archive_and_allennlp_evaluate(monkeypatch, tmp_
     assert 0.0 <= metrics["accuracy"] <= 1.0
     again = evaluate_from_archive(tmp_path / "run" / "model.tar.gz", str(DATA / "wordnetqa_hypernymy.jsonl"))
     assert again["accuracy"] == metrics["accuracy"]
+
+
+def test_mean_vectors_and_stopwords_by_hand():
+    vocab = Vocabulary()
+    vocab.add_tokens_to_namespace(list(VECTORS) + ["the"], "tokens")
+    weight = torch.zeros(vocab.get_vocab_size("tokens"), 2)
+    for word, vector in {**VECTORS, "the": [0.0, -1.0]}.items():
+        weight[vocab.get_token_index(word)] = torch.tensor(vector)
+    embedder = BasicTextFieldEmbedder({"tokens": Embedding(embedding_dim=2, weight=weight, trainable=False, vocab=vocab)})
+    model = VecSimilarity(vocab, embedder, similarity="mean_vectors", ignore_stopwords=True).eval()
+    reader = McqaWordsReader()
+    instance = reader.text_to_instance("the bird fly", ["rock", "stone the"], answer_index=0)
+    logits = model(**tensors(model, [instance]))["logits"][0]
+    # question mean (stop word "the" skipped) = (1, 1); rock = (1, 1) -> cos 1; stone = (-1, 0) -> cos -1/sqrt2
+    assert logits.tolist() == pytest.approx([1.0, -1 / math.sqrt(2)], abs=1e-6)
+    with pytest.raises(ValueError, match="model.similarity"):
+        VecSimilarity(vocab, embedder, similarity="max")
