@@ -68,6 +68,8 @@ class DistractorSampler:
     def __init__(self, taxonomy: Taxonomy, random_pools: Dict[str, List[str]]):
         self.taxonomy = taxonomy
         self.random_pools = random_pools
+        #: at most this many distractors come from a non-random family (the rest are random)
+        self.max_from_family: Optional[int] = None
 
     def pool(self, concept: str, family: Family) -> List[str]:
         """Sorted candidate ids of a family (before the validity test)."""
@@ -141,7 +143,7 @@ class DistractorSampler:
                 if accept(candidate):
                     from_family.append(candidate)
                     chains.append(self.chain(concept, family, candidate))
-                    if len(chosen) == count:
+                    if len(chosen) == min(count, self.max_from_family or count):
                         break
             if not from_family:
                 return None

@@ -47,6 +47,12 @@ DEFAULT_SETTINGS: Dict[str, object] = {
     "min_answer_depth": {"n": 4, "v": 0},
     "max_perturbations": 4,
     "synonymy_min_lemmas": 1,
+    # Choice-only control: ISA answers are more general (hypernymy) or more specific (hyponymy) than
+    # concepts at large, so random distractors for the ISA probes are drawn from the probe's own
+    # answer pool (concepts that are answers of some question), and a distractor family (sisters,
+    # up/down) supplies at most this many distractors, the rest being such random answers.
+    "isa_random_from_answers": True,
+    "max_family_distractors": {"definitions": 4, "synonymy": 4, "hypernymy": 2, "hyponymy": 2},
 }
 
 RELATIONS = {
@@ -144,6 +150,26 @@ class WordNetQABuilder:
             return [(c, tuple(reversed(self.taxonomy.up(c, max_hops)[concept_id]))) for c in picked]
         raise KeyError(f"not a WordNetQA probe: {probe!r}")
 
+    def answer_pool(self, probe: str) -> Dict[str, List[str]]:
+        """pos -> the answers of the ISA probe, each listed as often as it is an answer (sorted).
+
+        Drawing random distractors uniformly from this list gives them the same distribution as
+        the gold answers, so a choice-only model cannot learn which concepts tend to be answers
+        (very general concepts such as *person* are the answer of thousands of questions).
+        """
+        pools: Dict[str, List[str]] = {}
+        max_hops = int(self.settings["max_hops"])
+        depth_limit = self.settings["min_answer_depth"]
+        for concept_id in self.askable(probe):
+            if probe == "hypernymy":
+                candidates = [a for a in self.taxonomy.up(concept_id, max_hops)
+                              if self.taxonomy.depth(a) >= int(depth_limit.get(self.graph[a].pos, 0))]
+            else:
+                candidates = [c for level in self.taxonomy.down_levels(concept_id, max_hops) for c in level]
+            for candidate in candidates:
+                pools.setdefault(self.graph[candidate].pos, []).append(candidate)
+        return {pos: sorted(members) for pos, members in sorted(pools.items())}
+
     def askable(self, probe: str) -> List[str]:
         ids = sorted(self.contexts())
         if probe == "synonymy":
@@ -193,6 +219,11 @@ class WordNetQABuilder:
             return text
 
         all_contexts = self.contexts()
+        max_family = settings["max_family_distractors"]
+        max_family = int(max_family.get(probe, count)) if isinstance(max_family, dict) else int(max_family)
+        use_answer_pool = probe in ("hypernymy", "hyponymy") and settings["isa_random_from_answers"]
+        self.sampler.random_pools = self.answer_pool(probe) if use_answer_pool else self.random_pools
+        self.sampler.max_from_family = max_family
         questions: List[ProbeQuestion] = []
         for concept_id in self.progress(self.askable(probe), desc=f"{probe}"):
             concept = self.graph[concept_id]

@@ -6,7 +6,11 @@ from tests.conftest import FIXTURES
 MINI = FIXTURES / "wordnet_mini" / "synsets.json"
 
 #: settings that let the tiny taxonomy ask about every ancestor (no depth filter)
-MINI_SETTINGS = {"min_answer_depth": {"n": 0, "v": 0}}
+# The hand-computed expectations use the plain DISTR of the paper: random distractors from all
+# concepts and families filling all four distractors (test_wordnetqa checks the choice-only
+# controls isa_random_from_answers / max_family_distractors separately).
+MINI_SETTINGS = {"min_answer_depth": {"n": 0, "v": 0}, "isa_random_from_answers": False,
+                 "max_family_distractors": 4}
 
 
 @pytest.fixture

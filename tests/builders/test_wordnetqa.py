@@ -60,7 +60,8 @@ def test_hypernymy_hops_and_clusters_by_hand(mini_graph):
     limited = build(mini_graph, "hypernymy", max_hops=2)
     assert max(q.notes["hops"] for q in limited) == 2
     # default depth filter: noun answers must be at least 4 deep (hound, kitten, robin, oak, puppy)
-    default = WordNetQABuilder(mini_graph).build("hypernymy", random.Random(1))
+    default = WordNetQABuilder(mini_graph, {"isa_random_from_answers": False, "max_family_distractors": 4}).build(
+        "hypernymy", random.Random(1))
     assert {q.notes["answer_synset"] for q in default if q.notes["pos"] == "n"} == {"hound.n.01"}
     # dog => animal: sisters (bird, cat | kitten, robin), hyponyms (hound, puppy | beagle), random
     dog_animal = [q for q in questions if q.concept == "dog.n.01" and q.notes["answer_synset"] == "animal.n.01"]
@@ -141,3 +142,28 @@ def test_max_perturbations_caps_each_unique_question(mini_graph):
     assert max(per_pair.values()) == 2
     assert all(q.notes["distractor_type"] for q in questions)
     assert sum(1 for q in questions if q.notes["distractor_type"] == "random") == len(per_pair)
+
+
+def test_choice_only_controls_for_isa_probes(mini_graph):
+    """Random distractors come from the probe's answer pool; a family gives at most 2 distractors."""
+    settings = dict(MINI_SETTINGS, isa_random_from_answers=True, max_family_distractors={"hypernymy": 2})
+    builder = WordNetQABuilder(mini_graph, settings)
+    pools = builder.answer_pool("hypernymy")
+    pool = {c for members in pools.values() for c in members}
+    # listed once per question it answers: animal is an ancestor of dog, cat, hound, beagle, ... (by hand)
+    assert pools["n"].count("animal.n.01") == sum(
+        "animal.n.01" in builder.taxonomy.up(c, 5) for c in builder.askable("hypernymy"))
+    assert pools["n"].count("animal.n.01") > pools["n"].count("hound.n.01") >= 1
+    # every concept that is an ancestor (within 5 hops) of an askable concept, and nothing else
+    expected = set()
+    for concept in builder.askable("hypernymy"):
+        expected |= set(builder.taxonomy.up(concept, 5))
+    assert pool == expected and "beagle.n.01" not in pool and "animal.n.01" in pool
+    questions = builder.build("hypernymy", random.Random(1))
+    assert questions
+    for question in questions:
+        assert set(question.notes["random_distractors"]) <= pool
+        assert len(question.notes["other_distractors"]) <= 2
+        assert len(question.choices) == 5
+    families = Counter(len(q.notes["other_distractors"]) for q in questions if q.notes["distractor_type"] != "random")
+    assert families and max(families) == 2
