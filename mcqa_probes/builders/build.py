@@ -49,6 +49,56 @@ def parse_probes(probes: Union[str, Sequence[str], None]) -> List[str]:
     return [p for p in ALL_PROBES if p in names]  # canonical order, no repeats
 
 
+#: the probes a second worker builds (about half of the work; the parent builds the rest)
+FORKED_PROBES = ("definitions", "synonymy")
+
+
+def _can_fork() -> bool:
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def _start_child(function, probes, results):
+    """Run ``function(probes)`` in a forked process that sends back the result dicts it filled."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+
+    def run():
+        try:
+            for result in results:
+                result.clear()
+            function(probes)
+            sender.send(("ok", results))
+        except BaseException as error:  # reported by the parent
+            import traceback
+
+            sender.send(("error", f"{type(error).__name__}: {error}\n{traceback.format_exc()}"))
+        finally:
+            sender.close()
+
+    process = context.Process(target=run, name="build_probes-worker")
+    process.start()
+    sender.close()
+    return process, receiver
+
+
+def _join_child(child, results) -> None:
+    process, receiver = child
+    try:
+        status, payload = receiver.recv()
+    except EOFError:
+        process.join()
+        raise RuntimeError(f"the build worker died (exit code {process.exitcode})") from None
+    process.join()
+    if status != "ok":
+        raise RuntimeError(f"the build worker failed: {payload}")
+    for mine, theirs in zip(results, payload):
+        mine.update(theirs)
+
+
 def build_probes(
     out: Union[str, Path],
     probes: Union[str, Sequence[str], None] = None,
@@ -62,8 +112,14 @@ def build_probes(
     gcide_path: Optional[str] = None,
     progress: Progress = _no_progress,
     log: Callable[[str], None] = lambda message: None,
+    workers: int = 1,
 ) -> Dict[str, object]:
-    """Build the requested probes into ``out``; returns ``{"manifest": ..., "stats": ...}``."""
+    """Build the requested probes into ``out``; returns ``{"manifest": ..., "stats": ...}``.
+
+    ``workers=2`` builds definitions and synonymy in a forked process while this one builds the
+    other probes (after WordNet is loaded once). Every probe has its own seeded random stream, so
+    the files are byte-identical whatever ``workers`` is.
+    """
     names = parse_probes(probes)
     out = Path(out)
     settings = merged_settings(dict(settings or {}, max_hops=max_hops))
@@ -99,12 +155,18 @@ def build_probes(
         timings["load_wordnet"] = round(time.perf_counter() - start, 2)
         sources["wordnet"] = {"source": wordnet.source, "version": wordnet.version, "concepts": len(wordnet)}
         builder = WordNetQABuilder(wordnet, settings, progress)
-        for probe in wordnet_probes:
-            start = time.perf_counter()
-            questions = builder.build(probe, probe_rng(seed, probe, "generate"))
-            timings[f"generate_{probe}"] = round(time.perf_counter() - start, 2)
-            finish(probe, questions)
-            del questions
+
+        def build_wordnet_probes(selected: List[str]) -> None:
+            for probe in selected:
+                start = time.perf_counter()
+                questions = builder.build(probe, probe_rng(seed, probe, "generate"))
+                timings[f"generate_{probe}"] = round(time.perf_counter() - start, 2)
+                finish(probe, questions)
+                del questions
+
+        forked = [p for p in wordnet_probes if p in FORKED_PROBES] if workers > 1 and _can_fork() else []
+        child = _start_child(build_wordnet_probes, forked, (stats, files, counts, timings)) if forked else None
+        build_wordnet_probes([p for p in wordnet_probes if p not in forked])
 
     # The seed reaches the DictionaryQA builder through its rng; the manifest records it at the top.
     dictionary_settings = dict(settings.get("dictionary") or {})
@@ -128,6 +190,8 @@ def build_probes(
         finish("dictionary", questions)
         del questions
 
+    if wordnet_probes and child is not None:
+        _join_child(child, (stats, files, counts, timings))
     stats = {probe: stats[probe] for probe in names}
     files["stats.json"] = write_json(out / "stats.json", stats)
     manifest = {

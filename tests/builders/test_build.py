@@ -108,3 +108,27 @@ def test_real_dictionary_builder_on_the_gcide_fixture(tmp_path):
         assert a == (tmp_path / "b" / "dictionary" / f"{split}.jsonl").read_bytes()
         for question in read_questions(tmp_path / "a" / "dictionary" / f"{split}.jsonl"):
             assert len(question.choices) == 5 and question.extras["notes"]["word"]
+
+
+def test_two_workers_write_the_same_files(tmp_path):
+    """definitions and synonymy built in a forked worker: byte-identical files and stats."""
+    single = run(tmp_path / "one", workers=1)
+    double = run(tmp_path / "two", workers=2)
+    assert tree(tmp_path / "one") == tree(tmp_path / "two")
+    assert single["stats"] == double["stats"]
+    assert "generate_definitions" in double["timings"] and "generate_hypernymy" in double["timings"]
+
+
+def test_worker_failure_is_reported(tmp_path, monkeypatch):
+    from mcqa_probes.builders import wordnetqa
+
+    original = wordnetqa.WordNetQABuilder.build
+
+    def failing(self, probe, rng):
+        if probe == "synonymy":
+            raise ValueError("synonymy exploded")
+        return original(self, probe, rng)
+
+    monkeypatch.setattr(wordnetqa.WordNetQABuilder, "build", failing)
+    with pytest.raises(RuntimeError, match="build worker failed: ValueError: synonymy exploded"):
+        run(tmp_path / "x", workers=2)
