@@ -11,7 +11,6 @@ config in ``training_config/`` (environment overrides: TRAIN_DATA, DEV_DATA, TES
 GLOVE_FILE, EPOCHS, SEED) and scored on dev and test. The GloVe file is first cut down to the
 words of the probe files (same vectors, much faster to load).
 """
-import contextlib
 import copy
 import gzip
 import json
@@ -24,6 +23,7 @@ from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence
 
 from mcqa_probes.data.question import read_questions
+from mcqa_probes.common.environment import environment
 
 CONFIG_DIR = Path(__file__).resolve().parents[2] / "training_config"
 
@@ -130,25 +130,6 @@ def glove_subset(glove_file: Path, words: set, target: Path) -> Dict[str, int]:
 
 
 # ---------------------------------------------------------------------------- running
-@contextlib.contextmanager
-def environment(values: Dict[str, Optional[str]]):
-    """Temporarily set (or, for None, unset) environment variables read by the configs."""
-    saved = {key: os.environ.get(key) for key in values}
-    try:
-        for key, value in values.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-        yield
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-
-
 def random_baseline(paths: Dict[str, str], seed: int = 0) -> Dict[str, float]:
     """Uniform random guessing (seeded), and the expected chance accuracy mean(1/K)."""
     generator = random.Random(seed)

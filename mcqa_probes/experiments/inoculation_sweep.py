@@ -9,12 +9,12 @@ import contextlib
 import csv
 import io
 import json
-import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Sequence
 
+from mcqa_probes.common.environment import environment
 from mcqa_probes.reports.atomic import write_text, write_with
 
 CONFIG = Path(__file__).resolve().parent.parent.parent / "training_config" / "inoculate.jsonnet"
@@ -52,20 +52,6 @@ def grid(settings: SweepSettings) -> Iterator[Dict]:
         for lr in settings.lrs:
             for add_some in settings.add_some:
                 yield {"k": int(k), "lr": float(lr), "add_some": int(add_some)}
-
-
-@contextlib.contextmanager
-def environment(variables: Dict[str, str]):
-    saved = {key: os.environ.get(key) for key in variables}
-    os.environ.update(variables)
-    try:
-        yield
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
 
 
 def _evaluate(archive: Path, data_file: Path, batch_size: int) -> float:

@@ -16,12 +16,11 @@ the numbers go to ``out/suite.json`` (rows of several models accumulate) and the
 rendered from it (``--render-only``).
 """
 import json
-import os
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence
 
 from mcqa_probes.metrics.learning_curve import PAPER_SIZES
+from mcqa_probes.common.environment import environment
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = ROOT / "training_config"
@@ -38,20 +37,6 @@ PROBES = [
     ("multihop_composition", "MULTI-HOP COMPOSITION", "compositional_comparison", "mc_mlm", 3),
 ]
 BASELINE = "Baseline"
-
-
-@contextmanager
-def environment(**values: str):
-    saved = {key: os.environ.get(key) for key in values}
-    os.environ.update({k: str(v) for k, v in values.items()})
-    try:
-        yield
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
 
 
 def _percent(value: Optional[float]) -> str:
