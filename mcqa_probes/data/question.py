@@ -16,7 +16,7 @@ import json
 import os
 import string
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterator, List, Optional, Union
+from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 
 class McqaFormatError(ValueError):
@@ -139,10 +139,11 @@ def question_from_json(
     return MultipleChoiceQuestion(str(identifier), stem, choices, answer_index, extras)
 
 
-def read_questions(
+def read_numbered_questions(
     path: Union[str, os.PathLike], *, require_answer_key: bool = True, min_choices: int = 2
-) -> Iterator[MultipleChoiceQuestion]:
-    """Yield the questions of a JSON-lines file; errors name the file and the 1-based line."""
+) -> Iterator[Tuple[int, MultipleChoiceQuestion]]:
+    """``(line number, question)`` for each question of a JSON-lines file; errors name the file and
+    the 1-based line."""
     with open(path, encoding="utf-8") as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
@@ -152,9 +153,28 @@ def read_questions(
             except json.JSONDecodeError as error:
                 raise McqaFormatError(f"invalid JSON ({error.msg} at column {error.colno})", str(path), number) from None
             try:
-                yield question_from_json(
+                yield number, question_from_json(
                     data, require_answer_key=require_answer_key, default_id=f"line-{number}", min_choices=min_choices
                 )
             except McqaFormatError as error:
                 raise McqaFormatError(error.reason, str(path), number) from None
 
+
+def read_questions(
+    path: Union[str, os.PathLike], *, require_answer_key: bool = True, min_choices: int = 2
+) -> Iterator[MultipleChoiceQuestion]:
+    """The questions of a JSON-lines file (see :func:`read_numbered_questions`)."""
+    for _, question in read_numbered_questions(path, require_answer_key=require_answer_key, min_choices=min_choices):
+        yield question
+
+
+def as_question(
+    question: Union[MultipleChoiceQuestion, str], choices: Optional[List[str]] = None, answer_index: Optional[int] = None
+) -> MultipleChoiceQuestion:
+    """What readers' ``text_to_instance`` accept: a parsed question, or a stem with choice texts."""
+    if isinstance(question, MultipleChoiceQuestion):
+        return question
+    parsed = question_from_json({"question": question, "choices": list(choices or [])}, require_answer_key=False)
+    if answer_index is not None:
+        parsed.answer_index = answer_index
+    return parsed

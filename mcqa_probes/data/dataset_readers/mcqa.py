@@ -8,7 +8,7 @@ from allennlp.data.fields import IndexField, ListField, MetadataField, TextField
 from allennlp.data.token_indexers import PretrainedTransformerIndexer
 from allennlp.data.tokenizers import PretrainedTransformerTokenizer, Token
 
-from mcqa_probes.data.question import Choice, MultipleChoiceQuestion, question_from_json, read_questions
+from mcqa_probes.data.question import as_question, Choice, MultipleChoiceQuestion, read_questions
 from mcqa_probes.resources.pretrained import resolve_transformer_name
 
 logger = logging.getLogger(__name__)
@@ -135,12 +135,7 @@ class McqaReader(DatasetReader):
         answer_index: Optional[int] = None,
     ) -> Instance:
         """Build an instance from a :class:`MultipleChoiceQuestion`, or from a stem and choice texts."""
-        if isinstance(question, str):
-            data: Dict[str, Any] = {"question": question, "choices": list(choices or [])}
-            parsed = question_from_json(data, require_answer_key=False)
-            if answer_index is not None:
-                parsed.answer_index = answer_index
-            question = parsed
+        question = as_question(question, choices, answer_index)
         choice_list: List[Choice] = list(question.choices)
         if self.pad_choices_to is not None:
             if len(choice_list) > self.pad_choices_to:

@@ -7,7 +7,7 @@ from allennlp.data.fields import IndexField, ListField, MetadataField, TextField
 from allennlp.data.token_indexers import SingleIdTokenIndexer, TokenIndexer
 from allennlp.data.tokenizers import LettersDigitsTokenizer, Token, Tokenizer
 
-from mcqa_probes.data.question import MultipleChoiceQuestion, question_from_json, read_questions
+from mcqa_probes.data.question import as_question, MultipleChoiceQuestion, read_questions
 
 
 @DatasetReader.register("mcqa_words")
@@ -78,11 +78,7 @@ class McqaWordsReader(DatasetReader):
         answer_index: Optional[int] = None,
     ) -> Instance:
         """Build an instance from a :class:`MultipleChoiceQuestion`, or from a stem and choice texts."""
-        if isinstance(question, str):
-            parsed = question_from_json({"question": question, "choices": list(choices or [])}, require_answer_key=False)
-            if answer_index is not None:
-                parsed.answer_index = answer_index
-            question = parsed
+        question = as_question(question, choices, answer_index)
         choice_fields = ListField(
             [TextField(self.tokenize_choice(c.text), self._token_indexers) for c in question.choices]
         )

@@ -1,8 +1,7 @@
 """The ``olmpics_mlm`` dataset reader: oLMpics MC-MLM questions (one [MASK], single-word choices)."""
-import json
 import logging
 import re
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
 import torch
 from allennlp.common.file_utils import cached_path
@@ -11,7 +10,7 @@ from allennlp.data.fields import LabelField, MetadataField, TensorField, TextFie
 from allennlp.data.token_indexers import PretrainedTransformerIndexer, SingleIdTokenIndexer
 from allennlp.data.tokenizers import PretrainedTransformerTokenizer, Token
 
-from mcqa_probes.data.question import McqaFormatError, MultipleChoiceQuestion, question_from_json
+from mcqa_probes.data.question import as_question, McqaFormatError, MultipleChoiceQuestion, read_numbered_questions
 from mcqa_probes.models.masked_lm_scoring import CandidateNotSinglePieceError, candidate_token_id
 from mcqa_probes.resources.pretrained import resolve_transformer_name
 
@@ -79,27 +78,10 @@ class OlmpicsMlmReader(DatasetReader):
         self._candidate_cache: Dict[str, int] = {}
 
     # ------------------------------------------------------------------ reading
-    def _numbered_questions(self, path: str) -> Iterator[Tuple[int, MultipleChoiceQuestion]]:
-        with open(path, encoding="utf-8") as handle:
-            for number, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    data = json.loads(line)
-                except json.JSONDecodeError as error:
-                    raise McqaFormatError(f"invalid JSON ({error.msg} at column {error.colno})", path, number) from None
-                try:
-                    question = question_from_json(
-                        data, require_answer_key=self.require_answer_key, default_id=f"line-{number}"
-                    )
-                except McqaFormatError as error:
-                    raise McqaFormatError(error.reason, path, number) from None
-                yield number, question
-
     def _read(self, file_path: str) -> Iterable[Instance]:
         path = str(cached_path(file_path))
         self.skipped_questions = 0
-        for number, question in self.shard_iterable(self._numbered_questions(path)):
+        for number, question in self.shard_iterable(read_numbered_questions(path, require_answer_key=self.require_answer_key)):
             try:
                 yield self.text_to_instance(question)
             except CandidateNotSinglePieceError as error:
@@ -145,10 +127,7 @@ class OlmpicsMlmReader(DatasetReader):
         answer_index: Optional[int] = None,
     ) -> Instance:
         """Build an instance from a :class:`MultipleChoiceQuestion`, or from a stem and choice words."""
-        if isinstance(question, str):
-            question = question_from_json({"question": question, "choices": list(choices or [])},
-                                          require_answer_key=False)
-            question.answer_index = answer_index
+        question = as_question(question, choices, answer_index)
         tokens, mask_position = self.stem_tokens(question.stem)
         candidate_ids = [self.candidate_id(choice.text) for choice in question.choices]
         fields: Dict[str, Any] = {
