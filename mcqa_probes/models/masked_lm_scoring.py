@@ -19,38 +19,17 @@ The output layer can be *untied* (:meth:`MaskedLmHead.untie_decoder`): the decod
 cloned into a separate parameter, so training the head cannot move the input embeddings.
 """
 import logging
-from typing import List, Optional, Sequence
+from typing import List, Optional
 
 import torch
 
 logger = logging.getLogger(__name__)
 
 
-class CandidateNotSinglePieceError(ValueError):
-    """An answer word is not one vocabulary piece of the tokenizer (in word-initial form)."""
-
-    def __init__(self, word: str, pieces: Sequence[str], reason: str = ""):
-        self.word, self.pieces = word, list(pieces)
-        reason = reason or f"is {len(self.pieces)} pieces {self.pieces}"
-        super().__init__(f"candidate {word!r} {reason}; MC-MLM needs a single vocabulary piece")
-
-
-def word_initial_pieces(tokenizer, word: str) -> List[str]:
-    """The pieces of ``word`` as it appears after a space (its word-initial form)."""
-    return tokenizer.tokenize(" " + word.strip())
-
-
-def candidate_token_id(tokenizer, word: str) -> int:
-    """The single vocabulary id of ``word`` in word-initial form, or CandidateNotSinglePieceError."""
-    if not word.strip():
-        raise CandidateNotSinglePieceError(word, [], "is empty")
-    pieces = word_initial_pieces(tokenizer, word)
-    if len(pieces) != 1:
-        raise CandidateNotSinglePieceError(word, pieces)
-    token_id = tokenizer.convert_tokens_to_ids(pieces[0])
-    if token_id is None or (tokenizer.unk_token_id is not None and token_id == tokenizer.unk_token_id):
-        raise CandidateNotSinglePieceError(word, pieces, "is not in the vocabulary (unknown token)")
-    return int(token_id)
+# The candidate-word mapping is a tokenizer matter (readers use it): it lives with the data.
+from mcqa_probes.data.candidates import (  # noqa: E402,F401
+    CandidateNotSinglePieceError, candidate_token_id, word_initial_pieces,
+)
 
 
 class _RobertaTransform(torch.nn.Module):

@@ -11,7 +11,7 @@ from allennlp.data.token_indexers import PretrainedTransformerIndexer, SingleIdT
 from allennlp.data.tokenizers import PretrainedTransformerTokenizer, Token
 
 from mcqa_probes.data.question import as_question, McqaFormatError, MultipleChoiceQuestion, read_numbered_questions
-from mcqa_probes.models.masked_lm_scoring import CandidateNotSinglePieceError, candidate_token_id
+from mcqa_probes.data.candidates import CandidateNotSinglePieceError, candidate_token_id
 from mcqa_probes.resources.pretrained import resolve_transformer_name
 
 logger = logging.getLogger(__name__)

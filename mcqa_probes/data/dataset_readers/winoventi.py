@@ -10,7 +10,7 @@ from mcqa_probes.data.question import Choice, MultipleChoiceQuestion
 from mcqa_probes.data.winoventi import (
     WinoVentiPrompt, individual_pairs, intersection_pairs, read_registry, read_winoventi, registry_column,
 )
-from mcqa_probes.models.masked_lm_scoring import CandidateNotSinglePieceError
+from mcqa_probes.data.candidates import CandidateNotSinglePieceError
 
 logger = logging.getLogger(__name__)
 
@@ -24,7 +24,7 @@ class WinoVentiReader(OlmpicsMlmReader):
     Each row becomes an ``olmpics_mlm`` instance: ``tokens`` (``masked_prompt`` with the model's
     mask token), ``mask_position``, ``candidate_ids`` = [o_g, o_e] (Associative Bias, Alternative)
     in the word-initial single-piece form shared with MC-MLM
-    (:func:`~mcqa_probes.models.masked_lm_scoring.candidate_token_id`), ``label`` = the index of
+    (:func:`~mcqa_probes.data.candidates.candidate_token_id`), ``label`` = the index of
     ``target`` (0 on generic prompts, 1 on exception prompts), and ``metadata`` with ``test_type``,
     ``pair_index``, ``word`` and the file ``line``. Rows are yielded in file order.
 
