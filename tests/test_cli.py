@@ -68,3 +68,21 @@ def test_bad_file_error_names_file_and_line(trained_archive, tmp_path):
 def test_help_lists_commands_with_plugin():
     result = run(["--help"])
     assert result.returncode == 0 and "train" in result.stdout
+
+
+def test_evaluate_reports_cluster_accuracy_matching_the_predictions(trained_archive, tmp_path):
+    """`allennlp evaluate` on a WordNetQA file: strict cluster accuracy equals the one recomputed
+    from `allennlp predict` output (same model, same questions)."""
+    from mcqa_probes.metrics.probe_records import cluster_accuracy, instance_accuracy, read_prediction_records
+
+    data = DATA / "wordnetqa_hypernymy.jsonl"
+    metrics_file, predictions = tmp_path / "metrics.json", tmp_path / "predictions.jsonl"
+    result = run(["evaluate", str(trained_archive), str(data), "--output-file", str(metrics_file)])
+    assert result.returncode == 0, result.stderr[-3000:]
+    result = run(["predict", str(trained_archive), str(data), "--predictor", "mcqa", "--output-file", str(predictions), "--silent"])
+    assert result.returncode == 0, result.stderr[-3000:]
+    metrics = json.loads(metrics_file.read_text())
+    records = list(read_prediction_records(str(predictions)))
+    assert metrics["accuracy"] == pytest.approx(instance_accuracy(records))
+    assert metrics["cluster_accuracy"] == pytest.approx(cluster_accuracy(records))
+    assert any(key.startswith("_breakdown/hops=") for key in metrics)

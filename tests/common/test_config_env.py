@@ -21,8 +21,9 @@ def test_defaults_and_overrides(monkeypatch):
 
 
 def test_libsonnet_helpers():
-    env = json.dumps({"A": "3", "B": "yes", "C": "0.5", "EMPTY": ""})
-    snippet = "local env = import 'lib/env.libsonnet'; [env.int('A', 1), env.bool('B', false), env.float('C', 1.0), env.str('EMPTY', 'd'), env.str('Z', 'z')]"
+    env = json.dumps({"A": "3", "B": "yes", "C": "0.5", "EMPTY": "", "lower_name": "x"})
+    snippet = ("local env = import 'lib/env.libsonnet'; [env.int('A', 1), env.bool('B', false), env.float('C', 1.0), "
+               "env.str('EMPTY', 'd'), env.str('Z', 'z'), env.str('LOWER_NAME', 'no')]")
     result = json.loads(_jsonnet.evaluate_snippet("s", snippet, ext_vars={"MCQA_PROBES_ENV": env},
                                                   jpathdir=[str(ROOT / "training_config")]))
-    assert result == [3, True, 0.5, "d", "z"]
+    assert result == [3, True, 0.5, "d", "z", "x"]
