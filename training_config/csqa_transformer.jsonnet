@@ -10,13 +10,16 @@
 local env = import 'lib/env.libsonnet';
 local base = import 'roberta_probe.jsonnet';
 
+local csqa = {
+  type: 'csqa',
+  sanity: env.bool('SANITY', false),
+  sanity_seed: env.int('SANITY_SEED', 0),
+  truncation: env.str('TRUNCATION', 'longest_first'),
+};
+
 base {
-  dataset_reader+: {
-    type: 'csqa',
-    sanity: env.bool('SANITY', false),
-    sanity_seed: env.int('SANITY_SEED', 0),
-    truncation: env.str('TRUNCATION', 'longest_first'),
-  },
+  dataset_reader+: csqa,
+  validation_dataset_reader+: csqa,
   train_data_path: env.str('TRAIN_DATA', 'fixtures/csqa/dev_original.jsonl'),
   validation_data_path: env.str('DEV_DATA', 'fixtures/csqa/dev_hf.jsonl'),
 }

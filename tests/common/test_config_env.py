@@ -27,3 +27,10 @@ def test_libsonnet_helpers():
     result = json.loads(_jsonnet.evaluate_snippet("s", snippet, ext_vars={"MCQA_PROBES_ENV": env},
                                                   jpathdir=[str(ROOT / "training_config")]))
     assert result == [3, True, 0.5, "d", "z", "x"]
+
+
+def test_csqa_sanity_reaches_training_and_validation_readers(monkeypatch):
+    monkeypatch.setenv("SANITY", "1")
+    params = Params.from_file(str(ROOT / "training_config" / "csqa_transformer.jsonnet"))
+    for key in ("dataset_reader", "validation_dataset_reader"):
+        assert params[key]["type"] == "csqa" and params[key]["sanity"] is True
