@@ -10,17 +10,21 @@ from mcqa_probes.metrics.probe_records import ProbeRecord, breakdown
 class ProbeBreakdown(Metric):
     """Fed :class:`ProbeRecord` s; reports one accuracy per (hops, family@depth) cell, named
     ``_breakdown/hops=K/FAMILY@DEPTH`` (the leading underscore keeps them out of progress bars;
-    they are in the evaluate output and metrics files)."""
+    they are in the evaluate output and metrics files). The cells are kept as running counts."""
 
     def __init__(self) -> None:
-        self._records: List[ProbeRecord] = []
+        self.reset()
 
     def __call__(self, records: List[ProbeRecord]):  # type: ignore[override]
-        self._records.extend(records)
+        for hops, row in breakdown(records).items():
+            for column, (right, total) in row.items():
+                cell = self._table.setdefault(hops, {}).setdefault(column, [0, 0])
+                cell[0] += right
+                cell[1] += total
 
     def get_metric(self, reset: bool = False) -> Dict[str, float]:
         result = {}
-        for hops, row in sorted(breakdown(self._records).items()):
+        for hops, row in sorted(self._table.items()):
             for column, (right, total) in sorted(row.items()):
                 result[f"_breakdown/hops={hops}/{column}"] = right / total
         if reset:
@@ -28,4 +32,4 @@ class ProbeBreakdown(Metric):
         return result
 
     def reset(self) -> None:
-        self._records = []
+        self._table: Dict[str, Dict[str, List[int]]] = {}
