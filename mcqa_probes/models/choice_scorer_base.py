@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import torch
 from allennlp.data import TextFieldTensors, Vocabulary
-from allennlp.modules import Seq2SeqEncoder, TextFieldEmbedder
+from allennlp.modules import MatrixAttention, Seq2SeqEncoder, TextFieldEmbedder
 from allennlp.nn import InitializerApplicator, util
 
 from mcqa_probes.models.multiple_choice_model import MultipleChoiceModel
@@ -99,4 +99,30 @@ class ChoiceScorer(MultipleChoiceModel):
         logits = self.score_choices(question, choices, choice_mask)
         return self.choice_output(logits, choice_mask, label, metadata)
 
+
+class AttentionChoiceScorer(ChoiceScorer):
+    """A :class:`ChoiceScorer` whose score is a learned attention ATT(x, y) between encodings
+    (shared constructor of ``question_to_choice`` and ``choice_to_choice``). Not registered itself.
+
+    # Parameters
+
+    matrix_attention : `MatrixAttention`
+        ATT, e.g. ``{"type": "linear", "combination": "x,y,x-y,x*y", "tensor_1_dim": 2h,
+        "tensor_2_dim": 2h}`` (the original ``linear_extended`` scorer) or ``{"type": "bilinear",
+        "matrix_1_dim": 2h, "matrix_2_dim": 2h}``; the other parameters as for ``ChoiceScorer``.
+    """
+
+    def __init__(
+        self,
+        vocab: Vocabulary,
+        text_field_embedder: TextFieldEmbedder,
+        matrix_attention: MatrixAttention,
+        encoder: Optional[Seq2SeqEncoder] = None,
+        dropout: float = 0.0,
+        initializer: Optional[InitializerApplicator] = None,
+        **kwargs,
+    ) -> None:
+        super().__init__(vocab, text_field_embedder, encoder, dropout, initializer, **kwargs)
+        self.matrix_attention = matrix_attention
+        self.apply_initializer()
 

@@ -1,17 +1,14 @@
 """The ``choice_to_choice`` model: a partial-input baseline comparing each choice with the others."""
-from typing import Optional
 
 import torch
-from allennlp.data import TextFieldTensors, Vocabulary
+from allennlp.data import TextFieldTensors
 from allennlp.models import Model
-from allennlp.modules import MatrixAttention, Seq2SeqEncoder, TextFieldEmbedder
-from allennlp.nn import InitializerApplicator
 
-from mcqa_probes.models.choice_scorer_base import ChoiceScorer
+from mcqa_probes.models.choice_scorer_base import AttentionChoiceScorer
 
 
 @Model.register("choice_to_choice")
-class ChoiceToChoice(ChoiceScorer):
+class ChoiceToChoice(AttentionChoiceScorer):
     """Choice-to-Choice (Mihaylov et al. 2018; Richardson & Sabharwal 2020 §4.1): scores every pair
     of choices with a learned attention ``α_{i,i'} = ATT(r_{c_i}, r_{c_i'})`` and sums what the other
     choices say about each one, ``α_i = Σ_{i' ≠ i} ATT(r_{c_{i'}}, r_{c_i})`` (diagonal and padding
@@ -28,20 +25,6 @@ class ChoiceToChoice(ChoiceScorer):
     dropout : `float`, optional (default = `0.0`)
     initializer : `InitializerApplicator`, optional
     """
-
-    def __init__(
-        self,
-        vocab: Vocabulary,
-        text_field_embedder: TextFieldEmbedder,
-        matrix_attention: MatrixAttention,
-        encoder: Optional[Seq2SeqEncoder] = None,
-        dropout: float = 0.0,
-        initializer: Optional[InitializerApplicator] = None,
-        **kwargs,
-    ) -> None:
-        super().__init__(vocab, text_field_embedder, encoder, dropout, initializer, **kwargs)
-        self.matrix_attention = matrix_attention
-        self.apply_initializer()
 
     def score_choices(self, question: TextFieldTensors, choices: TextFieldTensors, choice_mask) -> torch.Tensor:
         represented, present = self.encode(choices, num_wrapping_dims=1)

@@ -1,17 +1,14 @@
 """The ``question_to_choice`` model: the task-specific BiLSTM max-out MCQA baseline."""
-from typing import Optional
 
 import torch
-from allennlp.data import TextFieldTensors, Vocabulary
+from allennlp.data import TextFieldTensors
 from allennlp.models import Model
-from allennlp.modules import MatrixAttention, Seq2SeqEncoder, TextFieldEmbedder
-from allennlp.nn import InitializerApplicator
 
-from mcqa_probes.models.choice_scorer_base import ChoiceScorer
+from mcqa_probes.models.choice_scorer_base import AttentionChoiceScorer
 
 
 @Model.register("question_to_choice")
-class QuestionToChoice(ChoiceScorer):
+class QuestionToChoice(AttentionChoiceScorer):
     """Question-to-Choice (Mihaylov et al. 2018, the BiLSTM max-out model after Conneau et al.
     2017; Richardson & Sabharwal 2020 §4.1, Table 7 group 2): ``α_i = ATT(r_q, r_{c_i})`` with a
     learned attention between the max-pooled question and choice encodings (one shared BiLSTM).
@@ -27,20 +24,6 @@ class QuestionToChoice(ChoiceScorer):
     dropout : `float`, optional (default = `0.0`)
     initializer : `InitializerApplicator`, optional
     """
-
-    def __init__(
-        self,
-        vocab: Vocabulary,
-        text_field_embedder: TextFieldEmbedder,
-        matrix_attention: MatrixAttention,
-        encoder: Optional[Seq2SeqEncoder] = None,
-        dropout: float = 0.0,
-        initializer: Optional[InitializerApplicator] = None,
-        **kwargs,
-    ) -> None:
-        super().__init__(vocab, text_field_embedder, encoder, dropout, initializer, **kwargs)
-        self.matrix_attention = matrix_attention
-        self.apply_initializer()
 
     def score_choices(self, question: TextFieldTensors, choices: TextFieldTensors, choice_mask) -> torch.Tensor:
         question_vector, _ = self.encode(question)
