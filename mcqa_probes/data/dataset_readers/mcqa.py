@@ -120,8 +120,12 @@ class McqaReader(DatasetReader):
             excess -= 1
         return question, choice
 
-    def pair_tokens(self, stem: str, choice_text: str) -> List[Token]:
-        question = [] if self.hide_question else self._tokenizer.tokenize(stem)
+    def pair_tokens(self, stem: Union[str, List[Token]], choice_text: str) -> List[Token]:
+        """``[CLS] question [SEP] choice [SEP]``; ``stem`` may be given already tokenized."""
+        if self.hide_question:
+            question: List[Token] = []
+        else:
+            question = self._tokenizer.tokenize(stem) if isinstance(stem, str) else stem
         choice = self._tokenizer.tokenize(choice_text) if choice_text else []
         question, choice = self._truncate(question, choice)
         if not question:
@@ -143,8 +147,9 @@ class McqaReader(DatasetReader):
                     f"question {question.id}: {len(choice_list)} choices but pad_choices_to={self.pad_choices_to}"
                 )
             choice_list += [Choice(f"pad{i}", "") for i in range(len(choice_list), self.pad_choices_to)]
+        stem = [] if self.hide_question else self._tokenizer.tokenize(question.stem)  # once per question
         alternatives = ListField(
-            [TextField(self.pair_tokens(question.stem, c.text), self._token_indexers) for c in choice_list]
+            [TextField(self.pair_tokens(stem, c.text), self._token_indexers) for c in choice_list]
         )
         fields: Dict[str, Any] = {"alternatives": alternatives}
         if question.answer_index is not None:
