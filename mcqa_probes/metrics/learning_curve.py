@@ -11,6 +11,14 @@ Weights are matched to points by position. A curve with the paper's 7 points use
 weights; a shorter curve uses the first n weights renormalised to sum to 1 (not comparable to the
 paper's numbers; :func:`weights_for` says so via ``paper_comparable``). Accuracies are fractions
 or percentages - the functions do not care, they return the same unit.
+
+A training file smaller than a requested size (:func:`plan_sizes`): that size is not run (a run
+on all N available questions filed under "2K" would repeat the 1K point under a false name). The
+curve stops at the available size: the requested sizes below N, plus one point at N itself
+(recorded as N). By position, that last point takes the weight of the first size it could not
+reach (e.g. Always-Never, 1,004 training questions: 62 ... 1K, 1004 get the first 6 paper weights,
+the 1004 point the 2K weight), renormalised over the points run; the sizes not run are listed and
+the curve is not paper-comparable.
 """
 from collections import defaultdict
 from statistics import mean
@@ -38,8 +46,26 @@ def weights_for(count: int, weights: Optional[Sequence[float]] = None) -> List[f
     return [w / total for w in chosen]
 
 
-def paper_comparable(sizes: Sequence[int]) -> bool:
-    return tuple(sizes) == PAPER_SIZES
+def paper_comparable(sizes: Sequence[int], missing: Sequence[int] = ()) -> bool:
+    """True only for the paper's 7 sizes, every one of them run."""
+    return tuple(sizes) == PAPER_SIZES and not missing
+
+
+def plan_sizes(sizes: Sequence[int], available: int) -> Tuple[List[int], List[int]]:
+    """(sizes to run, requested sizes not run) for a training file of ``available`` questions.
+
+    Requested sizes up to ``available`` run as asked; larger ones are not run. When some size was
+    dropped and ``available`` is not itself requested, one point runs at ``available`` (all the
+    training questions, recorded under its real size).
+    """
+    if available <= 0:
+        raise ValueError("the training file has no question")
+    requested = sorted({int(s) for s in sizes})
+    run = [s for s in requested if s <= available]
+    missing = [s for s in requested if s > available]
+    if missing and available not in run:
+        run.append(available)
+    return run, missing
 
 
 def weighted_score(accuracies: Sequence[float], weights: Optional[Sequence[float]] = None) -> float:

@@ -8,8 +8,16 @@ every epoch, as the oLMpics code did). Finished runs leave ``runs/<variant>/n<N>
 and are not repeated when the command is run again. Outputs in ``out``:
 
 * ``runs.csv``: variant, size, seed, accuracy (one row per run)
-* ``curve.csv``: variant, size, mean accuracy over seeds, number of seeds
-* ``summary.json``: per variant WS and MAX, and the language sensitivity of each control
+* ``curve.csv``: variant, size, mean accuracy over seeds, number of seeds, note (the requested
+  sizes that were not run are listed with an empty accuracy)
+* ``summary.json``: per variant WS and MAX, and the language sensitivity of each control; the
+  requested sizes, the sizes run, ``missing_sizes`` and ``paper_comparable``
+
+A requested size larger than the training file is not run under that name (training on all the
+available questions and calling it "2K" would repeat a smaller point): the curve stops at the
+available size N, run once and recorded as N, and WS / MAX use only the sizes run (see
+:func:`mcqa_probes.metrics.learning_curve.plan_sizes`). Always-Never (1,004 training questions)
+gets 62 ... 1000 and 1004; 2000 and 4000 are reported missing and ``paper_comparable`` is false.
 * ``learning_curve.png``: the curve (solid) and the controls' curves (dashed)
 
 What trains is the config's business: with ``olmpics_mc_mlm.jsonnet`` and ``PROBE_TYPE=mlp`` the
@@ -30,7 +38,9 @@ from mcqa_probes.metrics.learning_curve import (
     language_sensitivity,
     mean_curve,
     paper_comparable,
+    plan_sizes,
     summarize,
+    weights_for,
 )
 
 logger = logging.getLogger(__name__)
@@ -116,12 +126,27 @@ def run_learning_curve(
     keep_models: bool = False,
     trainer: Callable[[str, Path, Dict[str, Any]], float] = default_trainer,
     progress: bool = True,
+    cuda_device: Optional[int] = None,
+    precision: str = "fp32",
 ) -> Dict[str, Any]:
-    """Train every (variant, size, seed), then write runs.csv, curve.csv, summary.json and the PNG."""
+    """Train every (variant, size, seed), then write runs.csv, curve.csv, summary.json and the PNG.
+
+    Each run trains and validates on ``cuda_device`` (``None``: the GPU when there is one; the
+    config's ``CUDA_DEVICE``) with the model in ``precision`` (the config's ``PRECISION``).
+    """
+    from mcqa_probes.common.device import config_environment, resolve_cuda_device
+    from mcqa_probes.common.environment import environment
+
+    device_variables = config_environment(resolve_cuda_device(cuda_device), precision)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    sizes = sorted(int(s) for s in sizes)
+    requested = sorted({int(s) for s in sizes})
     variants = prepare_variants(train, dev, out, controls, probe, dev_limit)
+    available = len(variants[FULL]["train"])
+    sizes, missing = plan_sizes(requested, available)
+    if missing:
+        logger.warning("%s has %d training questions: sizes %s not run; the curve stops at N=%d",
+                       train, available, missing, available)
     jobs = [(v, n, s) for v in variants for n in sizes for s in range(seeds)]
     from tqdm import tqdm
 
@@ -148,7 +173,8 @@ def run_learning_curve(
             overrides or {},
         )
         train_dir = run_dir / "allennlp"
-        accuracy = trainer(config, train_dir, run_overrides)
+        with environment(device_variables):
+            accuracy = trainer(config, train_dir, run_overrides)
         row = {"variant": variant, "size": size, "seed": seed, "accuracy": accuracy, "train_examples": len(subset)}
         if not keep_models:
             for name in ("model.tar.gz", "best.th"):
@@ -160,7 +186,7 @@ def run_learning_curve(
         result_file.parent.mkdir(parents=True, exist_ok=True)
         result_file.write_text(json.dumps(row))
         rows.append(row)
-    return write_outputs(out, rows, sizes)
+    return write_outputs(out, rows, sizes, requested=requested, missing=missing, available=available)
 
 
 def curves_from_rows(rows: Sequence[Dict[str, Any]]) -> Dict[str, Dict[int, float]]:
@@ -168,8 +194,18 @@ def curves_from_rows(rows: Sequence[Dict[str, Any]]) -> Dict[str, Dict[int, floa
     return {v: mean_curve((r["size"], r["seed"], r["accuracy"]) for r in rows if r["variant"] == v) for v in variants}
 
 
-def write_outputs(out: Path, rows: Sequence[Dict[str, Any]], sizes: Sequence[int]) -> Dict[str, Any]:
+def write_outputs(
+    out: Path,
+    rows: Sequence[Dict[str, Any]],
+    sizes: Sequence[int],
+    requested: Optional[Sequence[int]] = None,
+    missing: Sequence[int] = (),
+    available: Optional[int] = None,
+) -> Dict[str, Any]:
+    requested = list(requested) if requested is not None else list(sizes)
+    missing = list(missing)
     curves = curves_from_rows(rows)
+    stand_in = available if missing and available not in requested else None
     with open(out / "runs.csv", "w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(["variant", "size", "seed", "accuracy"])
@@ -177,18 +213,26 @@ def write_outputs(out: Path, rows: Sequence[Dict[str, Any]], sizes: Sequence[int
             writer.writerow([r["variant"], r["size"], r["seed"], f"{r['accuracy']:.4f}"])
     with open(out / "curve.csv", "w", newline="") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["variant", "size", "mean_accuracy", "seeds"])
+        writer.writerow(["variant", "size", "mean_accuracy", "seeds", "note"])
         for variant, curve in curves.items():
             for size, accuracy in curve.items():
                 count = sum(1 for r in rows if r["variant"] == variant and r["size"] == size)
-                writer.writerow([variant, size, f"{accuracy:.4f}", count])
+                note = f"all {size} training questions (stands in for {missing[0]})" if size == stand_in else ""
+                writer.writerow([variant, size, f"{accuracy:.4f}", count, note])
+            for size in missing:
+                writer.writerow([variant, size, "", 0, f"not run: the training file has {available} questions"])
     summary: Dict[str, Any] = {
+        "requested_sizes": requested,
         "sizes": list(sizes),
-        "paper_comparable": paper_comparable(sizes),
+        "missing_sizes": missing,
+        "train_questions": available,
+        "paper_comparable": paper_comparable(requested, missing),
         "curves": {v: {str(k): a for k, a in c.items()} for v, c in curves.items()},
     }
     for variant, curve in curves.items():
         summary[variant] = summarize(curve)
+        summary[variant]["ws_weights"] = {str(s): w for s, w in zip(sorted(curve), weights_for(len(curve)))}
+        summary[variant]["missing_sizes"] = missing
     if FULL in curves:
         full = [curves[FULL][s] for s in sorted(curves[FULL])]
         summary["language_sensitivity"] = {
@@ -231,6 +275,11 @@ def format_summary(summary: Dict[str, Any]) -> str:
         lines.append(f"{variant:10s} {points}   WS {100 * summary[variant]['WS']:.1f}  MAX {100 * summary[variant]['MAX']:.1f}")
     for control, value in summary.get("language_sensitivity", {}).items():
         lines.append(f"LANGSENSE {control}: {100 * value:.1f}")
+    missing = summary.get("missing_sizes") or []
+    if missing:
+        lines.append(f"not run: sizes {', '.join(map(str, missing))} (the training file has "
+                     f"{summary.get('train_questions')} questions; the curve stops there)")
     if not summary.get("paper_comparable"):
-        lines.append("(sizes differ from the paper's 62..4000: WS uses the first weights, renormalised)")
+        lines.append("(not the paper's 62..4000 curve: WS uses the first weights by position, renormalised over "
+                     "the sizes run)")
     return "\n".join(lines)
