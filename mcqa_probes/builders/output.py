@@ -1,31 +1,20 @@
-"""Writing probe files (atomically, byte-reproducibly) and their statistics (paper Table 4)."""
+"""Writing probe files (atomically via :mod:`mcqa_probes.reports.atomic`, byte-reproducibly) and their
+statistics (paper Table 4)."""
 import hashlib
 import json
 import os
-import tempfile
 from collections import Counter
-from pathlib import Path
 from typing import Dict, Iterable, List, Union
 
 from mcqa_probes.builders.probe_question import ProbeQuestion
+from mcqa_probes.reports.atomic import json_text, write_bytes
 
 PathLike = Union[str, os.PathLike]
 
 
 def write_atomic(path: PathLike, data: bytes) -> None:
-    """Write ``data`` to a temporary file next to ``path``, then rename it over ``path``."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        os.chmod(temporary, 0o644)
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
+    """Write ``data`` to ``path`` atomically (the package's one writer: :mod:`mcqa_probes.reports.atomic`)."""
+    write_bytes(path, data)
 
 
 def jsonl_bytes(questions: Iterable[ProbeQuestion], int_labels: bool = False) -> bytes:
@@ -41,7 +30,7 @@ def write_questions(path: PathLike, questions: Iterable[ProbeQuestion], int_labe
 
 
 def write_json(path: PathLike, value) -> str:
-    data = (json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+    data = json_text(value, indent=2, sort_keys=True, ensure_ascii=False).encode("utf-8")
     write_atomic(path, data)
     return hashlib.sha256(data).hexdigest()
 

@@ -1,8 +1,9 @@
 """The probe metrics every MCQA model reports inside ``allennlp evaluate``: one object to feed.
 
 Models call ``update(predicted, gold, metadata)`` in ``forward`` and merge ``get_metric(reset)`` into
-``get_metrics``. Questions whose metadata has no cluster key / no ``notes`` simply do not count
-for cluster accuracy / the breakdown, so the same model works on any MCQA file.
+``get_metrics``. A question whose metadata has no cluster key is its own singleton cluster; the
+cluster metrics are reported only once some question had a key, and questions without ``notes``
+do not count for the breakdown, so the same model works on any MCQA file.
 """
 from typing import Any, Dict, List, Optional, Sequence
 
@@ -23,9 +24,10 @@ class ProbeMetrics:
             return
         correct = [int(p) == int(g) for p, g in zip(predicted, gold)]
         clusters = [cluster_key(m, self.cluster_key_field) for m in metadata]
-        if any(c is not None for c in clusters):
-            self._seen_clusters = True
-            self.cluster_accuracy(correct, clusters, [str(m.get("id", "")) for m in metadata])
+        # Every question counts (one without a key is its own cluster, as in bin/probe_report);
+        # the cluster metrics are reported once any question had a key.
+        self._seen_clusters = self._seen_clusters or any(c is not None for c in clusters)
+        self.cluster_accuracy(correct, clusters, [str(m.get("id", "")) for m in metadata])
         self.breakdown([record_from(m, c, self.cluster_key_field) for m, c in zip(metadata, correct)])
 
     def get_metric(self, reset: bool = False) -> Dict[str, float]:
@@ -34,5 +36,6 @@ class ProbeMetrics:
             result.update(self.cluster_accuracy.get_metric(reset))
         result.update(self.breakdown.get_metric(reset))
         if reset:
+            self.cluster_accuracy.reset()
             self._seen_clusters = False
         return result

@@ -101,14 +101,70 @@ def instance_accuracy(records: Iterable[ProbeRecord]) -> float:
     return sum(r.correct for r in records) / len(records) if records else 0.0
 
 
-def cluster_accuracy(records: Iterable[ProbeRecord]) -> float:
-    """Strict cluster accuracy: a cluster counts as right only if all its questions are right.
-    Questions without a cluster key are their own cluster."""
-    clusters: Dict[str, bool] = {}
+class ClusterTally:
+    """Running counts for strict cluster accuracy (TACL paper §4.3 / Table 8): a semantic cluster
+    counts as right only if every one of its questions is right.
+
+    The one implementation, fed question by question by the allennlp ``cluster_accuracy`` metric
+    (``allennlp evaluate``) and by :func:`cluster_accuracy` / ``bin/probe_report`` (a predictions
+    file), so both give the same numbers. A question without a cluster key is its own singleton
+    cluster (it counts, as one cluster, right iff the question is right): the paper's clusters are
+    the questions about one target concept, and a question that names no concept is evidence
+    about no other question. Such questions are never merged with each other (not by id either).
+    """
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self.questions = 0
+        self.right = 0
+        self._keyed: Dict[str, bool] = {}
+        self._singletons = 0
+        self._singletons_right = 0
+
+    def add(self, correct: bool, cluster: Optional[str]) -> None:
+        correct = bool(correct)
+        self.questions += 1
+        self.right += int(correct)
+        if cluster is None:
+            self._singletons += 1
+            self._singletons_right += int(correct)
+        else:
+            self._keyed[cluster] = self._keyed.get(cluster, True) and correct
+
+    @property
+    def clusters(self) -> int:
+        return len(self._keyed) + self._singletons
+
+    @property
+    def clusters_right(self) -> int:
+        return sum(self._keyed.values()) + self._singletons_right
+
+    @property
+    def instance_accuracy(self) -> float:
+        return self.right / self.questions if self.questions else 0.0
+
+    @property
+    def cluster_accuracy(self) -> float:
+        return self.clusters_right / self.clusters if self.clusters else 0.0
+
+    @property
+    def cluster_delta(self) -> float:
+        """Cluster minus instance accuracy, in points (the paper's Δ)."""
+        return 100.0 * (self.cluster_accuracy - self.instance_accuracy)
+
+
+def cluster_tally(records: Iterable[ProbeRecord]) -> ClusterTally:
+    tally = ClusterTally()
     for record in records:
-        key = record.cluster if record.cluster is not None else f"__single__{record.id}"
-        clusters[key] = clusters.get(key, True) and record.correct
-    return sum(clusters.values()) / len(clusters) if clusters else 0.0
+        tally.add(record.correct, record.cluster)
+    return tally
+
+
+def cluster_accuracy(records: Iterable[ProbeRecord]) -> float:
+    """Strict cluster accuracy (see :class:`ClusterTally`: questions without a key are singletons)."""
+    return cluster_tally(records).cluster_accuracy
 
 
 def breakdown(records: Iterable[ProbeRecord]) -> Dict[str, Dict[str, List[int]]]:

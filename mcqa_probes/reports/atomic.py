@@ -1,23 +1,155 @@
-"""Write files atomically (temp file in the same directory, then rename)."""
+"""The one atomic file writer of the package (plain Python: no torch / allennlp / transformers).
+
+Every result, table, figure and generated data file goes through here: the content is written
+to a uniquely named temporary file in the destination's directory, flushed and fsync'ed, and
+then renamed over the destination (``os.replace``, atomic on POSIX). A reader therefore sees
+either the old file or the complete new one, never a half-written file, even when a run is
+killed or several workers (e.g. a Ray grid) write in the same directory. On any error the
+temporary file is removed and the destination is left untouched.
+
+* :func:`atomic_open` -- a context manager yielding a stream (text or binary) for writers
+  that produce their output piecewise (csv writers, large files);
+* :func:`write_bytes`, :func:`write_text`, :func:`write_json`, :func:`write_jsonl`,
+  :func:`write_csv` -- whole-content helpers;
+* :func:`write_with` -- for libraries that want a file name (matplotlib's ``savefig``).
+"""
+import contextlib
+import csv
+import io
+import json
 import os
+import tempfile
 from pathlib import Path
-from typing import Callable, Union
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Union
+
+PathLike = Union[str, os.PathLike]
+
+#: Permissions of the written files (``mkstemp`` would leave them 0600).
+FILE_MODE = 0o644
 
 
-def write_text(path: Union[str, Path], text: str) -> Path:
-    path = Path(path)
+def _temporary(path: Path) -> str:
+    """A new, empty temporary file next to ``path``; its name keeps ``path``'s suffix (for tools
+    that pick a format from the extension) and contains ``.tmp``."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    temporary.write_text(text, encoding="utf-8")
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=f".tmp{path.suffix}", dir=path.parent)
+    os.close(handle)
+    os.chmod(temporary, FILE_MODE)
+    return temporary
+
+
+def _fsync_directory(directory: Path) -> None:
+    try:
+        descriptor = os.open(directory, os.O_RDONLY)
+    except OSError:  # e.g. platforms without directory descriptors
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
+
+
+def _commit(temporary: str, path: Path) -> None:
     os.replace(temporary, path)
+    _fsync_directory(path.parent)
+
+
+def _discard(temporary: str) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(temporary)
+
+
+@contextlib.contextmanager
+def atomic_open(path: PathLike, mode: str = "w", encoding: Optional[str] = "utf-8",
+                newline: Optional[str] = None) -> Iterator[Any]:
+    """``with atomic_open(path) as handle: ...`` -- like ``open(path, mode)`` (``"w"``/``"wt"`` or
+    ``"wb"``), but the file appears under ``path`` only when the block ends without an error."""
+    if mode not in ("w", "wt", "wb"):
+        raise ValueError(f"atomic_open: mode must be 'w', 'wt' or 'wb', got {mode!r}")
+    path = Path(path)
+    temporary = _temporary(path)
+    try:
+        if "b" in mode:
+            stream = open(temporary, "wb")
+        else:
+            stream = open(temporary, "w", encoding=encoding, newline=newline)
+        with stream:
+            yield stream
+            stream.flush()
+            os.fsync(stream.fileno())
+        _commit(temporary, path)
+    except BaseException:
+        _discard(temporary)
+        raise
+
+
+def write_bytes(path: PathLike, data: bytes) -> Path:
+    path = Path(path)
+    with atomic_open(path, "wb") as stream:
+        stream.write(data)
     return path
 
 
-def write_with(path: Union[str, Path], writer: Callable[[str], None]) -> Path:
-    """``writer(temporary_path)`` writes the file (e.g. matplotlib's savefig); then it is renamed."""
+def write_text(path: PathLike, text: str, encoding: str = "utf-8") -> Path:
+    """Write ``text`` as is (no newline translation)."""
+    return write_bytes(path, text.encode(encoding))
+
+
+def json_text(value: Any, indent: Optional[int] = 2, sort_keys: bool = False, ensure_ascii: bool = True,
+              end: str = "\n") -> str:
+    return json.dumps(value, indent=indent, sort_keys=sort_keys, ensure_ascii=ensure_ascii) + end
+
+
+def write_json(path: PathLike, value: Any, indent: Optional[int] = 2, sort_keys: bool = False,
+               ensure_ascii: bool = True, end: str = "\n") -> Path:
+    """``json.dumps(value, indent=..., sort_keys=..., ensure_ascii=...) + end``."""
+    return write_text(path, json_text(value, indent, sort_keys, ensure_ascii, end))
+
+
+def jsonl_text(records: Iterable[Any], ensure_ascii: bool = True) -> str:
+    """One compact JSON document per line, each line ending in a newline ("" for no records)."""
+    return "".join(json.dumps(record, ensure_ascii=ensure_ascii) + "\n" for record in records)
+
+
+def write_jsonl(path: PathLike, records: Iterable[Any], ensure_ascii: bool = True) -> int:
+    """Write one JSON document per line; returns the number of lines."""
+    count = 0
+    with atomic_open(path, "w", encoding="utf-8", newline="") as stream:
+        for record in records:
+            stream.write(json.dumps(record, ensure_ascii=ensure_ascii) + "\n")
+            count += 1
+    return count
+
+
+def csv_text(rows: Iterable[Sequence[Any]], header: Optional[Sequence[Any]] = None, **writer_options: Any) -> str:
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(buffer, **writer_options)
+    if header is not None:
+        writer.writerow(header)
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def write_csv(path: PathLike, rows: Iterable[Sequence[Any]], header: Optional[Sequence[Any]] = None,
+              **writer_options: Any) -> Path:
+    """``csv.writer`` rows (default dialect: excel, ``\\r\\n`` line ends, as ``open(path, "w", newline="")``
+    gives); ``writer_options`` go to ``csv.writer`` (e.g. ``lineterminator="\\n"``)."""
+    return write_text(path, csv_text(rows, header, **writer_options))
+
+
+def write_with(path: PathLike, writer: Callable[[str], None]) -> Path:
+    """``writer(temporary_path)`` writes the file (e.g. matplotlib's ``savefig``); then it is fsync'ed
+    and renamed over ``path``. The temporary name ends with ``path``'s suffix."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".tmp{os.getpid()}.{path.name}")
-    writer(str(temporary))
-    os.replace(temporary, path)
+    temporary = _temporary(path)
+    try:
+        writer(temporary)
+        with open(temporary, "rb") as stream:
+            os.fsync(stream.fileno())
+        _commit(temporary, path)
+    except BaseException:
+        _discard(temporary)
+        raise
     return path

@@ -1,14 +1,13 @@
 """Probe report from a predictions file: instance accuracy, strict cluster accuracy and its Δ
 (TACL paper Table 8), and accuracy by ISA hops k × distractor family@depth k' (Figure 3) as a
 markdown table, JSON and a heat-map PNG."""
-import json
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from mcqa_probes.metrics.probe_records import (
-    ProbeRecord, breakdown, cluster_accuracy, instance_accuracy, read_prediction_records,
-)
-from mcqa_probes.reports.atomic import write_text, write_with
+from mcqa_probes.metrics.probe_records import ProbeRecord, breakdown, cluster_tally, read_prediction_records
+from mcqa_probes.reports.atomic import write_json, write_text
+from mcqa_probes.reports.figures import breakdown_heatmap
+from mcqa_probes.reports.tables import markdown_table
 
 FAMILY_ORDER = ["random", "sister", "hypernym", "hyponym", "up", "down"]
 
@@ -20,17 +19,16 @@ def _column_order(column: str):
 
 
 def summarize(records: List[ProbeRecord]) -> Dict:
-    instance = instance_accuracy(records)
-    cluster = cluster_accuracy(records)
+    tally = cluster_tally(records)  # the same counting as the allennlp cluster_accuracy metric
     table = breakdown(records)
     columns = sorted({c for row in table.values() for c in row}, key=_column_order)
     rows = sorted(table, key=int)
     return {
         "questions": len(records),
-        "clusters": len({r.cluster if r.cluster is not None else f"__{r.id}" for r in records}),
-        "instance_accuracy": instance,
-        "cluster_accuracy": cluster,
-        "cluster_delta": 100.0 * (cluster - instance),
+        "clusters": tally.clusters,  # a question without a cluster key is its own cluster
+        "instance_accuracy": tally.instance_accuracy,
+        "cluster_accuracy": tally.cluster_accuracy,
+        "cluster_delta": tally.cluster_delta,
         "breakdown": {"rows": rows, "columns": columns,
                       "cells": {h: {c: {"correct": v[0], "total": v[1], "accuracy": v[0] / v[1]}
                                     for c, v in table[h].items()} for h in rows}},
@@ -39,59 +37,27 @@ def summarize(records: List[ProbeRecord]) -> Dict:
 
 def markdown(summary: Dict, title: str = "Probe report") -> str:
     lines = [f"# {title}", "",
-             "| questions | clusters | instance accuracy | strict cluster accuracy | Δ (points) |",
-             "|---:|---:|---:|---:|---:|",
-             f"| {summary['questions']} | {summary['clusters']} | {100 * summary['instance_accuracy']:.1f} | "
-             f"{100 * summary['cluster_accuracy']:.1f} | {summary['cluster_delta']:+.1f} |", ""]
+             markdown_table(["questions", "clusters", "instance accuracy", "strict cluster accuracy", "Δ (points)"],
+                            [[summary["questions"], summary["clusters"], f"{100 * summary['instance_accuracy']:.1f}",
+                              f"{100 * summary['cluster_accuracy']:.1f}", f"{summary['cluster_delta']:+.1f}"]],
+                            align="r"), ""]
     grid = summary["breakdown"]
     if grid["rows"]:
-        lines += ["## Accuracy by ISA hops k (rows) × distractor family@depth k' (columns)", "",
-                  "Each cell: accuracy % (questions).", "",
-                  "| hops | " + " | ".join(grid["columns"]) + " |",
-                  "|---:|" + "---:|" * len(grid["columns"])]
+        rows = []
         for row in grid["rows"]:
             cells = []
             for column in grid["columns"]:
                 cell = grid["cells"][row].get(column)
                 cells.append("" if cell is None else f"{100 * cell['accuracy']:.1f} ({cell['total']})")
-            lines.append(f"| {row} | " + " | ".join(cells) + " |")
+            rows.append([row] + cells)
+        lines += ["## Accuracy by ISA hops k (rows) × distractor family@depth k' (columns)", "",
+                  "Each cell: accuracy % (questions).", "",
+                  markdown_table(["hops"] + grid["columns"], rows, align="r")]
     return "\n".join(lines) + "\n"
 
 
 def heatmap(summary: Dict, path: Path, title: str = "Accuracy by hops × distractor") -> Optional[Path]:
-    grid = summary["breakdown"]
-    if not grid["rows"]:
-        return None
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import numpy
-
-    values = numpy.full((len(grid["rows"]), len(grid["columns"])), numpy.nan)
-    for i, row in enumerate(grid["rows"]):
-        for j, column in enumerate(grid["columns"]):
-            cell = grid["cells"][row].get(column)
-            if cell is not None:
-                values[i, j] = 100 * cell["accuracy"]
-    figure, axis = plt.subplots(figsize=(1.2 + 0.9 * len(grid["columns"]), 1.2 + 0.6 * len(grid["rows"])))
-    image = axis.imshow(numpy.ma.masked_invalid(values), cmap="viridis", vmin=0, vmax=100, aspect="auto")
-    axis.set_xticks(range(len(grid["columns"])), grid["columns"], rotation=45, ha="right")
-    axis.set_yticks(range(len(grid["rows"])), grid["rows"])
-    axis.set_xlabel("distractor family @ depth k'")
-    axis.set_ylabel("ISA hops k")
-    axis.set_title(title)
-    for i in range(values.shape[0]):
-        for j in range(values.shape[1]):
-            if not numpy.isnan(values[i, j]):
-                total = grid["cells"][grid["rows"][i]][grid["columns"][j]]["total"]
-                axis.text(j, i, f"{values[i, j]:.0f}\n({total})", ha="center", va="center",
-                          color="white" if values[i, j] < 60 else "black", fontsize=7)
-    figure.colorbar(image, ax=axis, label="accuracy %")
-    figure.tight_layout()
-    write_with(path, lambda target: figure.savefig(target, dpi=120, format="png"))
-    plt.close(figure)
-    return path
+    return breakdown_heatmap(summary["breakdown"], path, title)
 
 
 def probe_report(predictions: str, out: str, cluster_field: Optional[str] = None, title: Optional[str] = None) -> Dict:
@@ -101,7 +67,7 @@ def probe_report(predictions: str, out: str, cluster_field: Optional[str] = None
     summary = summarize(records)
     out_dir = Path(out)
     title = title or f"Probe report: {Path(predictions).name}"
-    write_text(out_dir / "report.json", json.dumps(summary, indent=2, sort_keys=True) + "\n")
+    write_json(out_dir / "report.json", summary, indent=2, sort_keys=True)
     write_text(out_dir / "report.md", markdown(summary, title))
     summary["heatmap"] = str(heatmap(summary, out_dir / "breakdown_heatmap.png") or "")
     return summary
