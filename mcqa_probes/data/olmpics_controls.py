@@ -8,7 +8,10 @@
   When the file has a small fixed answer set (at most 10 distinct answers, as in the MC-MLM
   probes) the answers are replaced by nonsense words as in the paper: the sorted answer
   vocabulary is mapped in order to blah, ya, foo, ... (so older -> blah, younger -> ya).
-  Open answer sets (taxonomy conjunction, MC-QA probes) are arguments and are kept.
+  Open answer sets (taxonomy conjunction, MC-QA probes) are arguments and are kept. The choice
+  between the two is made once for a probe, on the pooled answers of its train and dev files
+  (:func:`pooled_answer_map`), so a small dev sample of an open-set probe (a handful of distinct
+  answers) keeps its real answers like its train file, and both files map a word the same way.
 * PERTURBED LANGUAGE (``perturbed``): the probe's key words (:data:`PROBE_KEY_WORDS`, e.g.
   "age" and "than" in Age Comparison, "and" in Property Conjunction) are replaced, occurrence by
   occurrence, by seeded random draws from the paper's 10 nonsense words; the rest is unchanged.
@@ -101,6 +104,27 @@ def nonsense_answer_map(questions: Iterable[MultipleChoiceQuestion], max_answers
     return dict(zip(answers, NONSENSE_WORDS))
 
 
+def pooled_answer_map(*question_sets: Iterable[MultipleChoiceQuestion], max_answers: int = 10) -> Dict[str, str]:
+    """The answer -> nonsense mapping decided on all the given files together (train + dev).
+
+    ``{}`` when the pooled answer set is open: :func:`apply_control` then keeps every answer,
+    whatever the answers of one file alone would suggest.
+    """
+    pooled = [question for questions in question_sets for question in questions]
+    return nonsense_answer_map(pooled, max_answers) or {}
+
+
+def sibling_splits(path) -> List[Path]:
+    """The other splits of an oLMpics file (``X_train.jsonl`` -> existing ``X_dev.jsonl``, ``X_test.jsonl``)."""
+    path = Path(path)
+    match = re.match(r"^(.*)_(train|dev|test)(\..*)$", path.name)
+    if not match:
+        return []
+    prefix, split, suffix = match.groups()
+    return [path.with_name(f"{prefix}_{other}{suffix}") for other in ("train", "dev", "test")
+            if other != split and path.with_name(f"{prefix}_{other}{suffix}").is_file()]
+
+
 def _copy(question: MultipleChoiceQuestion, stem: str, choices: List[Choice], control: str) -> MultipleChoiceQuestion:
     extras = dict(question.extras)
     extras["control"] = control
@@ -137,7 +161,11 @@ def apply_control(
     seed: int = 0,
     answer_map: Optional[Dict[str, str]] = None,
 ) -> List[MultipleChoiceQuestion]:
-    """The control version of a whole file's questions (``probe`` picks the word lists)."""
+    """The control version of a whole file's questions (``probe`` picks the word lists).
+
+    ``answer_map`` (NO LANG.): pass :func:`pooled_answer_map` of the probe's train and dev files
+    (``{}`` = open answer set, answers kept); ``None`` decides on ``questions`` alone.
+    """
     if control == "nolang":
         words = PROBE_LANGUAGE_WORDS.get(probe) if probe else None
         if words is None:
@@ -154,10 +182,17 @@ def apply_control(
 
 
 def transform_file(source, target, control: str, probe: Optional[str] = None, seed: int = 0,
-                   answer_map: Optional[Dict[str, str]] = None) -> int:
-    """Write the control version of a jsonl file; returns the number of questions."""
+                   answer_map: Optional[Dict[str, str]] = None, pool: Optional[Sequence] = None) -> int:
+    """Write the control version of a jsonl file; returns the number of questions.
+
+    Without ``answer_map`` the NO LANG. answer mapping is decided on ``source`` pooled with the
+    files in ``pool`` (default: its other splits next to it, :func:`sibling_splits`).
+    """
     questions = list(read_questions(source))
     probe = probe or probe_from_path(source)
+    if answer_map is None and control == "nolang":
+        others = sibling_splits(source) if pool is None else list(pool)
+        answer_map = pooled_answer_map(questions, *(read_questions(other) for other in others))
     transformed = apply_control(questions, control, probe, seed, answer_map)
     Path(target).parent.mkdir(parents=True, exist_ok=True)
     with open(target, "w", encoding="utf-8") as handle:

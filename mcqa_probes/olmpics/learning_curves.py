@@ -23,16 +23,16 @@ gets 62 ... 1000 and 1004; 2000 and 4000 are reported missing and ``paper_compar
 What trains is the config's business: with ``olmpics_mc_mlm.jsonnet`` and ``PROBE_TYPE=mlp`` the
 representations are fixed and only the MLM head trains, as in the paper.
 """
-import csv
 import json
 import logging
-import os
 import random
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
-from mcqa_probes.data.olmpics_controls import CONTROLS, apply_control, nonsense_answer_map, probe_from_path
+from mcqa_probes.data.olmpics_controls import CONTROLS, apply_control, pooled_answer_map, probe_from_path
 from mcqa_probes.data.question import MultipleChoiceQuestion, read_questions
+from mcqa_probes.reports import figures
+from mcqa_probes.reports.atomic import write_csv, write_json, write_jsonl
 from mcqa_probes.metrics.learning_curve import (
     PAPER_SIZES,
     language_sensitivity,
@@ -49,12 +49,7 @@ FULL = "full"
 
 
 def _write(questions: Sequence[MultipleChoiceQuestion], path: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    with open(temporary, "w", encoding="utf-8") as handle:
-        for question in questions:
-            handle.write(json.dumps(question.to_json()) + "\n")
-    os.replace(temporary, path)
+    write_jsonl(path, (question.to_json() for question in questions))
     return path
 
 
@@ -92,10 +87,11 @@ def prepare_variants(
     """Per variant: the transformed training questions and the dev file path."""
     train_questions = list(read_questions(train))
     dev_questions = list(read_questions(dev))
+    # NO LANG.: answers mapped to nonsense words or kept, decided once on train + the whole dev file
+    answer_map = pooled_answer_map(train_questions, dev_questions)
     if dev_limit and dev_limit < len(dev_questions):
         dev_questions = [dev_questions[i] for i in sorted(subset_indices(len(dev_questions), dev_limit, 0))]
     probe = probe or probe_from_path(train)
-    answer_map = nonsense_answer_map(train_questions + dev_questions)
     variants: Dict[str, Dict[str, Any]] = {}
     for variant in [FULL, *controls]:
         if variant == FULL:
@@ -183,8 +179,7 @@ def run_learning_curve(
                 checkpoint.unlink()
             for checkpoint in train_dir.glob("model_state*.th"):
                 checkpoint.unlink()
-        result_file.parent.mkdir(parents=True, exist_ok=True)
-        result_file.write_text(json.dumps(row))
+        write_json(result_file, row, indent=None, end="")
         rows.append(row)
     return write_outputs(out, rows, sizes, requested=requested, missing=missing, available=available)
 
@@ -206,21 +201,18 @@ def write_outputs(
     missing = list(missing)
     curves = curves_from_rows(rows)
     stand_in = available if missing and available not in requested else None
-    with open(out / "runs.csv", "w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["variant", "size", "seed", "accuracy"])
-        for r in sorted(rows, key=lambda r: (r["variant"], r["size"], r["seed"])):
-            writer.writerow([r["variant"], r["size"], r["seed"], f"{r['accuracy']:.4f}"])
-    with open(out / "curve.csv", "w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["variant", "size", "mean_accuracy", "seeds", "note"])
-        for variant, curve in curves.items():
-            for size, accuracy in curve.items():
-                count = sum(1 for r in rows if r["variant"] == variant and r["size"] == size)
-                note = f"all {size} training questions (stands in for {missing[0]})" if size == stand_in else ""
-                writer.writerow([variant, size, f"{accuracy:.4f}", count, note])
-            for size in missing:
-                writer.writerow([variant, size, "", 0, f"not run: the training file has {available} questions"])
+    write_csv(out / "runs.csv", ([r["variant"], r["size"], r["seed"], f"{r['accuracy']:.4f}"]
+                                 for r in sorted(rows, key=lambda r: (r["variant"], r["size"], r["seed"]))),
+              header=["variant", "size", "seed", "accuracy"])
+    curve_rows = []
+    for variant, curve in curves.items():
+        for size, accuracy in curve.items():
+            count = sum(1 for r in rows if r["variant"] == variant and r["size"] == size)
+            note = f"all {size} training questions (stands in for {missing[0]})" if size == stand_in else ""
+            curve_rows.append([variant, size, f"{accuracy:.4f}", count, note])
+        for size in missing:
+            curve_rows.append([variant, size, "", 0, f"not run: the training file has {available} questions"])
+    write_csv(out / "curve.csv", curve_rows, header=["variant", "size", "mean_accuracy", "seeds", "note"])
     summary: Dict[str, Any] = {
         "requested_sizes": requested,
         "sizes": list(sizes),
@@ -239,32 +231,13 @@ def write_outputs(
             v: language_sensitivity(full, [c[s] for s in sorted(c)])
             for v, c in curves.items() if v != FULL and sorted(c) == sorted(curves[FULL])
         }
-    (out / "summary.json").write_text(json.dumps(summary, indent=2))
+    write_json(out / "summary.json", summary, end="")
     plot_curves(curves, out / "learning_curve.png", title=out.name)
     return summary
 
 
 def plot_curves(curves: Dict[str, Dict[int, float]], path: Path, title: str = "") -> Path:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figure, axis = plt.subplots(figsize=(6, 4))
-    for variant, curve in curves.items():
-        sizes = sorted(curve)
-        axis.plot(sizes, [100 * curve[s] for s in sizes], marker="o" if variant == FULL else "x",
-                  linestyle="-" if variant == FULL else "--", label=variant)
-    axis.set_xscale("log")
-    axis.set_xlabel("training examples (N)")
-    axis.set_ylabel("dev accuracy (%)")
-    axis.set_title(title)
-    axis.grid(alpha=0.3)
-    axis.legend()
-    figure.tight_layout()
-    figure.savefig(path, dpi=100)
-    plt.close(figure)
-    return path
+    return figures.learning_curves(curves, path, title=title, main=FULL)
 
 
 def format_summary(summary: Dict[str, Any]) -> str:
