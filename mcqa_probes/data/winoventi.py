@@ -12,15 +12,20 @@ Alternative) triples pass that model's own adversarial filter (§2.4). Table 6's
 * **All** - every pair;
 * **Individual** - the pairs whose triple passes the model's own filter (a registry column, or
   flags computed with :mod:`mcqa_probes.winoventi.adversarial_filter` for a new model);
-* **Intersection** - the pairs whose triple passes every model's filter (all registry columns,
-  or the ones named).
+* **Intersection** - the pairs whose triple passes the filter of every model of Table 6: the 12
+  registry columns of :data:`TABLE6_MODELS` (by default), every registry column
+  (``models="all"``), or the columns named. The released registry has 15 model columns; three
+  are not Table 6 models (:data:`NOT_IN_TABLE6`): ``DistilBERT`` (Table 6's DistilBERT is the cased
+  model, column ``distilbert-base-cased``: its 1,628 passing pairs are Table 6's Individual N) and
+  the two Longformers. On the released files the 12-model Intersection has 149 pairs (the paper
+  reports 94); all 15 columns give 135.
 
 Also the §3.3 fine-tuning splits (:func:`half_exception_split`, :func:`full_exception_split`).
 """
 import csv
 import random
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 from mcqa_probes.data.question import McqaFormatError
 
@@ -30,6 +35,27 @@ TRIPLE_COLUMNS = ("Word", "Associative Bias", "Alternative")
 GENERIC, EXCEPTION = 1, 2
 
 Triple = Tuple[str, str, str]
+
+#: Registry column -> the model's row in the paper's Table 6: the 12 models whose filters make the
+#: Intersection subset (the one place this mapping is written down).
+TABLE6_MODELS: Dict[str, str] = {
+    "bert-base-cased": "BERT-base",
+    "bert-large-cased-whole-word-masking": "BERT-large",
+    "roberta-base": "RoBERTa-base",
+    "roberta-large": "RoBERTa-large",
+    "distilroberta-base": "DistilRoBERTa",
+    "distilbert-base-cased": "DistilBERT",
+    "squeezebert/squeezebert-uncased": "SqueezeBERT",
+    "google/mobilebert-uncased": "MobileBERT",
+    "albert-base-v2": "ALBERT-base",
+    "albert-large-v2": "ALBERT-large",
+    "albert-xlarge-v2": "ALBERT-xlarge",
+    "albert-xxlarge-v2": "ALBERT-xxlarge",
+}
+#: Columns of the released ``associativebias_registry.tsv`` that are not Table 6 models.
+NOT_IN_TABLE6 = ("DistilBERT", "allenai/longformer-base-4096", "allenai/longformer-large-4096")
+#: ``intersection_pairs(..., models=ALL_COLUMNS)``: every registry column.
+ALL_COLUMNS = "all"
 
 
 @dataclass(frozen=True)
@@ -194,10 +220,35 @@ def individual_pairs(prompts: Sequence[WinoVentiPrompt], flags: Dict[Triple, boo
     return {p.pair_index for p in prompts if flags.get(p.triple, False)}
 
 
+def intersection_models(registry: Registry, models: Union[None, str, Sequence[str]] = None) -> List[str]:
+    """The registry columns an Intersection uses.
+
+    ``None``: the 12 Table-6 models (:data:`TABLE6_MODELS`) when the registry has their columns; a
+    registry with none of them (flags of other models, e.g. from ``bin/winoventi_filter``) uses all
+    its columns; one with only some of them is an error (name the models, or pass ``"all"``).
+    ``"all"`` (:data:`ALL_COLUMNS`): every column. A list: those columns.
+    """
+    if models is None:
+        present = [m for m in TABLE6_MODELS if m in registry.flags]
+        if len(present) == len(TABLE6_MODELS):
+            return list(TABLE6_MODELS)
+        if present:
+            absent = [m for m in TABLE6_MODELS if m not in registry.flags]
+            raise KeyError(f"the registry lacks the Table 6 models {absent}: name the intersection models "
+                           f"or use all columns ({registry.models})")
+        return list(registry.models)
+    if isinstance(models, str):
+        if models != ALL_COLUMNS:
+            raise ValueError(f"intersection models: a list of registry columns or {ALL_COLUMNS!r}, got {models!r}")
+        return list(registry.models)
+    return list(models)
+
+
 def intersection_pairs(prompts: Sequence[WinoVentiPrompt], registry: Registry,
-                       models: Optional[Sequence[str]] = None) -> Set[int]:
-    """Pairs whose triple passes the filter of every model (all registry columns by default)."""
-    models = list(models) if models is not None else registry.models
+                       models: Union[None, str, Sequence[str]] = None) -> Set[int]:
+    """Pairs whose triple passes the filter of every model (the Table-6 models by default, see
+    :func:`intersection_models`)."""
+    models = intersection_models(registry, models)
     unknown = [m for m in models if m not in registry.flags]
     if unknown:
         raise KeyError(f"models {unknown} are not in the registry (it has {registry.models})")

@@ -4,7 +4,8 @@ A model is right on a prompt when P(target) > P(incorrect) at the mask (strictly
 reported on generic prompts (test_type 1) and exception prompts (test_type 2) for three subsets of
 pairs: **All**, **Individual** (pairs whose triple passes the model's own adversarial filter: its
 registry column, or flags computed by :mod:`.adversarial_filter`) and **Intersection** (pairs
-passing every registry model's filter). Pairs whose o_g or o_e is several word pieces for the
+passing the filter of every Table-6 model: the 12 registry columns of
+:data:`~mcqa_probes.data.winoventi.TABLE6_MODELS`; ``intersection_models="all"`` for every column). Pairs whose o_g or o_e is several word pieces for the
 model are not scorable at one mask: they are counted and listed, never truncated.
 """
 import logging
@@ -12,8 +13,8 @@ import math
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set
 
 from mcqa_probes.data.winoventi import (
-    Registry, WinoVentiPrompt, individual_pairs, intersection_pairs, read_registry, read_winoventi,
-    registry_column, unique_triples,
+    TABLE6_MODELS, Registry, WinoVentiPrompt, individual_pairs, intersection_models as resolve_intersection_models,
+    intersection_pairs, read_registry, read_winoventi, registry_column, unique_triples,
 )
 from mcqa_probes.models.masked_lm_scoring import CandidateNotSinglePieceError
 from mcqa_probes.winoventi.scoring import MaskedLm
@@ -120,8 +121,9 @@ def evaluate_model(
     if flags is not None:
         row["individual"] = subset_accuracy(prompts, scores["correct"], individual_pairs(prompts, flags))
     if registry is not None:
-        row["intersection"] = subset_accuracy(prompts, scores["correct"],
-                                              intersection_pairs(prompts, registry, intersection_models))
+        used = resolve_intersection_models(registry, intersection_models)
+        row["intersection"] = subset_accuracy(prompts, scores["correct"], intersection_pairs(prompts, registry, used))
+        row["intersection_models"] = used
     row["correct"] = scores["correct"]
     return row
 
@@ -165,5 +167,9 @@ def format_table(rows: Sequence[Dict[str, Any]], total_pairs: Optional[int] = No
             note += f"; {r['skipped_prompts']} prompts skipped: multi-piece outcome words [{shown}]"
         if "individual_source" in r:
             note += f"; Individual from {r['individual_source']}"
+        if "intersection_models" in r:
+            used = r["intersection_models"]
+            note += ("; Intersection over the 12 Table-6 models" if used == list(TABLE6_MODELS)
+                     else f"; Intersection over {len(used)} registry columns: {', '.join(used)}")
         notes.append(note)
     return "\n".join(lines + [""] + notes)

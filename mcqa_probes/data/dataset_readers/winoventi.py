@@ -8,7 +8,7 @@ from allennlp.data import DatasetReader, Instance
 from mcqa_probes.data.dataset_readers.olmpics_mlm import OlmpicsMlmReader
 from mcqa_probes.data.question import Choice, MultipleChoiceQuestion
 from mcqa_probes.data.winoventi import (
-    WinoVentiPrompt, individual_pairs, intersection_pairs, read_registry, read_winoventi, registry_column,
+    ALL_COLUMNS, WinoVentiPrompt, individual_pairs, intersection_pairs, read_registry, read_winoventi, registry_column,
 )
 from mcqa_probes.data.candidates import CandidateNotSinglePieceError
 
@@ -38,14 +38,18 @@ class WinoVentiReader(OlmpicsMlmReader):
         false such a row is an error naming file, line and word.
     subset : `str`, optional (default = `"all"`)
         ``all``, ``individual`` (pairs whose triple passes ``subset_model``'s filter in
-        ``registry_path``) or ``intersection`` (pairs passing every model of the registry, or of
-        ``intersection_models``). See :mod:`mcqa_probes.data.winoventi`.
+        ``registry_path``) or ``intersection`` (pairs passing the filter of each of the 12 Table-6
+        models, :data:`~mcqa_probes.data.winoventi.TABLE6_MODELS`; or of every registry column with
+        ``intersection_all_columns``; or of ``intersection_models``). See :mod:`mcqa_probes.data.winoventi`.
     registry_path : `str`, optional (default = `None`)
         ``associativebias_registry.tsv`` or a file in its layout (e.g. written by ``bin/winoventi_filter``).
     subset_model : `str`, optional (default = `None`)
         Registry column for ``individual`` (default: ``transformer_model_name``, matched also by
         its last path component).
     intersection_models : `List[str]`, optional (default = `None`)
+    intersection_all_columns : `bool`, optional (default = `False`)
+        Intersection over every registry column (the released registry also has ``DistilBERT`` and
+        two Longformers, which are not in Table 6) instead of the Table-6 models.
     check_pairs : `bool`, optional (default = `True`)
         Verify that row i pairs with row i + N (false for fine-tuning split files).
     """
@@ -58,6 +62,7 @@ class WinoVentiReader(OlmpicsMlmReader):
         registry_path: Optional[str] = None,
         subset_model: Optional[str] = None,
         intersection_models: Optional[List[str]] = None,
+        intersection_all_columns: bool = False,
         check_pairs: bool = True,
         **kwargs,
     ) -> None:
@@ -70,7 +75,9 @@ class WinoVentiReader(OlmpicsMlmReader):
         self.subset = subset
         self.registry_path = registry_path
         self.subset_model = subset_model
-        self.intersection_models = intersection_models
+        if intersection_all_columns and intersection_models is not None:
+            raise ValueError("dataset_reader: give intersection_models or intersection_all_columns, not both")
+        self.intersection_models = ALL_COLUMNS if intersection_all_columns else intersection_models
         self.check_pairs = check_pairs
         self.skipped_prompts = 0
         self.multi_piece_words: Set[str] = set()
