@@ -23,7 +23,8 @@ local seed = env.int('SEED', 42);
     type: 'mlm_baseline',
     transformer_model_name: model_name,
     num_tokens: 20,
-    hidden_dim: env.int('HIDDEN', 256),
+    // FF_MLM width: the masked LM's hidden size (1024 for large models) unless HIDDEN is set
+    hidden_dim: env.int('HIDDEN', null),
     dropout: env.float('DROPOUT', 0.1),
     text_field_embedder: {
       token_embedders: {

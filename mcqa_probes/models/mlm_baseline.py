@@ -10,6 +10,15 @@ from allennlp.nn import util
 from mcqa_probes.models.multiple_choice_model import MultipleChoiceModel
 
 
+def masked_lm_hidden_size(config) -> int:
+    """The width of a masked LM's head input (``hidden_size``; ``dim`` for DistilBERT-style configs)."""
+    for name in ("hidden_size", "dim", "d_model"):
+        value = getattr(config, name, None)
+        if isinstance(value, int) and value > 0:
+            return value
+    raise ValueError(f"{type(config).__name__} has no hidden size: set mlm_baseline's hidden_dim")
+
+
 @Model.register("mlm_baseline")
 class MlmBaseline(MultipleChoiceModel):
     """A non-contextual lower bound for MC-MLM (Talmor et al. 2020, §2.3).
@@ -28,9 +37,11 @@ class MlmBaseline(MultipleChoiceModel):
     transformer_model_name : `str`, optional (default = `"minilm"`)
         Whose vocabulary the candidate ids index (the reader's); gives the output layer's size.
     num_tokens : `int`, optional (default = `20`)
-    hidden_dim : `int`, optional (default = `256`)
-        FF_MLM hidden size (the paper uses the LM's, 1024 for large models; a smaller default keeps
-        CPU runs fast - the output layer has vocabulary x hidden_dim weights).
+    hidden_dim : `int`, optional (default = `None`)
+        FF_MLM hidden size. By default the masked LM's own ``hidden_size`` (read from the config of
+        ``transformer_model_name``: 1024 for large models), since the paper passes the 1000-d GloVe
+        input through FF_MLM "exactly like in MC-MLM". A smaller value makes CPU runs faster (the
+        output layer has vocabulary x hidden_dim weights) but is not the paper's head.
     dropout : `float`, optional (default = `0.1`)
     """
 
@@ -40,7 +51,7 @@ class MlmBaseline(MultipleChoiceModel):
         text_field_embedder: TextFieldEmbedder,
         transformer_model_name: str = "minilm",
         num_tokens: int = 20,
-        hidden_dim: int = 256,
+        hidden_dim: Optional[int] = None,
         dropout: float = 0.1,
         **kwargs,
     ) -> None:
@@ -51,7 +62,11 @@ class MlmBaseline(MultipleChoiceModel):
 
         self.text_field_embedder = text_field_embedder
         self.num_tokens = num_tokens
-        output_size = AutoConfig.from_pretrained(resolve_transformer_name(transformer_model_name)).vocab_size
+        lm_config = AutoConfig.from_pretrained(resolve_transformer_name(transformer_model_name))
+        output_size = lm_config.vocab_size
+        if hidden_dim is None:
+            hidden_dim = masked_lm_hidden_size(lm_config)
+        self.hidden_dim = hidden_dim
         input_dim = num_tokens * text_field_embedder.get_output_dim()
         self.dense = torch.nn.Linear(input_dim, hidden_dim)
         self.layer_norm = torch.nn.LayerNorm(hidden_dim)
@@ -77,7 +92,6 @@ class MlmBaseline(MultipleChoiceModel):
         metadata: Optional[List[Dict[str, Any]]] = None,
         **extra,
     ) -> Dict[str, Any]:
-        hidden = self.layer_norm(torch.nn.functional.gelu(self.dense(self.dropout(self.encode(words)))))
         candidate_ids = candidate_ids.long()
         safe = candidate_ids.clamp(min=0)
         logits = torch.einsum("bh,bkh->bk", hidden, self.output_weight[safe]) + self.output_bias[safe]
