@@ -52,6 +52,7 @@ local capped(reader, n) = reader + (if n > 0 then { max_instances: n } else {});
     validation_metric: '+aggregate_accuracy',
     grad_norm: 1.0,
     cuda_device: env.int('CUDA_DEVICE', -1),
+    use_amp: env.bool('USE_AMP', false),
     optimizer: {
       type: 'adamw',
       lr: env.float('LR', 1e-5),

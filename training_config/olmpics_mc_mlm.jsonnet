@@ -27,6 +27,7 @@ local seed = env.int('SEED', 42);
     type: 'masked_lm_mc',
     transformer_model_name: model_name,
     probe_type: env.str('PROBE_TYPE', 'mlp'),
+    precision: env.str('PRECISION', 'fp32'),
   },
   data_loader: { batch_size: env.int('BATCH_SIZE', 16), shuffle: true },
   validation_data_loader: { batch_size: env.int('EVAL_BATCH_SIZE', 64), shuffle: false },
@@ -35,6 +36,7 @@ local seed = env.int('SEED', 42);
     validation_metric: '+accuracy',
     grad_norm: 1.0,
     cuda_device: env.int('CUDA_DEVICE', -1),
+    use_amp: env.bool('USE_AMP', false),
     optimizer: { type: 'adamw', lr: env.float('LR', 1e-4), weight_decay: env.float('WEIGHT_DECAY', 0.0) },
     checkpointer: { keep_most_recent_by_count: 1 },
     // allennlp's NormalizationBiasVerification flags the HF MLM head (dense -> act -> LayerNorm) wrongly

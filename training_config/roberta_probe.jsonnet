@@ -6,6 +6,8 @@
 //   MODEL_NAME=minilm TRAIN_DATA=fixtures/data/wordnetqa_hypernymy.jsonl \
 //   DEV_DATA=fixtures/data/wordnetqa_hypernymy.jsonl EPOCHS=2 \
 //   allennlp train training_config/roberta_probe.jsonnet -s runs/minilm_probe
+// Device and precision: CUDA_DEVICE (-1 = CPU), PRECISION (the model's autocast: fp32 | bf16 | fp16;
+// logits stay fp32), USE_AMP (allennlp's mixed-precision training, CUDA only; default false).
 local env = import 'lib/env.libsonnet';
 
 local model_name = env.str('MODEL_NAME', 'roberta-large');
@@ -40,6 +42,7 @@ local dev_max = env.int('DEV_MAX', 0);
     transformer_model_name: model_name,
     pooling: env.str('POOLING', 'first_token'),
     dropout: env.float('DROPOUT', 0.1),
+    precision: env.str('PRECISION', 'fp32'),
   },
   data_loader: {
     batch_size: batch_size,
@@ -55,6 +58,7 @@ local dev_max = env.int('DEV_MAX', 0);
     validation_metric: '+accuracy',
     grad_norm: 1.0,
     cuda_device: env.int('CUDA_DEVICE', -1),
+    use_amp: env.bool('USE_AMP', false),
     optimizer: {
       type: 'adamw',
       lr: learning_rate,

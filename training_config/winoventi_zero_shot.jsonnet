@@ -13,7 +13,8 @@ local model_name = env.str('MODEL_NAME', 'minilm');
   dataset_reader: { type: 'winoventi', transformer_model_name: model_name },
   train_data_path: env.str('WINOVENTI_TSV', 'fixtures/winoventi/winoventi_small.tsv'),
   vocabulary: { type: 'empty' },
-  model: { type: 'winoventi_mlm', transformer_model_name: model_name, probe_type: 'zero_shot' },
+  model: { type: 'winoventi_mlm', transformer_model_name: model_name, probe_type: 'zero_shot',
+           precision: env.str('PRECISION', 'fp32') },
   data_loader: { batch_size: env.int('BATCH_SIZE', 64), shuffle: false },
   trainer: { type: 'no_op' },
 }

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence
 
 from mcqa_probes.data.question import read_questions
+from mcqa_probes.common.device import config_environment, resolve_cuda_device, torch_device
 from mcqa_probes.common.environment import environment
 
 CONFIG_DIR = Path(__file__).resolve().parents[2] / "training_config"
@@ -149,7 +150,8 @@ def train_and_score(
     settings: Dict[str, Optional[str]],
     keep_model: bool = False,
 ) -> Dict[str, float]:
-    """Train ``model`` on paths['train'] (validation on dev, best epoch kept) and score dev and test."""
+    """Train ``model`` on paths['train'] (validation on dev, best epoch kept) and score dev and test,
+    both on the settings' ``CUDA_DEVICE`` (default -1, the CPU)."""
     from allennlp.common import Params
     from allennlp.commands.train import train_model
     from allennlp.data import DatasetReader
@@ -166,11 +168,13 @@ def train_and_score(
         params["evaluate_on_test"] = False  # test words still enter the vocabulary; scored below
         trained = train_model(params, run_dir, force=True)
     reader = DatasetReader.from_params(Params(reader_params))
+    cuda_device = int(values.get("CUDA_DEVICE") or -1)
+    trained.to(torch_device(cuda_device))  # a no_op trainer leaves the model where it was built
     scores: Dict[str, float] = {}
     for split in ("dev", "test"):
         loader = MultiProcessDataLoader(reader, paths[split], batch_size=64)
         loader.index_with(trained.vocab)
-        scores[split] = float(evaluate(trained, loader)["accuracy"])
+        scores[split] = float(evaluate(trained, loader, cuda_device=cuda_device)["accuracy"])
     scores["seconds"] = round(time.time() - started, 1)
     metrics_file = Path(run_dir) / "metrics.json"
     if metrics_file.is_file():
@@ -203,10 +207,13 @@ def run_audit(
     keep_models: bool = False,
     extra_environment: Optional[Dict[str, str]] = None,
     progress: Callable[[str], None] = print,
+    cuda_device: Optional[int] = None,
+    precision: str = "fp32",
 ) -> Dict[str, object]:
     """Run the audit; writes ``artifact_audit.md`` and ``artifact_audit.json`` in ``out_dir`` and
     returns the JSON object. Finished (probe, model) runs are reused when re-run with the same
-    out_dir (delete ``runs/<probe>/<model>/result.json`` to redo one)."""
+    out_dir (delete ``runs/<probe>/<model>/result.json`` to redo one). Every model trains and is
+    scored on ``cuda_device`` (``None``: the GPU when there is one) in ``precision``."""
     unknown = [m for m in models if m not in MODELS]
     if unknown:
         raise ValueError(f"unknown model(s) {unknown}; choose from {sorted(MODELS)}")
@@ -214,6 +221,8 @@ def run_audit(
     out_dir.mkdir(parents=True, exist_ok=True)
     settings: Dict[str, Optional[str]] = dict(extra_environment or {})
     settings["SEED"] = str(seed)
+    # every run trains and is scored on this device, its model in this precision (CUDA_DEVICE, PRECISION)
+    settings.update(config_environment(resolve_cuda_device(cuda_device), precision))
     if epochs is not None:
         settings["EPOCHS"] = str(epochs)
     uses_glove = any(MODELS[m].config and "glove" in MODELS[m].config for m in models)

@@ -96,7 +96,8 @@ class ChoiceScorer(MultipleChoiceModel):
         metadata: Optional[List[Dict[str, Any]]] = None,
     ) -> Dict[str, Any]:
         choice_mask = util.get_text_field_mask(choices, num_wrapping_dims=1).any(dim=-1)
-        logits = self.score_choices(question, choices, choice_mask)
+        with self.autocast():
+            logits = self.score_choices(question, choices, choice_mask)
         return self.choice_output(logits, choice_mask, label, metadata)
 
 

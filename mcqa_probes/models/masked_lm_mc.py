@@ -91,9 +91,12 @@ class MaskedLmMc(MultipleChoiceModel):
     ) -> Dict[str, Any]:
         pieces = tokens["tokens"]
         type_ids = pieces.get("type_ids") if self._use_type_ids else None
-        with torch.set_grad_enabled(torch.is_grad_enabled() and not self.encoder_frozen):
-            hidden = self.head.hidden_at(pieces["token_ids"], pieces["mask"].long(), mask_position.long(), type_ids)
         candidate_ids = candidate_ids.long()
-        logits = self.head.candidate_logits(hidden, candidate_ids)
+        with self.autocast():
+            with torch.set_grad_enabled(torch.is_grad_enabled() and not self.encoder_frozen):
+                hidden = self.head.hidden_at(
+                    pieces["token_ids"], pieces["mask"].long(), mask_position.long(), type_ids
+                )
+            logits = self.head.candidate_logits(hidden, candidate_ids)
         return self.choice_output(logits, candidate_ids >= 0, label, metadata)
 

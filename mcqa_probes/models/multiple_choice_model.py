@@ -11,6 +11,7 @@ from allennlp.models import Model
 from allennlp.nn import util
 from allennlp.training.metrics import CategoricalAccuracy
 
+from mcqa_probes.common.device import autocast, check_precision
 from mcqa_probes.metrics.probe_metrics import ProbeMetrics
 
 #: metadata keys copied to the output (the ``mcqa`` predictor and the reports use them)
@@ -30,14 +31,28 @@ class MultipleChoiceModel(Model):
         Metadata field (dotted, e.g. ``notes.synset_id``) naming a question's semantic cluster for
         strict cluster accuracy; by default the first of ``notes.cluster_key``, ``notes.synset_id``,
         ``notes.gold_synset``, ``question_concept`` that is present.
+    precision : `str`, optional (default = `"fp32"`)
+        ``fp32``, ``bf16`` or ``fp16``: the forward pass runs under autocast in this precision on
+        the model's device (evaluation, prediction, scoring); logits and probabilities are
+        returned in fp32. For training use allennlp's ``trainer.use_amp`` instead.
     """
 
     default_predictor = "mcqa"
 
-    def __init__(self, vocab: Vocabulary, cluster_key: Optional[str] = None, **kwargs) -> None:
+    def __init__(
+        self, vocab: Vocabulary, cluster_key: Optional[str] = None, precision: str = "fp32", **kwargs
+    ) -> None:
         super().__init__(vocab, **kwargs)
+        self.precision = check_precision(precision, "model.precision")
         self.accuracy = CategoricalAccuracy()
         self.probe_metrics = ProbeMetrics(cluster_key)
+
+    def autocast(self):
+        """Context for the scoring part of ``forward``: autocast in ``self.precision`` (fp32: no-op)."""
+        if self.precision == "fp32":
+            return autocast("cpu", "fp32")
+        parameter = next(self.parameters(), None)
+        return autocast(parameter.device if parameter is not None else torch.device("cpu"), self.precision)
 
     def choice_output(
         self,
@@ -46,6 +61,7 @@ class MultipleChoiceModel(Model):
         label: Optional[torch.Tensor] = None,
         metadata: Optional[List[Dict[str, Any]]] = None,
     ) -> Dict[str, Any]:
+        logits = logits.float()  # scores are returned in fp32 whatever the autocast precision
         if choice_mask is not None:
             logits = util.replace_masked_values(logits, choice_mask, util.min_value_of_dtype(logits.dtype))
         result: Dict[str, Any] = {

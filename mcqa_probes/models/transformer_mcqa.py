@@ -96,16 +96,17 @@ class TransformerMcqa(MultipleChoiceModel):
         real = choice_mask.reshape(-1)
         if not bool(real.all()):
             arguments = {key: value[real] for key, value in arguments.items()}
-        output = self.encoder(**arguments)
-        if self.pooling == "first_token":
-            pooled = output.last_hidden_state[:, 0]
-        elif self.pooling == "pooler":
-            pooled = output.pooler_output
-        else:
-            pooled = util.masked_mean(output.last_hidden_state, arguments["attention_mask"].bool().unsqueeze(-1), 1)
-        scores = self.choice_scorer(self.dropout(pooled)).squeeze(-1)
+        with self.autocast():
+            output = self.encoder(**arguments)
+            if self.pooling == "first_token":
+                pooled = output.last_hidden_state[:, 0]
+            elif self.pooling == "pooler":
+                pooled = output.pooler_output
+            else:
+                pooled = util.masked_mean(output.last_hidden_state, arguments["attention_mask"].bool().unsqueeze(-1), 1)
+            scores = self.choice_scorer(self.dropout(pooled)).squeeze(-1)
         if not bool(real.all()):
-            full = scores.new_zeros(batch_size * num_choices)
+            full = scores.new_zeros(batch_size * num_choices, dtype=scores.dtype)
             full[real] = scores
             scores = full
         logits = scores.reshape(batch_size, num_choices)

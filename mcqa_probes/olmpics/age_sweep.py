@@ -5,9 +5,8 @@ The correct answer is ``younger`` when the first value is smaller (ages); with `
 (birth years: "A person born in {a} is [MASK] than me in age, If i was born in {b}.") it flips.
 Pairs with equal values are left out of the accuracy (drawn grey).
 """
-import csv
 from pathlib import Path
-from typing import Any, Dict, List, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 AGE_TEMPLATE = "A {a} year old person age is [MASK] than a {b} year old person ."
 YEAR_TEMPLATE = "A person born in {a} is [MASK] than me in age, If i was born in {b}."
@@ -24,10 +23,12 @@ def parse_values(text: str) -> List[int]:
 
 
 def sweep(model_name: str, values: Sequence[int], template: str = AGE_TEMPLATE, years: bool = False,
-          batch_size: int = 64) -> Dict[str, Any]:
+          batch_size: int = 64, cuda_device: Optional[int] = None, precision: str = "fp32") -> Dict[str, Any]:
+    """Zero-shot prediction for every (a, b) pair, on ``cuda_device`` (``None``: the GPU when there is one)
+    in ``precision``."""
     from mcqa_probes.olmpics.zero_shot import build, predict_instances
 
-    reader, model = build(model_name)
+    reader, model = build(model_name, cuda_device=cuda_device, precision=precision)
     pairs = [(a, b) for a in values for b in values]
     instances = [reader.text_to_instance(template.format(a=a, b=b), list(CHOICES)) for a, b in pairs]
     predictions = predict_instances(model, instances, batch_size)
@@ -44,33 +45,15 @@ def sweep(model_name: str, values: Sequence[int], template: str = AGE_TEMPLATE, 
 
 
 def write_outputs(result: Dict[str, Any], out, title: str = "") -> Dict[str, Path]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import numpy
+    from mcqa_probes.reports import figures
+    from mcqa_probes.reports.atomic import write_csv
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    values = result["values"]
-    with open(out / "age_sweep.csv", "w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["value_1", "value_2", "prediction", "logit_younger", "logit_older"])
-        for (a, b), (prediction, logits) in result["grid"].items():
-            writer.writerow([a, b, prediction, f"{logits[0]:.4f}", f"{logits[1]:.4f}"])
-    image = numpy.zeros((len(values), len(values)))
-    for i, a in enumerate(values):
-        for j, b in enumerate(values):
-            image[i, j] = 0.5 if a == b else (1.0 if result["grid"][(a, b)][0] == "older" else 0.0)
-    figure, axis = plt.subplots(figsize=(6, 5.5))
-    axis.imshow(image, cmap="Blues", vmin=0, vmax=1, origin="lower")
-    ticks = list(range(0, len(values), max(1, len(values) // 10)))
-    axis.set_xticks(ticks, [values[t] for t in ticks])
-    axis.set_yticks(ticks, [values[t] for t in ticks])
-    axis.set_xlabel("value 2")
-    axis.set_ylabel("value 1")
-    axis.set_title((title + "\n" if title else "") + f"blue: 'older', white: 'younger'  (acc. {100 * result['accuracy']:.0f}%)")
-    figure.tight_layout()
-    figure.savefig(out / "age_sweep.png", dpi=100)
-    plt.close(figure)
+    write_csv(out / "age_sweep.csv",
+              ([a, b, prediction, f"{logits[0]:.4f}", f"{logits[1]:.4f}"]
+               for (a, b), (prediction, logits) in result["grid"].items()),
+              header=["value_1", "value_2", "prediction", "logit_younger", "logit_older"])
+    older = {pair: prediction == "older" for pair, (prediction, _logits) in result["grid"].items()}
+    figures.age_sweep_grid(result["values"], older, result["accuracy"], out / "age_sweep.png", title=title)
     return {"csv": out / "age_sweep.csv", "png": out / "age_sweep.png"}

@@ -6,20 +6,25 @@ with ``targets=`` the candidates (given as their word-initial vocabulary pieces 
 the same ids), taking the top-scoring target. Our side: ``olmpics_mlm`` reader + batched forward.
 """
 import time
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 import torch
 
+from mcqa_probes.common.device import autocast, describe, resolve_cuda_device
 from mcqa_probes.data.question import read_questions
 from mcqa_probes.olmpics.zero_shot import build, predict_instances
 
 
-def bench(model_name: str, data_path: str, limit: int = 200, batch_size: int = 64, threads: int = 0) -> Dict[str, Any]:
+def bench(model_name: str, data_path: str, limit: int = 200, batch_size: int = 64, threads: int = 0,
+          cuda_device: Optional[int] = None, precision: str = "fp32") -> Dict[str, Any]:
+    """Both sides on ``cuda_device`` (``None``: the GPU when there is one), in ``precision`` (the
+    pipeline's forward runs under the same autocast)."""
     from transformers import pipeline
 
     if threads:
         torch.set_num_threads(threads)
-    reader, model = build(model_name)
+    cuda_device = resolve_cuda_device(cuda_device)
+    reader, model = build(model_name, cuda_device=cuda_device, precision=precision)
     tokenizer = reader.hf_tokenizer
     questions = list(read_questions(data_path))[:limit]
 
@@ -28,14 +33,14 @@ def bench(model_name: str, data_path: str, limit: int = 200, batch_size: int = 6
     ours = predict_instances(model, instances, batch_size)["best"]
     ours_seconds = time.perf_counter() - start
 
-    fill_mask = pipeline("fill-mask", model=model.head.masked_lm, tokenizer=tokenizer, device=-1)
+    fill_mask = pipeline("fill-mask", model=model.head.masked_lm, tokenizer=tokenizer, device=cuda_device)
     theirs: List[int] = []
     start = time.perf_counter()
     for question in questions:
         ids = [reader.candidate_id(c.text) for c in question.choices]
         pieces = tokenizer.convert_ids_to_tokens(ids)
         text = question.stem.replace("[MASK]", tokenizer.mask_token)
-        with torch.no_grad():
+        with torch.no_grad(), autocast(cuda_device, precision):
             predictions = fill_mask(text, targets=pieces, top_k=len(pieces))
         theirs.append(ids.index(predictions[0]["token"]))
     theirs_seconds = time.perf_counter() - start
@@ -43,6 +48,7 @@ def bench(model_name: str, data_path: str, limit: int = 200, batch_size: int = 6
     return {
         "model": model_name,
         "data": str(data_path),
+        "device": describe(cuda_device, precision),
         "examples": len(questions),
         "masked_lm_mc_examples_per_s": len(questions) / ours_seconds,
         "fill_mask_examples_per_s": len(questions) / theirs_seconds,

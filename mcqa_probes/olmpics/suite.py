@@ -95,16 +95,25 @@ def run_suite(
     overrides: Optional[Dict[str, Any]] = None,
     baselines: bool = True,
     label: Optional[str] = None,
+    cuda_device: Optional[int] = None,
+    precision: str = "fp32",
 ) -> Dict[str, Any]:
-    """Run (or resume) every curve for ``model`` and return the accumulated results."""
+    """Run (or resume) every curve for ``model`` and return the accumulated results.
+
+    Zero-shot scoring and every training run use ``cuda_device`` (``None``: the GPU when there is
+    one) and ``precision``."""
+    from mcqa_probes.common.device import resolve_cuda_device
     from mcqa_probes.olmpics.zero_shot import zero_shot_evaluate
+
+    cuda_device = resolve_cuda_device(cuda_device)
 
     data_dir, out = Path(data_dir), Path(out)
     out.mkdir(parents=True, exist_ok=True)
     results_file = out / "suite.json"
     results = json.loads(results_file.read_text()) if results_file.exists() else {}
     label = label or model
-    options = dict(sizes=sizes, seeds=seeds, dev_limit=dev_limit, overrides=overrides)
+    options = dict(sizes=sizes, seeds=seeds, dev_limit=dev_limit, overrides=overrides,
+                   cuda_device=cuda_device, precision=precision)
     for probe, _title, prefix, setup, _k in PROBES:
         if probes and probe not in probes:
             continue
@@ -113,7 +122,8 @@ def run_suite(
         tag = label.replace("/", "_")
         with environment(MODEL_NAME=model):
             if setup == "mc_mlm":
-                row["zero_shot"] = zero_shot_evaluate(model, str(dev), skip_multi_piece=True)["accuracy"]
+                row["zero_shot"] = zero_shot_evaluate(model, str(dev), skip_multi_piece=True, cuda_device=cuda_device,
+                                                      precision=precision)["accuracy"]
                 with environment(PROBE_TYPE="mlp"):
                     row["mlp"], row["langsense"] = _curve(CONFIGS / "olmpics_mc_mlm.jsonnet", train, dev,
                                                           out / probe / tag / "mlp", ["perturbed", "nolang"], probe, **options)

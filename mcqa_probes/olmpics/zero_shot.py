@@ -11,15 +11,20 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence
 
 import torch
 from allennlp.data import Batch, Instance, Vocabulary
+from allennlp.nn.util import move_to_device
 
+from mcqa_probes.common.device import describe, model_device, place_model, resolve_cuda_device
 from mcqa_probes.data.dataset_readers.olmpics_mlm import OlmpicsMlmReader
 from mcqa_probes.models.masked_lm_mc import MaskedLmMc
 
 
-def build(model_name: str, skip_multi_piece: bool = False, probe_type: str = "zero_shot"):
-    """(reader, model) for a pretrained masked LM, the model in eval mode."""
+def build(model_name: str, skip_multi_piece: bool = False, probe_type: str = "zero_shot",
+          cuda_device: Optional[int] = None, precision: str = "fp32"):
+    """(reader, model) for a pretrained masked LM, the model in eval mode on ``cuda_device``
+    (``None``: the GPU when there is one; -1: the CPU), scoring in ``precision``."""
     reader = OlmpicsMlmReader(model_name, skip_multi_piece_candidates=skip_multi_piece)
-    model = MaskedLmMc(Vocabulary(), model_name, probe_type=probe_type)
+    model = MaskedLmMc(Vocabulary(), model_name, probe_type=probe_type, precision=precision)
+    place_model(model, resolve_cuda_device(cuda_device), precision)
     model.eval()
     return reader, model
 
@@ -31,7 +36,9 @@ def batches(items: Sequence[Any], size: int) -> Iterable[Sequence[Any]]:
 
 @torch.no_grad()
 def predict_instances(model: MaskedLmMc, instances: List[Instance], batch_size: int = 64) -> Dict[str, List]:
-    """Candidate logits and best choice per instance, in order (one forward per batch)."""
+    """Candidate logits and best choice per instance, in order (one forward per batch, on the
+    model's device; the logits come back in fp32 on the CPU)."""
+    device = model_device(model)
     logits: List[List[float]] = []
     best: List[int] = []
     for chunk in batches(instances, batch_size):
@@ -39,8 +46,8 @@ def predict_instances(model: MaskedLmMc, instances: List[Instance], batch_size: 
         batch.index_instances(model.vocab)
         tensors = batch.as_tensor_dict()
         tensors.pop("label", None)
-        output = model(**tensors)
-        for row, mask in zip(output["logits"], tensors["candidate_ids"] >= 0):
+        output = model(**move_to_device(tensors, device))
+        for row, mask in zip(output["logits"].cpu(), tensors["candidate_ids"] >= 0):
             logits.append(row[mask].tolist())
         best += output["best_alternative"].tolist()
     return {"logits": logits, "best": best}
@@ -52,10 +59,14 @@ def zero_shot_evaluate(
     batch_size: int = 64,
     limit: Optional[int] = None,
     skip_multi_piece: bool = False,
+    cuda_device: Optional[int] = None,
+    precision: str = "fp32",
 ) -> Dict[str, Any]:
-    """Accuracy of the pretrained masked LM's choice on a labelled MC-MLM file."""
+    """Accuracy of the pretrained masked LM's choice on a labelled MC-MLM file, scored on
+    ``cuda_device`` (``None``: the GPU when there is one) in ``precision``."""
     start = time.perf_counter()
-    reader, model = build(model_name, skip_multi_piece)
+    cuda_device = resolve_cuda_device(cuda_device)
+    reader, model = build(model_name, skip_multi_piece, cuda_device=cuda_device, precision=precision)
     # The reader names file, line and word of a multi-piece candidate (or skips and counts it).
     instances: List[Instance] = list(reader.read(data_path))
     skipped = reader.skipped_questions
@@ -69,5 +80,6 @@ def zero_shot_evaluate(
         "accuracy": correct / len(gold) if gold else float("nan"),
         "count": len(gold),
         "skipped_multi_piece": skipped,
+        "device": describe(cuda_device, precision),
         "seconds": time.perf_counter() - start,
     }

@@ -87,8 +87,11 @@ def evaluate_model(
     batch_size: int = 64,
     progress: Optional[Callable] = None,
     lm: Optional[MaskedLm] = None,
+    cuda_device: Optional[int] = None,
+    precision: str = "fp32",
 ) -> Dict[str, Any]:
-    """One model's Table-6 row.
+    """One model's Table-6 row, scored on ``cuda_device`` (``None``: the GPU when there is one) in
+    ``precision`` (both ignored when ``lm`` is given: it was placed when loaded).
 
     Individual flags come from ``registry`` (column ``registry_name``, or the model name matched
     by :func:`registry_column`); otherwise, with ``compute_individual``, from the model's own
@@ -96,7 +99,7 @@ def evaluate_model(
     """
     from mcqa_probes.winoventi.adversarial_filter import adversarial_filter, filter_flags
 
-    lm = lm or MaskedLm(model_name)
+    lm = lm or MaskedLm(model_name, cuda_device=cuda_device, precision=precision)
     scores = score_prompts(lm, prompts, batch_size, progress)
     row: Dict[str, Any] = {
         "model": model_name,

@@ -7,9 +7,10 @@ Splits (from :mod:`mcqa_probes.data.winoventi`):
   on every generic prompt, and on a mixed set (held-out exceptions + as many generics).
 
 Training is the ``masked_lm_mc`` machinery (via ``winoventi_mlm``): cross-entropy over the two
-candidates (o_g, o_e) at the mask, ``probe_type`` ``mlp`` (the head trains, encoder and embeddings
-frozen), ``linear`` (output layer only) or ``full`` (every weight), with allennlp's
-``GradientDescentTrainer``. Before/after numbers are strict P(target) > P(incorrect) accuracies.
+candidates (o_g, o_e) at the mask, with allennlp's ``GradientDescentTrainer``. ``probe_type``
+``full`` (the default: every weight trains, as in the paper, which fine-tunes the models and
+freezes nothing), or, as options, ``mlp`` (only the MLM head trains, encoder and embeddings frozen)
+or ``linear`` (only the output layer). Before/after numbers are strict P(target) > P(incorrect) accuracies.
 """
 import logging
 import random
@@ -70,7 +71,7 @@ def train(lm: MaskedLm, prompts: Sequence[WinoVentiPrompt], epochs: int = 1, lr:
     optimizer = AdamWOptimizer(parameters, lr=lr, weight_decay=0.0)
     with tempfile.TemporaryDirectory() as directory:
         trainer = GradientDescentTrainer(lm.model, optimizer, loader, num_epochs=epochs,
-                                         serialization_dir=directory, grad_norm=1.0, cuda_device=-1)
+                                         serialization_dir=directory, grad_norm=1.0, cuda_device=lm.cuda_device)
         trainer._checkpointer = None  # nothing to keep
         metrics = trainer.train()
     lm.model.eval()
@@ -82,21 +83,26 @@ def finetune_on_exceptions(
     model_name: str,
     tsv_path,
     split: str = "full",
-    probe_type: str = "mlp",
+    probe_type: str = "full",
     epochs: int = 1,
     lr: float = 1e-4,
     batch_size: int = 16,
     seed: int = 0,
     limit_pairs: Optional[int] = None,
     progress: Optional[Callable[[str], None]] = None,
+    cuda_device: Optional[int] = None,
+    precision: str = "fp32",
 ) -> Dict[str, Any]:
-    """Build the split, score the test sets, train, score again. ``limit_pairs`` keeps the first N pairs."""
+    """Build the split, score the test sets, train, score again. ``limit_pairs`` keeps the first N pairs.
+
+    Everything runs on ``cuda_device`` (``None``: the GPU when there is one); ``precision`` is the
+    autocast of the model's forward (scoring and training)."""
     prompts = read_winoventi(tsv_path)
     if limit_pairs is not None:
         prompts = [p for p in prompts if p.pair_index < limit_pairs]
     parts = build_split(prompts, split, seed)
     tests = {name: items for name, items in parts.items() if name != "train"}
-    lm = MaskedLm(model_name, probe_type=probe_type)
+    lm = MaskedLm(model_name, probe_type=probe_type, cuda_device=cuda_device, precision=precision)
     say = progress or (lambda message: None)
     say(f"{split} split: {len(parts['train'])} training prompts, tests " +
         ", ".join(f"{n}={len(t)}" for n, t in tests.items()))

@@ -10,6 +10,7 @@ from typing import Callable, Iterable, List, Optional, Sequence
 import torch
 from allennlp.data import Instance, Vocabulary
 
+from mcqa_probes.common.device import autocast, model_device, place_model, resolve_cuda_device
 from mcqa_probes.data.dataset_readers.winoventi import WinoVentiReader
 from mcqa_probes.models.winoventi_mlm import WinoVentiMlm
 from mcqa_probes.olmpics.zero_shot import batches, predict_instances
@@ -20,18 +21,28 @@ class MaskedLm:
 
     ``seed`` seeds torch before loading: weights missing from a checkpoint (the offline MiniLM's
     whole MLM head) are then the same random draw on every load, so runs are reproducible.
+    ``cuda_device`` (``None``: the GPU when there is one, -1: the CPU) and ``precision`` (autocast
+    for scoring; scores come back in fp32) say where and how the model runs.
     """
 
-    def __init__(self, model_name: str, probe_type: str = "zero_shot", max_length: int = 128, seed: int = 0):
+    def __init__(self, model_name: str, probe_type: str = "zero_shot", max_length: int = 128, seed: int = 0,
+                 cuda_device: Optional[int] = None, precision: str = "fp32"):
         self.name = model_name
         self.reader = WinoVentiReader(model_name, max_length=max_length)
         torch.manual_seed(seed)
-        self.model = WinoVentiMlm(Vocabulary(), model_name, probe_type=probe_type)
+        self.cuda_device = resolve_cuda_device(cuda_device)
+        self.precision = precision
+        self.model = WinoVentiMlm(Vocabulary(), model_name, probe_type=probe_type, precision=precision)
+        place_model(self.model, self.cuda_device, precision)
         self.model.eval()
 
     @property
     def tokenizer(self):
         return self.reader.hf_tokenizer
+
+    @property
+    def model_device(self) -> torch.device:
+        return model_device(self.model)
 
     @property
     def masked_lm(self) -> torch.nn.Module:
@@ -58,6 +69,7 @@ class MaskedLm:
             where = (encoded["input_ids"] == tokenizer.mask_token_id).nonzero()
             if where.size(0) != len(chunk) or not torch.equal(where[:, 0], torch.arange(len(chunk))):
                 raise ValueError(f"every text needs exactly one {mask_string}: {list(chunk)}")
-            logits = model(**encoded).logits
-            rows.append(logits[where[:, 0], where[:, 1]])
+            with autocast(self.cuda_device, self.precision):
+                logits = model(**encoded.to(self.model_device)).logits
+            rows.append(logits[where[:, 0].to(logits.device), where[:, 1].to(logits.device)].float().cpu())
         return torch.cat(rows) if rows else torch.empty(0, len(tokenizer))

@@ -7,6 +7,7 @@
 //   EMBEDDING_DIM                     its dimension (default 50; 300 for glove.840B.300d)
 //   HIDDEN                            BiLSTM hidden size per direction, h (default 100; r_s has 2h)
 //   SEED (13), EPOCHS (12), PATIENCE (4), BATCH_SIZE (32), LR (0.002), DROPOUT, CUDA_DEVICE
+//   PRECISION (the model's fp32 | bf16 | fp16 autocast, default fp32), USE_AMP (trainer, CUDA only)
 // For ELMo, replace `embedder` by an `elmo_token_embedder` and add an `elmo_characters` indexer.
 local env = import 'env.libsonnet';
 
@@ -60,6 +61,7 @@ local test_data = env.optional('TEST_DATA', null);
     validation_metric: '+accuracy',
     grad_norm: 5.0,
     cuda_device: env.int('CUDA_DEVICE', -1),
+    use_amp: env.bool('USE_AMP', false),
     optimizer: { type: 'adam', lr: env.float('LR', 0.002) },
     checkpointer: { keep_most_recent_by_count: 1 },
   },
@@ -72,7 +74,7 @@ local test_data = env.optional('TEST_DATA', null);
     vocabulary: $.vocabulary,
     train_data_path: env.str('TRAIN_DATA', 'fixtures/data/wordnetqa_hypernymy.jsonl'),
     validation_data_path: env.str('DEV_DATA', 'fixtures/data/wordnetqa_hypernymy.jsonl'),
-    model: model,
+    model: model { precision: env.str('PRECISION', 'fp32') },
     data_loader: { batch_size: env.int('BATCH_SIZE', 32), shuffle: true },
     validation_data_loader: { batch_size: 64, shuffle: false },
     trainer: trainer,

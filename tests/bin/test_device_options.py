@@ -1,0 +1,68 @@
+"""Every bin/ command that runs a model takes --cuda-device and --precision (mcqa_probes.common.device)."""
+import importlib.machinery
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+BIN = Path(__file__).resolve().parents[2] / "bin"
+
+#: the commands that load, train, score or evaluate a model
+MODEL_COMMANDS = [
+    "age_sweep", "artifact_audit", "bench_eval", "bench_mlm", "inoculate", "learning_curve", "olmpics_suite",
+    "winoventi_associations", "winoventi_eval", "winoventi_filter", "winoventi_finetune", "zero_shot",
+]
+
+
+def load_command(name: str):
+    loader = importlib.machinery.SourceFileLoader(f"bin_{name}", str(BIN / name))
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def help_text(name: str, monkeypatch, capsys) -> str:
+    module = load_command(name)
+    monkeypatch.setattr(sys, "argv", [name, "--help"])  # for the commands whose main() takes no argv
+    with pytest.raises(SystemExit) as exit_info:
+        module.main()
+    assert exit_info.value.code == 0
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", MODEL_COMMANDS)
+def test_command_takes_cuda_device_and_precision(name, monkeypatch, capsys):
+    text = help_text(name, monkeypatch, capsys)
+    assert "--cuda-device" in text
+    assert "--precision {bf16,fp16,fp32}" in text
+
+
+@pytest.mark.parametrize("name", ["zero_shot", "winoventi_filter", "learning_curve"])
+def test_a_gpu_that_is_not_there_is_a_usage_error(name, monkeypatch, capsys, tmp_path):
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 0)
+    module = load_command(name)
+    required = {
+        "zero_shot": ["--model", "m", "--data", "d.jsonl"],
+        "winoventi_filter": ["--model", "m", "--triples", "t.tsv", "--out", str(tmp_path / "o.tsv")],
+        "learning_curve": ["--config", "c", "--train", "t", "--dev", "d", "--out", str(tmp_path)],
+    }[name]
+    with pytest.raises(SystemExit) as exit_info:
+        module.main(required + ["--cuda-device", "0"])
+    assert exit_info.value.code == 2
+    assert "--cuda-device 0: torch sees 0 GPU" in capsys.readouterr().err
+
+
+def test_zero_shot_passes_device_and_precision_to_the_library(monkeypatch, capsys):
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    module = load_command("zero_shot")
+    calls = []
+    monkeypatch.setattr(module, "zero_shot_evaluate", lambda *a, **k: calls.append(k) or {"accuracy": 1.0})
+    assert module.main(["--model", "m", "--data", "a.jsonl", "--precision", "bf16"]) == 0
+    assert calls == [{"cuda_device": -1, "precision": "bf16"}]
