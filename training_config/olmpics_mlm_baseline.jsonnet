@@ -26,6 +26,7 @@ local seed = env.int('SEED', 42);
     // FF_MLM width: the masked LM's hidden size (1024 for large models) unless HIDDEN is set
     hidden_dim: env.int('HIDDEN', null),
     dropout: env.float('DROPOUT', 0.1),
+    precision: env.str('PRECISION', 'fp32'),
     text_field_embedder: {
       token_embedders: {
         glove: {
@@ -45,6 +46,7 @@ local seed = env.int('SEED', 42);
     validation_metric: '+accuracy',
     grad_norm: 1.0,
     cuda_device: env.int('CUDA_DEVICE', -1),
+    use_amp: env.bool('USE_AMP', false),
     optimizer: { type: 'adamw', lr: env.float('LR', 1e-3), weight_decay: env.float('WEIGHT_DECAY', 0.0) },
     checkpointer: { keep_most_recent_by_count: 1 },
     // allennlp's NormalizationBiasVerification flags dense -> GELU -> LayerNorm wrongly

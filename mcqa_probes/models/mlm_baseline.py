@@ -94,6 +94,8 @@ class MlmBaseline(MultipleChoiceModel):
     ) -> Dict[str, Any]:
         candidate_ids = candidate_ids.long()
         safe = candidate_ids.clamp(min=0)
-        logits = torch.einsum("bh,bkh->bk", hidden, self.output_weight[safe]) + self.output_bias[safe]
+        with self.autocast():
+            hidden = self.layer_norm(torch.nn.functional.gelu(self.dense(self.dropout(self.encode(words)))))
+            logits = torch.einsum("bh,bkh->bk", hidden, self.output_weight[safe]) + self.output_bias[safe]
         return self.choice_output(logits, candidate_ids >= 0, label, metadata)
 
