@@ -4,11 +4,21 @@ and map the zero-shot prediction (``younger`` / ``older``) of a masked LM for ev
 The correct answer is ``younger`` when the first value is smaller (ages); with ``years=True``
 (birth years: "A person born in {a} is [MASK] than me in age, If i was born in {b}.") it flips.
 Pairs with equal values are left out of the accuracy (drawn grey).
+
+Defaults are Figure 3A's: the §3.1 zero-shot template (:data:`PAPER_TEMPLATE`, "me" is the second
+person) over ages 15..105 (:data:`PAPER_VALUES`). The template of the released Age Comparison data
+files (:data:`DATA_TEMPLATE`, the one the learning curves train on) is an option.
 """
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
-AGE_TEMPLATE = "A {a} year old person age is [MASK] than a {b} year old person ."
+#: The oLMpics paper's zero-shot template (§3.1, Figure 3A).
+PAPER_TEMPLATE = "A {a} year old person is [MASK] than me in age, If I am a {b} year old person."
+#: The template of the released number_comparison_age_compare_masked_*.jsonl files.
+DATA_TEMPLATE = "A {a} year old person age is [MASK] than a {b} year old person ."
+AGE_TEMPLATE = PAPER_TEMPLATE  # the default
+#: Figure 3A's age range (inclusive), in :func:`parse_values` syntax.
+PAPER_VALUES = "15:105"
 YEAR_TEMPLATE = "A person born in {a} is [MASK] than me in age, If i was born in {b}."
 CHOICES = ("younger", "older")
 
