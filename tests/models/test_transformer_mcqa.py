@@ -33,8 +33,46 @@ def model_case(request, tmp_path):
     case.teardown_method()
 
 
+def shift_invariant_parameters(model):
+    """Parameters whose gradient is exactly zero in exact arithmetic, so allennlp's "every parameter
+    gets a non-zero gradient" check passes or fails on float round-off (it failed for tiny RoBERTa
+    under torch 2.11, where the round-off came out as exact zeros):
+
+    * attention key biases: ``q . (k + b)`` adds the same ``q . b`` to every score of a softmax row;
+    * the last layer's output LayerNorm bias and ``choice_scorer.bias``: with first-token pooling and
+      one linear scorer shared by all choices they add the same constant to every choice's logit,
+      and the loss is a softmax over the choices.
+    """
+    names = [name for name, _ in model.named_parameters()]
+    last_layer = max(int(name.split(".layer.")[1].split(".")[0]) for name in names if ".layer." in name)
+    return {
+        name
+        for name in names
+        if name.endswith("attention.self.key.bias")
+        or name == "choice_scorer.bias"
+        or name.endswith(f"layer.{last_layer}.output.LayerNorm.bias")
+    }
+
+
+def test_shift_invariant_parameters_really_get_no_gradient(model_case):
+    """The parameters the gradient check ignores are exactly those whose gradient is round-off."""
+    model = model_case.model
+    model.eval()
+    batch = model_case.dataset.as_tensor_dict(model_case.dataset.get_padding_lengths())
+    model(**batch)["loss"].backward()
+    ignored = shift_invariant_parameters(model)
+    assert len(ignored) == 4  # 2 layers' key biases, the last output LayerNorm bias, the scorer bias
+    largest = max(model.get_parameter(name).grad.abs().max().item() for name in ignored)
+    smallest_other = min(
+        parameter.grad.abs().max().item() for name, parameter in model.named_parameters() if name not in ignored
+    )
+    assert largest < 1e-7 and largest * 20 < smallest_other  # round-off vs real gradients
+
+
 def test_train_save_load_and_batch_consistency(model_case):
-    model_case.ensure_model_can_train_save_and_load(model_case.param_file, tolerance=1e-4)
+    model_case.ensure_model_can_train_save_and_load(
+        model_case.param_file, tolerance=1e-4, gradients_to_ignore=shift_invariant_parameters(model_case.model)
+    )
     model_case.ensure_batch_predictions_are_consistent()
 
 
