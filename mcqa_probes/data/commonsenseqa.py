@@ -20,6 +20,7 @@ from collections import OrderedDict
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from mcqa_probes.data.question import Choice, McqaFormatError, MultipleChoiceQuestion
+from mcqa_probes.reports.atomic import atomic_open
 
 SPLIT_NAMES = ("train", "dev", "test")
 
@@ -118,7 +119,7 @@ def split_summary(splits: Dict[str, List[MultipleChoiceQuestion]]) -> List[Tuple
 def write_jsonl(questions: Iterable[MultipleChoiceQuestion], path, layout: str = "original") -> int:
     """Write questions as jsonl: ``original`` (question_concept inside ``question``) or ``hf``."""
     count = 0
-    with open(path, "w", encoding="utf-8") as handle:
+    with atomic_open(path, "w", encoding="utf-8") as handle:
         for question in questions:
             handle.write(json.dumps(to_layout(question, layout)) + "\n")
             count += 1
