@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence
 
 from mcqa_probes.data.question import Choice, MultipleChoiceQuestion, read_questions
+from mcqa_probes.reports.atomic import atomic_open
 
 NONSENSE_WORDS = ("blah", "ya", "foo", "snap", "woo", "boo", "da", "wee", "foe", "fee")
 MASK = "[MASK]"
@@ -195,7 +196,7 @@ def transform_file(source, target, control: str, probe: Optional[str] = None, se
         answer_map = pooled_answer_map(questions, *(read_questions(other) for other in others))
     transformed = apply_control(questions, control, probe, seed, answer_map)
     Path(target).parent.mkdir(parents=True, exist_ok=True)
-    with open(target, "w", encoding="utf-8") as handle:
+    with atomic_open(target, "w", encoding="utf-8") as handle:
         for question in transformed:
             handle.write(json.dumps(question.to_json()) + "\n")
     return len(transformed)
