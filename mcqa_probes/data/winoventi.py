@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 from mcqa_probes.data.question import McqaFormatError
+from mcqa_probes.reports.atomic import atomic_open
 
 COLUMNS = ("Word", "Associative Bias", "Alternative", "biased_word_context", "adversarial_word_context",
            "masked_prompt", "target", "incorrect", "test_type")
@@ -208,7 +209,7 @@ def write_registry(registry: Registry, path, triples: Optional[Sequence[Triple]]
     """Write flags in the registry layout (only the given triples, default: the union)."""
     if triples is None:
         triples = unique_triples(t for model in registry.models for t in registry.flags[model])
-    with open(path, "w", encoding="utf-8") as handle:
+    with atomic_open(path, "w", encoding="utf-8") as handle:
         handle.write("\t".join(TRIPLE_COLUMNS + tuple(registry.models)) + "\n")
         for triple in triples:
             cells = [str(registry.flags[m].get(triple, False)) for m in registry.models]
@@ -307,7 +308,7 @@ def full_exception_split(prompts: Sequence[WinoVentiPrompt], seed: int = 0, test
 def write_winoventi(prompts: Iterable[WinoVentiPrompt], path) -> int:
     """Write prompts in the TSV layout (header + rows, any order; pairing not implied)."""
     count = 0
-    with open(path, "w", encoding="utf-8") as handle:
+    with atomic_open(path, "w", encoding="utf-8") as handle:
         handle.write("\t".join(COLUMNS) + "\n")
         for p in prompts:
             cells = [p.word, p.generic, p.exception, p.biased_word_context, p.adversarial_word_context,
