@@ -23,6 +23,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tupl
 
 import torch
 
+from mcqa_probes.reports.atomic import atomic_open
 from mcqa_probes.models.masked_lm_scoring import CandidateNotSinglePieceError, candidate_token_id
 from mcqa_probes.winoventi.scoring import MaskedLm
 
@@ -135,7 +136,7 @@ def format_jaccard_table(rows: Sequence[Dict], ks: Sequence[int] = (1, 3, 5)) ->
 
 def write_jsonl(records: Iterable[Dict], path) -> int:
     count = 0
-    with open(path, "w", encoding="utf-8") as handle:
+    with atomic_open(path, "w", encoding="utf-8") as handle:
         for record in records:
             handle.write(json.dumps(record) + "\n")
             count += 1
