@@ -19,13 +19,13 @@ Bad input raises :class:`AnnotationError` naming the file and line.
 """
 import csv
 import json
-import os
 import random
 import string
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Optional, Sequence
+
+from mcqa_probes.reports.atomic import atomic_open
 
 LETTERS = string.ascii_uppercase
 QID_COLUMNS = ("qid", "Input.qid", "id")
@@ -65,17 +65,8 @@ class AnnotationScore:
 
 
 def _atomic_write(path: str, write) -> None:
-    directory = os.path.dirname(os.path.abspath(path)) or "."
-    os.makedirs(directory, exist_ok=True)
-    handle, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=os.path.basename(path))
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            write(out)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with atomic_open(path, "w", encoding="utf-8", newline="") as out:
+        write(out)
 
 
 def read_mcqa_jsonl(path: str) -> List[AnnotatedQuestion]:
