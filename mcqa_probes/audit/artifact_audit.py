@@ -25,6 +25,8 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence
 from mcqa_probes.data.question import read_questions
 from mcqa_probes.common.device import config_environment, resolve_cuda_device, torch_device
 from mcqa_probes.common.environment import environment
+from mcqa_probes.reports.atomic import atomic_open, write_json, write_text
+from mcqa_probes.reports.tables import Section, markdown_table
 
 CONFIG_DIR = Path(__file__).resolve().parents[2] / "training_config"
 
@@ -97,7 +99,7 @@ def prepare_splits(
     paths = {}
     for name, lines in splits.items():
         paths[name] = str(out_dir / f"{name}.jsonl")
-        Path(paths[name]).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        write_text(paths[name], "\n".join(lines) + "\n")
     return {"paths": paths, "sizes": {k: len(v) for k, v in splits.items()}, "sources": sources}
 
 
@@ -120,7 +122,7 @@ def glove_subset(glove_file: Path, words: set, target: Path) -> Dict[str, int]:
     opener = gzip.open if str(glove_file).endswith(".gz") else open
     kept, dimension = 0, 0
     target.parent.mkdir(parents=True, exist_ok=True)
-    with opener(glove_file, "rt", encoding="utf-8") as source, open(target, "w", encoding="utf-8") as sink:
+    with opener(glove_file, "rt", encoding="utf-8") as source, atomic_open(target, "w", encoding="utf-8") as sink:
         for line in source:
             word, _, rest = line.partition(" ")
             if word in words:
@@ -270,8 +272,8 @@ def run_audit(
             entry["results"][key] = result
         report["probes"][probe] = entry
     report["flags"] = find_flags(report, flag_margin)
-    (out_dir / "artifact_audit.json").write_text(json.dumps(report, indent=2))
-    (out_dir / "artifact_audit.md").write_text(format_table(report))
+    write_json(out_dir / "artifact_audit.json", report, end="")
+    write_text(out_dir / "artifact_audit.md", format_table(report))
     return report
 
 
@@ -301,13 +303,12 @@ def find_flags(report: Dict[str, object], margin: float) -> List[Dict[str, objec
 def format_table(report: Dict[str, object]) -> str:
     """Markdown in the layout of Table 7 (groups 1-2): one column per probe, cells ``dev / test`` (%)."""
     probes = list(report["probes"])
-    lines = ["| Model | " + " | ".join(f"{p} (Dev/Test)" for p in probes) + " |",
-             "|---|" + "---|" * len(probes)]
+    rows: List[object] = []
     for group in (1, 2):
         keys = [k for k in report["models"] if MODELS[k].group == group]
         if not keys:
             continue
-        lines.append(f"| **{GROUP_TITLES[group]}** |" + " |" * len(probes))
+        rows.append(Section(GROUP_TITLES[group]))
         for key in keys:
             cells, name = [], MODELS[key].row
             for probe in probes:
@@ -317,7 +318,8 @@ def format_table(report: Dict[str, object]) -> str:
                     continue
                 name = result.get("row", name)
                 cells.append(f"{100 * result['dev']:.1f} / {100 * result['test']:.1f}")
-            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+            rows.append([name] + cells)
+    lines = [markdown_table(["Model"] + [f"{p} (Dev/Test)" for p in probes], rows)]
     settings = report["settings"]
     sizes = "; ".join(
         f"{p}: train {e['splits']['sizes']['train']}, dev {e['splits']['sizes']['dev']}, test {e['splits']['sizes']['test']}"

@@ -6,7 +6,6 @@ M*^{a,k} per k, and draw probe (solid) and original (dashed) accuracy against k.
 Resumable: a run whose directory holds ``result.json`` is not run again.
 """
 import contextlib
-import csv
 import io
 import json
 import shutil
@@ -15,7 +14,9 @@ from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Sequence
 
 from mcqa_probes.common.environment import environment
-from mcqa_probes.reports.atomic import write_text, write_with
+from mcqa_probes.reports import figures
+from mcqa_probes.reports.atomic import write_csv, write_json, write_text
+from mcqa_probes.reports.tables import markdown_table
 
 CONFIG = Path(__file__).resolve().parent.parent.parent / "training_config" / "inoculate.jsonnet"
 COLUMNS = ["k", "lr", "add_some", "probe_dev_accuracy", "probe_test_accuracy", "orig_accuracy_before",
@@ -105,7 +106,7 @@ def run_one(settings: SweepSettings, point: Dict) -> Dict:
         "aggregate_accuracy": metrics.get("aggregate_accuracy"),
         "run_dir": str(run_dir),
     }
-    write_text(result_file, json.dumps(row, indent=2, sort_keys=True) + "\n")
+    write_json(result_file, row, indent=2, sort_keys=True)
     return row
 
 
@@ -132,45 +133,18 @@ def _fmt(value) -> str:
 
 
 def write_tables(rows: List[Dict], out: Path) -> None:
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=COLUMNS, extrasaction="ignore", lineterminator="\n")
-    writer.writeheader()
-    for row in rows:
-        writer.writerow(row)
-    write_text(out / "inoculation.csv", buffer.getvalue())
+    write_csv(out / "inoculation.csv", ([row.get(c) for c in COLUMNS] for row in rows), header=COLUMNS,
+              lineterminator="\n")
     shown = [c for c in COLUMNS if c != "run_dir"]
     lines = ["# Inoculation sweep", "",
              "Accuracies are fractions; inoculation cost is in points (original accuracy before − after, ×100; "
              "positive = worse). `best` marks M*^{a,k}, the best aggregate AVG(probe dev, original) per k.", "",
-             "| " + " | ".join(shown) + " |", "|" + "---|" * len(shown)]
-    lines += ["| " + " | ".join(_fmt(row.get(c)) for c in shown) + " |" for row in rows]
+             markdown_table(shown, [[_fmt(row.get(c)) for c in shown] for row in rows])]
     write_text(out / "inoculation.md", "\n".join(lines) + "\n")
 
 
 def plot(rows: List[Dict], out: Path, title: str = "Inoculation") -> Path:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    best = sorted((r for r in rows if r["best_for_k"]), key=lambda r: r["k"])
-    figure, axis = plt.subplots(figsize=(6, 4))
-    ks = [r["k"] for r in best]
-    axis.plot(ks, [100 * r["probe_dev_accuracy"] for r in best], "o-", label="probe (dev)")
-    axis.plot(ks, [100 * r["orig_accuracy_after"] for r in best], "s--", label="original task")
-    if best:
-        axis.axhline(100 * best[0]["orig_accuracy_before"], color="grey", linestyle=":", label="original, before")
-    axis.set_xscale("log")
-    axis.set_xticks(ks, [str(k) for k in ks])
-    axis.set_xlabel("number of probe examples k")
-    axis.set_ylabel("accuracy %")
-    axis.set_ylim(0, 100)
-    axis.set_title(title + " (best aggregate model per k)")
-    axis.legend()
-    figure.tight_layout()
-    path = write_with(out / "inoculation_curves.png", lambda target: figure.savefig(target, dpi=120, format="png"))
-    plt.close(figure)
-    return path
+    return figures.inoculation_curves(rows, out / "inoculation_curves.png", title=title)
 
 
 def run_sweep(settings: SweepSettings, progress=None) -> List[Dict]:

@@ -21,6 +21,8 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence
 
 from mcqa_probes.metrics.learning_curve import PAPER_SIZES
 from mcqa_probes.common.environment import environment
+from mcqa_probes.reports.atomic import write_json
+from mcqa_probes.reports.tables import text_row, text_table
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = ROOT / "training_config"
@@ -55,24 +57,28 @@ def render_tables(results: Dict[str, Dict[str, Dict[str, Any]]], probes: Optiona
         width = max([10] + [len(n) for n in names])
         chance = f"random is {100 / k:.0f}%"
         if setup == "mc_mlm":
-            header = (f"{'Model':<{width}}  {'Zero':>5} | {'MLP_MLM':^11} | {'LINEAR':^11} | {'LANGSENSE':^12}\n"
-                      f"{'':<{width}}  {'shot':>5} | {'WS':>5} {'MAX':>5} | {'WS':>5} {'MAX':>5} | {'pert':>5} {'nolang':>6}")
+            widths, gaps = [width, 5, 5, 5, 5, 5, 5, 6], ["  ", " | ", " ", " | ", " ", " | ", " "]
+            spans = text_row(["Model", "Zero", "MLP_MLM", "LINEAR", "LANGSENSE"], [width, 5, 11, 11, 12], "<>^^^",
+                             ["  ", " | ", " | ", " | "])
+            header = ["", "shot", "WS", "MAX", "WS", "MAX", "pert", "nolang"]
         else:
-            header = (f"{'Model':<{width}}  {'LEARNCURVE':^11} | {'LANGSENSE':^12}\n"
-                      f"{'':<{width}}  {'WS':>5} {'MAX':>5} | {'pert':>5} {'nolang':>6}")
-        lines = [f"{title} ({'MC-MLM' if setup == 'mc_mlm' else 'MC-QA'}, K={k}, {chance})", header]
+            widths, gaps = [width, 5, 5, 5, 6], ["  ", " ", " | ", " "]
+            spans = text_row(["Model", "LEARNCURVE", "LANGSENSE"], [width, 11, 12], "<^^", ["  ", " | "])
+            header = ["", "WS", "MAX", "pert", "nolang"]
+        table = []
         for name in names or ["(no results)"]:
             row = rows.get(name, {})
             curve = row.get("mlp" if setup == "mc_mlm" else "curve", {}) or {}
             sense = row.get("langsense", {}) or {}
             if setup == "mc_mlm":
                 linear = row.get("linear", {}) or {}
-                lines.append(f"{name:<{width}}  {_percent(row.get('zero_shot')):>5} | {_percent(curve.get('WS')):>5} "
-                             f"{_percent(curve.get('MAX')):>5} | {_percent(linear.get('WS')):>5} {_percent(linear.get('MAX')):>5} | "
-                             f"{_percent(sense.get('perturbed')):>5} {_percent(sense.get('nolang')):>6}")
+                numbers = [row.get("zero_shot"), curve.get("WS"), curve.get("MAX"), linear.get("WS"), linear.get("MAX")]
             else:
-                lines.append(f"{name:<{width}}  {_percent(curve.get('WS')):>5} {_percent(curve.get('MAX')):>5} | "
-                             f"{_percent(sense.get('perturbed')):>5} {_percent(sense.get('nolang')):>6}")
+                numbers = [curve.get("WS"), curve.get("MAX")]
+            numbers += [sense.get("perturbed"), sense.get("nolang")]
+            table.append([name] + [_percent(n) for n in numbers])
+        lines = [f"{title} ({'MC-MLM' if setup == 'mc_mlm' else 'MC-QA'}, K={k}, {chance})", spans,
+                 text_table(table, widths, "<" + ">" * (len(widths) - 1), gaps, header=[header])]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
@@ -139,5 +145,5 @@ def run_suite(
                 curve, sense = _curve(CONFIGS / config, train, dev, out / probe / BASELINE, ["nolang"], probe, **options)
                 key = "mlp" if setup == "mc_mlm" else "curve"
                 results[probe][BASELINE] = {key: curve, "langsense": {"nolang": sense.get("nolang")}}
-        results_file.write_text(json.dumps(results, indent=2))
+        write_json(results_file, results, end="")
     return results
