@@ -11,7 +11,7 @@ from allennlp.data import DatasetReader, Instance
 
 from mcqa_probes.data.commonsenseqa import answer_pool, sanity_question
 from mcqa_probes.data.dataset_readers.mcqa import McqaReader
-from mcqa_probes.data.question import read_questions
+from mcqa_probes.data.question import read_numbered_questions
 
 
 @DatasetReader.register("csqa")
@@ -44,10 +44,10 @@ class CsqaReader(McqaReader):
 
     def _read(self, file_path: str) -> Iterable[Instance]:
         path = cached_path(file_path)
-        questions = read_questions(path, require_answer_key=self.require_answer_key)
+        numbered = read_numbered_questions(path, require_answer_key=self.require_answer_key)
         if self.sanity:  # the pool is the whole file's answers: read it all first
-            questions = list(questions)
-            pool = answer_pool(questions)
-            questions = (sanity_question(question, pool, self.sanity_seed) for question in questions)
-        for question in self.shard_iterable(questions):
-            yield self.text_to_instance(question)
+            numbered = list(numbered)
+            pool = answer_pool([question for _, question in numbered])
+            numbered = ((line, sanity_question(question, pool, self.sanity_seed)) for line, question in numbered)
+        # batched tokenization, as the mcqa reader (``batch_size`` questions per tokenizer call)
+        yield from self._read_numbered(numbered, str(path), file_path)
