@@ -65,6 +65,20 @@ def test_bad_file_error_names_file_and_line(trained_archive, tmp_path):
     assert f"{bad}, line 2: answerKey 'Q' matches no choice label" in result.stderr
 
 
+def test_evaluate_on_an_empty_or_non_utf8_file_stops_with_file_named(trained_archive, tmp_path):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    result = run(["evaluate", str(trained_archive), str(empty)])
+    assert result.returncode != 0
+    assert f"{empty}: no question in the file" in result.stderr
+    latin1 = tmp_path / "latin1.jsonl"
+    good = (DATA / "olmpics_age.jsonl").read_text().splitlines()[0]
+    latin1.write_bytes((good + "\n").encode("utf-8") + good.replace('"id": "', '"id": "\u00e9').encode("latin-1") + b"\n")
+    result = run(["evaluate", str(trained_archive), str(latin1)])
+    assert result.returncode != 0
+    assert f"{latin1}, line 2: not UTF-8" in result.stderr
+
+
 def test_help_lists_commands_with_plugin():
     result = run(["--help"])
     assert result.returncode == 0 and "train" in result.stdout

@@ -10,7 +10,9 @@ label equals ``answerKey`` (compared as strings). Every extra key (``notes``,
 ``question_concept``, ...; also extra keys inside ``question``) is kept in ``extras`` so the
 metrics can use it. The ad-hoc form ``{"question": "...", "choices": ["...", ...]}`` is accepted
 too (labels become "A", "B", ...). Bad input raises :class:`McqaFormatError` naming the file and
-line and what was expected.
+line and what was expected; :func:`read_jsonl` is the one JSON-lines reader of the project (also
+behind the predictions files of :mod:`mcqa_probes.metrics.probe_records`): bytes that are not
+UTF-8 and a file without any question are errors too, never an empty result.
 """
 import json
 import os
@@ -24,7 +26,10 @@ class McqaFormatError(ValueError):
 
     def __init__(self, message: str, path: Optional[str] = None, line: Optional[int] = None):
         self.path, self.line, self.reason = path, line, message
-        where = f"{path}, line {line}: " if path is not None else (f"line {line}: " if line is not None else "")
+        if path is not None:
+            where = f"{path}, line {line}: " if line is not None else f"{path}: "
+        else:
+            where = f"line {line}: " if line is not None else ""
         super().__init__(where + message)
 
 
@@ -139,32 +144,60 @@ def question_from_json(
     return MultipleChoiceQuestion(str(identifier), stem, choices, answer_index, extras)
 
 
-def read_numbered_questions(
-    path: Union[str, os.PathLike], *, require_answer_key: bool = True, min_choices: int = 2
-) -> Iterator[Tuple[int, MultipleChoiceQuestion]]:
-    """``(line number, question)`` for each question of a JSON-lines file; errors name the file and
-    the 1-based line."""
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
+def read_jsonl(path: Union[str, os.PathLike], *, what: str = "JSON line", allow_empty: bool = False
+               ) -> Iterator[Tuple[int, Any]]:
+    """``(1-based line number, decoded value)`` for each non-blank line of a JSON-lines file.
+
+    Raises :class:`McqaFormatError` naming the file and line for bytes that are not UTF-8 and for
+    invalid JSON, and (unless ``allow_empty``) naming the file when it holds no line at all
+    (``what`` says what was expected, e.g. "question"). A UTF-8 byte-order mark is skipped.
+    """
+    count = 0
+    with open(path, "rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise McqaFormatError(
+                    f"not UTF-8: byte 0x{raw[error.start]:02x} at byte {error.start + 1} of the line "
+                    "(expected UTF-8 encoded JSON lines; convert the file, e.g. iconv -t UTF-8)", str(path), number
+                ) from None
+            if number == 1:
+                line = line.lstrip("\ufeff")
             if not line.strip():
                 continue
             try:
                 data = json.loads(line)
             except json.JSONDecodeError as error:
                 raise McqaFormatError(f"invalid JSON ({error.msg} at column {error.colno})", str(path), number) from None
-            try:
-                yield number, question_from_json(
-                    data, require_answer_key=require_answer_key, default_id=f"line-{number}", min_choices=min_choices
-                )
-            except McqaFormatError as error:
-                raise McqaFormatError(error.reason, str(path), number) from None
+            count += 1
+            yield number, data
+    if not count and not allow_empty:
+        raise McqaFormatError(f"no {what} in the file (it is empty or has only blank lines; expected one JSON "
+                              f"{what} per line)", str(path))
+
+
+def read_numbered_questions(
+    path: Union[str, os.PathLike], *, require_answer_key: bool = True, min_choices: int = 2, allow_empty: bool = False
+) -> Iterator[Tuple[int, MultipleChoiceQuestion]]:
+    """``(line number, question)`` for each question of a JSON-lines file; errors name the file and
+    the 1-based line. A file without any question is an error (unless ``allow_empty``)."""
+    for number, data in read_jsonl(path, what="question", allow_empty=allow_empty):
+        try:
+            yield number, question_from_json(
+                data, require_answer_key=require_answer_key, default_id=f"line-{number}", min_choices=min_choices
+            )
+        except McqaFormatError as error:
+            raise McqaFormatError(error.reason, str(path), number) from None
 
 
 def read_questions(
-    path: Union[str, os.PathLike], *, require_answer_key: bool = True, min_choices: int = 2
+    path: Union[str, os.PathLike], *, require_answer_key: bool = True, min_choices: int = 2, allow_empty: bool = False
 ) -> Iterator[MultipleChoiceQuestion]:
     """The questions of a JSON-lines file (see :func:`read_numbered_questions`)."""
-    for _, question in read_numbered_questions(path, require_answer_key=require_answer_key, min_choices=min_choices):
+    for _, question in read_numbered_questions(
+        path, require_answer_key=require_answer_key, min_choices=min_choices, allow_empty=allow_empty
+    ):
         yield question
 
 

@@ -5,9 +5,10 @@ semantic-cluster key, and the ISA hops / distractor family / distractor depth fr
 The same extraction serves the allennlp Metrics (fed from instance metadata during
 ``allennlp evaluate``) and ``bin/probe_report`` (fed from a predictions file), so both agree.
 """
-import json
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, Iterator, List, Optional
+
+from mcqa_probes.data.question import McqaFormatError, read_jsonl
 
 #: Where the cluster key is looked for, first match wins (ours, then the released files').
 CLUSTER_KEY_FIELDS = ("notes.cluster_key", "notes.synset_id", "notes.gold_synset", "question_concept")
@@ -76,24 +77,19 @@ def record_from(metadata: Dict[str, Any], correct: bool, cluster_field: Optional
 def read_prediction_records(path: str, cluster_field: Optional[str] = None) -> Iterator[ProbeRecord]:
     """Records from a predictions file: ``allennlp predict --predictor mcqa`` output (one JSON per line,
     with ``correct`` or ``best_choice_index`` + ``answer_index``, and ``notes``)."""
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise ValueError(f"{path}, line {number}: invalid JSON ({error.msg})") from None
-            if "correct" in data:
-                correct = bool(data["correct"])
-            elif data.get("answer_index") is not None and "best_choice_index" in data:
-                correct = data["best_choice_index"] == data["answer_index"]
-            else:
-                raise ValueError(
-                    f"{path}, line {number}: expected 'correct' or 'best_choice_index' + 'answer_index' "
-                    "(predict with --predictor mcqa on a file that has answerKey)"
-                )
-            yield record_from(data, correct, cluster_field)
+    for number, data in read_jsonl(path, what="prediction"):
+        if not isinstance(data, dict):
+            raise McqaFormatError(f"expected a JSON object, got {type(data).__name__}", str(path), number)
+        if "correct" in data:
+            correct = bool(data["correct"])
+        elif data.get("answer_index") is not None and "best_choice_index" in data:
+            correct = data["best_choice_index"] == data["answer_index"]
+        else:
+            raise McqaFormatError(
+                "expected 'correct' or 'best_choice_index' + 'answer_index' "
+                "(predict with --predictor mcqa on a file that has answerKey)", str(path), number
+            )
+        yield record_from(data, correct, cluster_field)
 
 
 def instance_accuracy(records: Iterable[ProbeRecord]) -> float:
