@@ -24,6 +24,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tupl
 import torch
 
 from mcqa_probes.reports.atomic import atomic_open
+from mcqa_probes.reports.tables import text_table
 from mcqa_probes.models.masked_lm_scoring import CandidateNotSinglePieceError, candidate_token_id
 from mcqa_probes.winoventi.scoring import MaskedLm
 
@@ -126,11 +127,10 @@ def jaccard_table(models: Dict[str, List[Dict]], ks: Sequence[int] = (1, 3, 5), 
 
 def format_jaccard_table(rows: Sequence[Dict], ks: Sequence[int] = (1, 3, 5)) -> str:
     width = max([len("Model name")] + [len(r["model"]) for r in rows]) + 2
+    widths, align = [width] + [9] * len(ks) + [8], "<" + ">" * (len(ks) + 1)
+    table = [[r["model"]] + ["-" if math.isnan(r[str(k)]) else f"{r[str(k)]:.2f}" for k in ks] + [r["nouns"]] for r in rows]
     lines = [f"Jaccard similarity of generic associations with respect to {rows[0]['reference']}" if rows else "",
-             "Model name".ljust(width) + "".join(f"k = {k}".rjust(9) for k in ks) + "nouns".rjust(8)]
-    for r in rows:
-        cells = "".join(("-" if math.isnan(r[str(k)]) else f"{r[str(k)]:.2f}").rjust(9) for k in ks)
-        lines.append(r["model"].ljust(width) + cells + str(r["nouns"]).rjust(8))
+             text_table(table, widths, align, gaps="", header=[["Model name"] + [f"k = {k}" for k in ks] + ["nouns"]])]
     return "\n".join(lines)
 
 
