@@ -6,7 +6,8 @@ the question: Choice-Only, Choice-to-Choice) far above chance means the answer c
 the gold away, i.e. the probe has annotation artifacts.
 
 For each probe directory (``train.jsonl`` and optionally ``dev.jsonl`` / ``test.jsonl``; a missing
-dev or test split is carved, seeded, out of train), every requested model is trained with its
+dev or test split is carved, seeded, out of train by whole semantic clusters - see
+:func:`prepare_splits`), every requested model is trained with its
 config in ``training_config/`` (environment overrides: TRAIN_DATA, DEV_DATA, TEST_DATA,
 GLOVE_FILE, EPOCHS, SEED) and scored on dev and test. The GloVe file is first cut down to the
 words of the probe files (same vectors, much faster to load).
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence
 
 from mcqa_probes.data.question import read_questions
+from mcqa_probes.metrics.probe_records import CLUSTER_KEY_FIELDS, cluster_key
 from mcqa_probes.common.device import config_environment, resolve_cuda_device, torch_device
 from mcqa_probes.common.environment import environment
 from mcqa_probes.reports.atomic import atomic_open, write_json, write_text
@@ -69,19 +71,38 @@ def _read_lines(path: Path) -> List[str]:
     return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
+def clusters_of(lines: Sequence[str]) -> List[List[str]]:
+    """The lines grouped by semantic cluster, in first-seen order: the cluster key the probe metrics
+    use (:data:`~mcqa_probes.metrics.probe_records.CLUSTER_KEY_FIELDS`: ``notes.cluster_key``,
+    ``notes.synset_id``, ``notes.gold_synset``, ``question_concept``); a question without one is
+    its own cluster."""
+    groups: Dict[object, List[str]] = {}
+    for index, line in enumerate(lines):
+        key = cluster_key(json.loads(line))
+        groups.setdefault(("key", key) if key is not None else ("line", index), []).append(line)
+    return list(groups.values())
+
+
 def prepare_splits(
     probe_dir: Path, out_dir: Path, max_train: int = 3000, dev_size: int = 300, test_size: int = 300, seed: int = 0
 ) -> Dict[str, object]:
     """Train / dev / test files of a probe. A missing ``dev.jsonl`` / ``test.jsonl`` is carved out
-    of ``train.jsonl`` (seeded shuffle, disjoint); train is then cut to ``max_train`` questions.
-    Writes the three files under ``out_dir`` and returns their paths, sizes and provenance."""
+    of ``train.jsonl`` by whole semantic clusters (:func:`clusters_of`; seeded shuffle of the
+    clusters, taken until the split has at least the requested size, so it may be larger by
+    less than one cluster): no cluster is split, so no concept is in both train and a carved split
+    (a question-level shuffle put the same synsets in train and dev and inflated partial-input
+    baselines). Train is then shuffled and cut to ``max_train`` questions. Writes the three files
+    under ``out_dir`` and returns their paths, sizes and provenance (``carved``: clusters per split)."""
     probe_dir = Path(probe_dir)
     train_file = probe_dir / "train.jsonl"
     if not train_file.is_file():
         raise FileNotFoundError(f"{probe_dir}: no train.jsonl")
-    train = _read_lines(train_file)
-    random.Random(seed).shuffle(train)
+    rng = random.Random(seed)
+    clusters = clusters_of(_read_lines(train_file))
+    rng.shuffle(clusters)
+    total = sum(len(c) for c in clusters)
     sources = {"train": str(train_file)}
+    carved: Dict[str, Dict[str, int]] = {}
     splits: Dict[str, List[str]] = {}
     for name, size in (("dev", dev_size), ("test", test_size)):
         given = probe_dir / f"{name}.jsonl"
@@ -89,10 +110,23 @@ def prepare_splits(
             splits[name] = _read_lines(given)
             sources[name] = str(given)
         else:
-            if len(train) <= size:
-                raise ValueError(f"{train_file}: {len(train)} questions, too few to hold out {size} for {name}")
-            splits[name], train = train[:size], train[size:]
-            sources[name] = f"{size} held out of {train_file} (seed {seed})"
+            if total <= size:
+                raise ValueError(f"{train_file}: {total} questions, too few to hold out {size} for {name}")
+            taken: List[str] = []
+            count = 0
+            while clusters and len(taken) < size:
+                taken += clusters.pop(0)
+                count += 1
+            if not clusters:
+                raise ValueError(f"{train_file}: holding out {size} questions for {name} by whole clusters "
+                                 "leaves no training question")
+            total -= len(taken)
+            splits[name] = taken
+            carved[name] = {"questions": len(taken), "clusters": count}
+            sources[name] = (f"{len(taken)} held out of {train_file} by whole semantic clusters ({count} clusters, "
+                             f"key {' / '.join(CLUSTER_KEY_FIELDS)}; seed {seed})")
+    train = [line for cluster in clusters for line in cluster]
+    rng.shuffle(train)
     splits["train"] = train[:max_train]
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -100,7 +134,7 @@ def prepare_splits(
     for name, lines in splits.items():
         paths[name] = str(out_dir / f"{name}.jsonl")
         write_text(paths[name], "\n".join(lines) + "\n")
-    return {"paths": paths, "sizes": {k: len(v) for k, v in splits.items()}, "sources": sources}
+    return {"paths": paths, "sizes": {k: len(v) for k, v in splits.items()}, "sources": sources, "carved": carved}
 
 
 # ---------------------------------------------------------------------------- embeddings
@@ -326,6 +360,11 @@ def format_table(report: Dict[str, object]) -> str:
         for p, e in report["probes"].items())
     lines += ["", f"Instance-level accuracy (%). Splits: {sizes}. Seed {settings['seed']}, "
               f"epochs {settings['epochs'] or 'config default'}, embeddings {settings['glove_file']}.", ""]
+    carved = [f"{p} {name} ({c['questions']} questions, {c['clusters']} clusters)"
+              for p, e in report["probes"].items() for name, c in e["splits"].get("carved", {}).items()]
+    if carved:
+        lines += [f"Held out of train by whole semantic clusters (no cluster in both train and the held-out split): "
+                  f"{'; '.join(carved)}.", ""]
     flags = report.get("flags", [])
     if flags:
         lines.append(f"**Flagged** (partial-input model ≥ {100 * settings['flag_margin']:.0f} points above chance):")

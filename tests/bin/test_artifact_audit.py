@@ -30,12 +30,12 @@ def load_cli():
 
 def test_splits_hold_out_dev_and_test_when_missing(probe_dir, tmp_path):
     splits = prepare_splits(probe_dir, tmp_path / "out", max_train=5, dev_size=2, test_size=3)
-    assert splits["sizes"] == {"dev": 2, "test": 3, "train": 5}
+    assert splits["sizes"] == {"dev": 2, "test": 4, "train": 5}  # whole clusters of 2 (synset_id)
     ids = {name: {json.loads(l)["id"] for l in open(path)} for name, path in splits["paths"].items()}
     assert not (ids["train"] & ids["dev"]) and not (ids["train"] & ids["test"]) and not (ids["dev"] & ids["test"])
     shutil.copy(DATA / "dictionary_qa.jsonl", probe_dir / "dev.jsonl")
     given = prepare_splits(probe_dir, tmp_path / "out2", dev_size=2, test_size=3)
-    assert given["sizes"] == {"dev": 8, "test": 3, "train": 9}
+    assert given["sizes"] == {"dev": 8, "test": 4, "train": 8}
     assert given["sources"]["dev"].endswith("dev.jsonl")
 
 
