@@ -45,3 +45,18 @@ def test_bad_settings():
         InoculationReader(McqaReader(), add_some=1)
     with pytest.raises(ValueError, match="dataset_reader.dosage"):
         InoculationReader(McqaReader(), dosage=0)
+
+
+@pytest.mark.parametrize("model", ["tiny_bert", "tiny_roberta"])
+def test_batched_base_reader_equals_per_pair_reference(request, model):
+    """The dose read through the batched ``mcqa`` reader: the same instances as the per-pair path."""
+    from tests.data.dataset_readers.test_mcqa import assert_same_instances, per_pair
+
+    settings = dict(transformer_model_name=request.getfixturevalue(model), max_length=9, truncation="question_start")
+    base, reference = McqaReader(batch_size=4, **settings), McqaReader(**settings)
+    reader = InoculationReader(base, dosage=5, selection="random", add_some=1, original_data_path=ORIGINAL, seed=2)
+    instances = list(reader.read(PROBE))
+    expected = {i["metadata"]["id"]: i for i in per_pair(reference, PROBE) + per_pair(reference, ORIGINAL)}
+    assert sources(instances).count("probe") == 5 and sources(instances).count("original") == 5
+    assert_same_instances(instances, [expected[i["metadata"]["id"]] for i in instances],
+                          ignore_metadata=("inoculation_source",))

@@ -45,3 +45,28 @@ def test_sanity_mode(tiny_bert):
         assert b["metadata"]["choices"][gold] == a["metadata"]["choices"][gold]
         assert b["metadata"]["sanity"]["seed"] == 7
     assert any(a["metadata"]["choices"] != b["metadata"]["choices"] for a, b in zip(plain, sane))
+
+
+# ---------------------------------------------------------------- batched path == per-pair reference
+from mcqa_probes.data.commonsenseqa import sanity_questions  # noqa: E402
+from mcqa_probes.data.dataset_readers.mcqa import TRUNCATION_STRATEGIES  # noqa: E402
+from mcqa_probes.data.question import read_questions  # noqa: E402
+from tests.data.dataset_readers.test_mcqa import assert_same_instances, per_pair  # noqa: E402
+
+
+@pytest.mark.parametrize("model", ["tiny_bert", "tiny_roberta"])
+@pytest.mark.parametrize("truncation", TRUNCATION_STRATEGIES)
+@pytest.mark.parametrize("max_length", [256, 8])
+def test_batched_reading_equals_per_pair_reference(request, model, truncation, max_length):
+    settings = dict(transformer_model_name=request.getfixturevalue(model), max_length=max_length, truncation=truncation)
+    for path in sorted(CSQA.glob("*.jsonl")):
+        labelled = "no_answers" not in path.name
+        fast = CsqaReader(batch_size=3, require_answer_key=labelled, **settings)
+        reference = CsqaReader(require_answer_key=labelled, **settings)
+        assert_same_instances(list(fast.read(path)), per_pair(reference, path))
+        assert fast.truncated_pairs == reference.truncated_pairs
+        assert (fast.truncated_pairs > 0) == (max_length < 256)
+        if labelled:
+            sane = CsqaReader(batch_size=3, sanity=True, sanity_seed=5, **settings)
+            questions = sanity_questions(read_questions(path), seed=5)
+            assert_same_instances(list(sane.read(path)), per_pair(reference, path, questions))

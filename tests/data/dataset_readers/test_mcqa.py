@@ -79,3 +79,124 @@ def test_hide_question(tiny_bert):
     reader = McqaReader(transformer_model_name=tiny_bert, hide_question=True)
     instance = reader.text_to_instance("a sparrow is a kind of", ["bird", "fish"])
     assert [t.text for t in instance["alternatives"][0].tokens] == ["[CLS]", "bird", "[SEP]"]
+
+
+# ---------------------------------------------------------------- batched path == per-pair reference
+import torch  # noqa: E402
+from allennlp.data import Vocabulary  # noqa: E402
+from allennlp.data.tokenizers import Token  # noqa: E402
+
+from mcqa_probes.data.dataset_readers.mcqa import TRUNCATION_STRATEGIES  # noqa: E402
+from mcqa_probes.data.question import as_question, McqaFormatError, read_questions  # noqa: E402
+
+FIXTURE_FILES = sorted(DATA.glob("*.jsonl"))
+
+
+def per_pair(reader, path, questions=None):
+    """The reader's per-pair reference path (what it did before batching) over a file."""
+    questions = questions if questions is not None else read_questions(path, require_answer_key=reader.require_answer_key)
+    return [reader._per_pair_instance(question) for question in questions]
+
+
+def tensors(instance):
+    instance.index_fields(Vocabulary())
+    return instance.as_tensor_dict(instance.get_padding_lengths())
+
+
+def assert_same_instances(fast, slow, ignore_metadata=()):
+    """Token ids, type ids, masks, labels, Token texts/offsets and metadata all equal."""
+    assert len(fast) == len(slow) and fast
+    for a, b in zip(fast, slow):
+        assert set(a.fields) == set(b.fields)
+        assert [[(t.text, t.text_id, t.type_id, t.idx, t.idx_end) for t in f.tokens] for f in a["alternatives"]] == \
+               [[(t.text, t.text_id, t.type_id, t.idx, t.idx_end) for t in f.tokens] for f in b["alternatives"]]
+        meta_a = {k: v for k, v in a["metadata"].metadata.items() if k not in ignore_metadata}
+        meta_b = {k: v for k, v in b["metadata"].metadata.items() if k not in ignore_metadata}
+        assert meta_a == meta_b
+        ta, tb = tensors(a), tensors(b)
+        for key in ("token_ids", "mask", "type_ids"):
+            assert torch.equal(ta["alternatives"]["tokens"][key], tb["alternatives"]["tokens"][key]), key
+        if "label" in a.fields:
+            assert torch.equal(ta["label"], tb["label"])
+
+
+@pytest.mark.parametrize("model", ["tiny_bert", "tiny_roberta"])
+@pytest.mark.parametrize("truncation", TRUNCATION_STRATEGIES)
+@pytest.mark.parametrize("max_length, options", [
+    (256, {}), (9, {}), (9, {"pad_choices_to": 6}), (9, {"hide_question": True}), (12, {"pad_choices_to": 6}),
+])
+def test_batched_reading_equals_per_pair_reference(request, model, truncation, max_length, options):
+    settings = dict(transformer_model_name=request.getfixturevalue(model), max_length=max_length,
+                    truncation=truncation, require_answer_key=False, **options)
+    fast, reference = McqaReader(batch_size=5, **settings), McqaReader(**settings)
+    assert fast._backend is not None  # the batched path is the one under test
+    for path in FIXTURE_FILES:
+        assert_same_instances(list(fast.read(path)), per_pair(reference, path))
+    assert fast.truncated_pairs == reference.truncated_pairs
+    assert (reference.truncated_pairs > 0) == (max_length < 256)  # small max_length: every strategy cuts
+
+
+def test_batch_size_does_not_change_instances(tiny_bert):
+    path = DATA / "dictionary_qa.jsonl"
+    expected = per_pair(McqaReader(transformer_model_name=tiny_bert, max_length=10), path)
+    for batch_size in (1, 3, 8, 1000):
+        assert_same_instances(list(McqaReader(transformer_model_name=tiny_bert, max_length=10, batch_size=batch_size).read(path)),
+                              expected)
+    with pytest.raises(ValueError, match="dataset_reader.batch_size"):
+        McqaReader(transformer_model_name=tiny_bert, batch_size=0)
+
+
+@pytest.mark.parametrize("model", ["tiny_bert", "tiny_roberta"])
+@pytest.mark.parametrize("truncation", TRUNCATION_STRATEGIES)
+def test_text_to_instance_odd_texts(request, model, truncation):
+    """Literal special tokens, unknown characters, an empty stem, repeated choices."""
+    reader = McqaReader(transformer_model_name=request.getfixturevalue(model), max_length=11, truncation=truncation)
+    cases = [
+        ("the [SEP] bird <s> is a </s> kind of <mask> [MASK] [CLS]", ["bird [SEP]", "<pad> fish", "naïve café 🐦 Über"]),
+        ("", ["a long long long long long long answer", "bird"]),
+        ("  spaced   out\tstem  ", ["bird", "bird", "BIRD"]),
+        ("a b c d e f g h i j k l m n o p", ["x", "a b c d e f g h i j k l m n o p q r"]),
+    ]
+    for stem, choices in cases:
+        fast = reader.text_to_instance(stem, choices, answer_index=1)
+        assert_same_instances([fast], [reader._per_pair_instance(as_question(stem, choices, 1))])
+    assert reader.truncated_pairs > 0
+
+
+def test_cut_equals_truncate_for_all_lengths(tiny_bert):
+    """The length arithmetic of the batched path against the piece-by-piece truncation of the
+    reference path, for every pair of lengths up to 14 pieces."""
+    for truncation in TRUNCATION_STRATEGIES:
+        for max_length in (6, 7, 9, 12):
+            a = McqaReader(transformer_model_name=tiny_bert, max_length=max_length, truncation=truncation)
+            b = McqaReader(transformer_model_name=tiny_bert, max_length=max_length, truncation=truncation)
+            for lq in range(15):
+                for lc in range(15):
+                    question = [Token(f"q{i}") for i in range(lq)]
+                    choice = [Token(f"c{i}") for i in range(lc)]
+                    start, end, choice_end = a._cut(lq, lc)
+                    kept_q, kept_c = b._truncate(question, choice)
+                    assert (question[start:end], choice[:choice_end]) == (kept_q, kept_c), (truncation, max_length, lq, lc)
+            assert a.truncated_pairs == b.truncated_pairs > 0
+
+
+def test_reading_is_lazy_and_errors_name_file_and_line(tiny_bert, tmp_path):
+    lines = (DATA / "wordnetqa_hypernymy.jsonl").read_text().splitlines()[:3] + ["{not json"]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines) + "\n")
+    read = []
+    with pytest.raises(McqaFormatError, match=r"bad.jsonl, line 4: invalid JSON"):
+        for instance in McqaReader(transformer_model_name=tiny_bert, batch_size=2).read(bad):
+            read.append(instance)
+    assert len(read) == 2  # the first batch came out before line 4 was read
+    with pytest.raises(McqaFormatError, match=r"science_mixed.jsonl, line 1: .*pad_choices_to=3"):
+        list(McqaReader(transformer_model_name=tiny_bert, pad_choices_to=3).read(DATA / "science_mixed.jsonl"))
+
+
+def test_slow_tokenizer_reads_pair_by_pair(tiny_bert):
+    slow = McqaReader(transformer_model_name=tiny_bert, tokenizer_kwargs={"use_fast": False}, max_length=9)
+    fast = McqaReader(transformer_model_name=tiny_bert, max_length=9)
+    assert slow._backend is None and fast._backend is not None
+    path = DATA / "wordnetqa_hypernymy.jsonl"
+    ids = [[[t.text_id for t in f.tokens] for f in i["alternatives"]] for i in slow.read(path)]
+    assert ids == [[[t.text_id for t in f.tokens] for f in i["alternatives"]] for i in fast.read(path)]
