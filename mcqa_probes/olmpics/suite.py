@@ -11,7 +11,10 @@ MC-QA probes (Tables 8, 11 layout)::
 Per model: zero-shot (MC-MLM only, ``bin/zero_shot`` logic), the MLP_MLM learning curve with
 both language controls, the LINEAR curve; MC-QA probes: the fine-tuned ``transformer_mcqa``
 curve with both controls. The ``Baseline`` row: MLM-BASELINE (MC-MLM) or ESIM-GloVe (MC-QA)
-learning curves. Every curve is a resumable :func:`run_learning_curve` under ``out/<probe>/``;
+learning curves; on MC-MLM probes also its zero-shot column, as in the paper's tables: the
+untrained baseline (random FF_MLM, so about chance) scored on dev, mean over the seeds
+(:mod:`mcqa_probes.olmpics.baseline_zero_shot`). MC-QA tables have no zero-shot column.
+Every curve is a resumable :func:`run_learning_curve` under ``out/<probe>/``;
 the numbers go to ``out/suite.json`` (rows of several models accumulate) and the tables are
 rendered from it (``--render-only``).
 """
@@ -79,6 +82,11 @@ def render_tables(results: Dict[str, Dict[str, Dict[str, Any]]], probes: Optiona
             table.append([name] + [_percent(n) for n in numbers])
         lines = [f"{title} ({'MC-MLM' if setup == 'mc_mlm' else 'MC-QA'}, K={k}, {chance})", spans,
                  text_table(table, widths, "<" + ">" * (len(widths) - 1), gaps, header=[header])]
+        short = sorted({size for name in names for part in ("mlp", "linear", "curve")
+                        for size in ((rows.get(name, {}).get(part) or {}).get("missing_sizes") or [])})
+        if short:
+            lines.append(f"(training file smaller than N = {', '.join(map(str, short))}: those points were not run, "
+                         "WS / MAX over the sizes run; not comparable to the paper)")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
@@ -145,5 +153,12 @@ def run_suite(
                 curve, sense = _curve(CONFIGS / config, train, dev, out / probe / BASELINE, ["nolang"], probe, **options)
                 key = "mlp" if setup == "mc_mlm" else "curve"
                 results[probe][BASELINE] = {key: curve, "langsense": {"nolang": sense.get("nolang")}}
+                if setup == "mc_mlm":  # the untrained MLM-BASELINE (random FF_MLM), as the paper's tables
+                    from mcqa_probes.olmpics.baseline_zero_shot import untrained_accuracy
+
+                    sample = out / probe / BASELINE / "data" / "full" / "dev.jsonl"  # the curves' dev (dev_limit)
+                    results[probe][BASELINE]["zero_shot"] = untrained_accuracy(
+                        str(CONFIGS / config), str(sample if sample.is_file() else dev), overrides, seeds,
+                        cuda_device if cuda_device is not None else -1)
         write_json(results_file, results, end="")
     return results
