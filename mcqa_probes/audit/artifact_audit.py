@@ -14,6 +14,7 @@ words of the probe files (same vectors, much faster to load).
 """
 import copy
 import gzip
+import hashlib
 import json
 import os
 import random
@@ -29,6 +30,7 @@ from mcqa_probes.common.device import config_environment, resolve_cuda_device, t
 from mcqa_probes.common.environment import environment
 from mcqa_probes.reports.atomic import atomic_open, write_json, write_text
 from mcqa_probes.reports.tables import Section, markdown_table
+from mcqa_probes.experiments.grid import GridOptions, Trial, config_variables, describe_metrics, run_grid
 
 CONFIG_DIR = Path(__file__).resolve().parents[2] / "training_config"
 
@@ -245,10 +247,14 @@ def run_audit(
     progress: Callable[[str], None] = print,
     cuda_device: Optional[int] = None,
     precision: str = "fp32",
+    grid_options: Optional[GridOptions] = None,
 ) -> Dict[str, object]:
     """Run the audit; writes ``artifact_audit.md`` and ``artifact_audit.json`` in ``out_dir`` and
-    returns the JSON object. Finished (probe, model) runs are reused when re-run with the same
-    out_dir (delete ``runs/<probe>/<model>/result.json`` to redo one). Every model trains and is
+    returns the JSON object. The (probe, model) runs are trials of the grid runner
+    (``grid_options``: workers, Ray address, resources; default serial): finished runs are reused
+    when re-run with the same out_dir and settings (delete ``trials/<probe>/<model>/result.json``
+    to redo one; its log is ``trial.log`` beside it); a failed run is left out of the table and
+    raises :class:`~mcqa_probes.experiments.grid.GridFailed` once the table is written. Every model trains and is
     scored on ``cuda_device`` (``None``: the GPU when there is one) in ``precision``."""
     unknown = [m for m in models if m not in MODELS]
     if unknown:
@@ -273,6 +279,7 @@ def run_audit(
                      "seed": seed, "glove_file": str(glove_file) if glove_file else None, "flag_margin": flag_margin},
         "probes": {},
     }
+    trials: List[Trial] = []
     for probe_dir in probe_dirs:
         probe = Path(probe_dir).name
         probe_out = out_dir / "runs" / probe
@@ -285,30 +292,44 @@ def run_audit(
             coverage = glove_subset(Path(glove_file), probe_words(paths.values()), subset)
             entry["glove_coverage"] = coverage
             probe_settings.update({"GLOVE_FILE": str(subset), "EMBEDDING_DIM": str(coverage["dimension"])})
+        data = {name: hashlib.sha256(Path(path).read_bytes()).hexdigest() for name, path in sorted(paths.items())}
         for key in models:
-            model = MODELS[key]
-            run_dir = probe_out / key
-            result_file = run_dir / "result.json"
-            if result_file.is_file():
-                result = json.loads(result_file.read_text())
-                progress(f"{probe} / {key}: done before (dev {result['dev']:.3f}, test {result['test']:.3f})")
-            else:
-                progress(f"{probe} / {key}: training on {splits['sizes']['train']} questions ...")
-                if model.config is None:
-                    result = random_baseline(paths, seed)
-                else:
-                    result = train_and_score(model, paths, run_dir, probe_settings, keep_models)
-                result["row"] = row_name(model, probe_settings)
-                run_dir.mkdir(parents=True, exist_ok=True)
-                result_file.write_text(json.dumps(result, indent=2))
-                progress(f"{probe} / {key}: dev {result['dev']:.3f}, test {result['test']:.3f}"
-                         + (f" ({result['seconds']} s)" if "seconds" in result else ""))
-            entry["results"][key] = result
+            config = str(CONFIG_DIR / MODELS[key].config) if MODELS[key].config else None
+            trials.append(Trial(
+                f"{probe}/{key}", audit_trial,
+                {"key": key, "paths": paths, "run_dir": str(probe_out / key), "settings": probe_settings,
+                 "seed": seed, "keep_model": keep_models},
+                spec={"model": key, "data_sha256": data, "settings": probe_settings, "seed": seed,
+                      "glove_file": str(glove_file) if glove_file else None,
+                      "config_environment": config_variables(config) if config else {}},
+                label=f"{probe} / {key}"))
         report["probes"][probe] = entry
+    grid_report = run_grid(trials, out_dir, grid_options, describe=describe_metrics("dev", "test"))
+    for outcome in grid_report.outcomes:
+        probe, key = outcome.id.split("/")
+        if outcome.status == "failed":
+            continue
+        result = outcome.result
+        if outcome.status == "skipped":
+            progress(f"{probe} / {key}: done before (dev {result['dev']:.3f}, test {result['test']:.3f})")
+        report["probes"][probe]["results"][key] = result
     report["flags"] = find_flags(report, flag_margin)
     write_json(out_dir / "artifact_audit.json", report, end="")
     write_text(out_dir / "artifact_audit.md", format_table(report))
+    grid_report.raise_for_failures()
     return report
+
+
+def audit_trial(key: str, paths: Dict[str, str], run_dir: str, settings: Dict[str, Optional[str]], seed: int,
+                keep_model: bool = False) -> Dict[str, object]:
+    """One grid trial: train and score one model on one probe (the random baseline just guesses)."""
+    model = MODELS[key]
+    if model.config is None:
+        result = random_baseline(paths, seed)
+    else:
+        result = train_and_score(model, paths, Path(run_dir), settings, keep_model)
+    result["row"] = row_name(model, settings)
+    return result
 
 
 # ---------------------------------------------------------------------------- reporting

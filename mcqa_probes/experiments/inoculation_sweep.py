@@ -3,7 +3,8 @@ ratio, continue training a base archive on k probe examples, record probe dev/te
 the original-task accuracy before/after (inoculation cost), pick the best-aggregate model
 M*^{a,k} per k, and draw probe (solid) and original (dashed) accuracy against k.
 
-Resumable: a run whose directory holds ``result.json`` is not run again.
+Resumable, in parallel: the grid runner (:mod:`mcqa_probes.experiments.grid`) skips a run whose
+``trials/<run>/result.json`` holds the same settings and runs the others, serially or on Ray.
 """
 import contextlib
 import io
@@ -69,11 +70,11 @@ def _evaluate(archive: Path, data_file: Path, batch_size: int) -> float:
     return float(metrics["accuracy"])
 
 
-def run_one(settings: SweepSettings, point: Dict) -> Dict:
-    """Train (or reuse) one inoculation run; return its result row."""
+def run_one(settings: SweepSettings, point: Dict, reuse: bool = True) -> Dict:
+    """Train (or, with ``reuse``, reuse) one inoculation run; return its result row."""
     run_dir = Path(settings.out) / "runs" / run_name(point["k"], point["lr"], point["add_some"])
     result_file = run_dir / "result.json"
-    if result_file.is_file():
+    if reuse and result_file.is_file():
         return json.loads(result_file.read_text())
     if run_dir.exists():  # an interrupted run: start it again
         shutil.rmtree(run_dir)
@@ -147,14 +148,43 @@ def plot(rows: List[Dict], out: Path, title: str = "Inoculation") -> Path:
     return figures.inoculation_curves(rows, out / "inoculation_curves.png", title=title)
 
 
-def run_sweep(settings: SweepSettings, progress=None) -> List[Dict]:
-    points = list(grid(settings))
-    rows = []
-    iterator = progress(points) if progress else points
-    for point in iterator:
-        rows.append(run_one(settings, point))
+def sweep_trial(settings: SweepSettings, point: Dict) -> Dict:
+    """One grid trial: train the run afresh (the grid runner decides what is finished)."""
+    return run_one(settings, point, reuse=False)
+
+
+def sweep_trials(settings: SweepSettings) -> List:
+    """The sweep as grid trials (id ``k<k>_lr<lr>_add<a>``; spec: settings, point, config environment)."""
+    from dataclasses import asdict
+
+    from mcqa_probes.experiments.grid import Trial, config_variables
+
+    described = {key: value for key, value in asdict(settings).items() if key != "out"}
+    variables = config_variables(settings.config)
+    return [
+        Trial(run_name(p["k"], p["lr"], p["add_some"]), sweep_trial, {"settings": settings, "point": p},
+              spec={"settings": described, "point": p, "config_environment": variables},
+              label=f"k={p['k']},lr={p['lr']:g},add_some={p['add_some']}")
+        for p in grid(settings)
+    ]
+
+
+def run_sweep(settings: SweepSettings, progress=None, grid_options=None) -> List[Dict]:
+    """Run (or resume) the sweep on the grid runner (``grid_options``: workers, Ray address, resources;
+    default serial), then write the tables and the figure. Each run's result is
+    ``OUT/trials/<run>/result.json`` (log: ``trial.log`` beside it); it trains in ``OUT/runs/<run>``.
+    A failed run is left out of the tables and raises :class:`~mcqa_probes.experiments.grid.GridFailed`
+    after they are written. ``progress`` is unused (the runner prints a line per finished run)."""
+    from mcqa_probes.experiments.grid import describe_metrics, run_grid
+
+    trials = sweep_trials(settings)
+    report = run_grid(trials, Path(settings.out), grid_options,
+                      describe=describe_metrics("probe_dev_accuracy", "orig_accuracy_after"))
+    results = report.results()
+    rows = [results[t.id] for t in trials if t.id in results]
     rows = mark_best(rows)
     out = Path(settings.out)
     write_tables(rows, out)
     plot(rows, out, title=f"Inoculation on {Path(settings.probe_dir).name}")
+    report.raise_for_failures()
     return rows

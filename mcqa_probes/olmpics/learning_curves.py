@@ -4,8 +4,8 @@ For each variant (``full`` = the original files, plus any of the ``nolang`` / ``
 controls), each training size N and each seed, an allennlp training run on the first N questions
 of a seeded shuffle of the training file (the same questions in every variant) is evaluated on
 the dev file; the run's ``best_validation_accuracy`` is the curve point (allennlp validates after
-every epoch, as the oLMpics code did). Finished runs leave ``runs/<variant>/n<N>_s<seed>/result.json``
-and are not repeated when the command is run again. Outputs in ``out``:
+every epoch, as the oLMpics code did). Finished runs leave ``trials/<variant>/n<N>_s<seed>/result.json``
+(grid runner, :mod:`mcqa_probes.experiments.grid`) and are not repeated when the command is run again. Outputs in ``out``:
 
 * ``runs.csv``: variant, size, seed, accuracy (one row per run)
 * ``curve.csv``: variant, size, mean accuracy over seeds, number of seeds, note (the requested
@@ -124,8 +124,16 @@ def run_learning_curve(
     progress: bool = True,
     cuda_device: Optional[int] = None,
     precision: str = "fp32",
+    grid_options=None,
 ) -> Dict[str, Any]:
     """Train every (variant, size, seed), then write runs.csv, curve.csv, summary.json and the PNG.
+
+    The runs are trials of the grid runner (``grid_options``: workers, Ray address, resources;
+    default serial, in this process): ``out/trials/<variant>/n<N>_s<seed>/result.json`` (and
+    ``trial.log``) per finished run, reused when the same run (same data, config, overrides and
+    config environment) is asked for again; the model trains in ``out/runs/<variant>/n<N>_s<seed>``.
+    A failed run is left out of the outputs, which are written, and then raises
+    :class:`~mcqa_probes.experiments.grid.GridFailed` (failed trials and their log files).
 
     Each run trains and validates on ``cuda_device`` (``None``: the GPU when there is one; the
     config's ``CUDA_DEVICE``) with the model in ``precision`` (the config's ``PRECISION``).
@@ -143,45 +151,66 @@ def run_learning_curve(
     if missing:
         logger.warning("%s has %d training questions: sizes %s not run; the curve stops at N=%d",
                        train, available, missing, available)
-    jobs = [(v, n, s) for v in variants for n in sizes for s in range(seeds)]
-    from tqdm import tqdm
+    import dataclasses
+    import hashlib
 
-    rows: List[Dict[str, Any]] = []
-    bar = tqdm(jobs, desc=f"learning curve {out.name}", unit="run", disable=not progress)
-    for variant, size, seed in bar:
-        run_dir = out / "runs" / variant / f"n{size}_s{seed}"
-        result_file = run_dir / "result.json"
-        if result_file.exists():
-            rows.append(json.loads(result_file.read_text()))
-            continue
-        bar.set_postfix_str(f"{variant} N={size} seed={seed}")
-        questions = variants[variant]["train"]
-        subset = [questions[i] for i in subset_indices(len(questions), size, seed)]
-        train_path = _write(subset, out / "data" / variant / f"train_n{size}_s{seed}.jsonl")
-        run_overrides = _merge(
-            {
-                "train_data_path": str(train_path),
-                "validation_data_path": str(variants[variant]["dev"]),
-                "random_seed": 13 + seed,
-                "numpy_seed": 13 + seed,
-                "pytorch_seed": 13 + seed,
-            },
-            overrides or {},
-        )
-        train_dir = run_dir / "allennlp"
-        with environment(device_variables):
-            accuracy = trainer(config, train_dir, run_overrides)
-        row = {"variant": variant, "size": size, "seed": seed, "accuracy": accuracy, "train_examples": len(subset)}
-        if not keep_models:
-            for name in ("model.tar.gz", "best.th"):
-                (train_dir / name).unlink(missing_ok=True)
-            for checkpoint in train_dir.glob("*_state_e*.th"):
-                checkpoint.unlink()
-            for checkpoint in train_dir.glob("model_state*.th"):
-                checkpoint.unlink()
-        write_json(result_file, row, indent=None, end="")
-        rows.append(row)
+    from mcqa_probes.experiments.grid import GridOptions, Trial, config_variables, describe_metrics, run_grid
+
+    trials: List[Trial] = []
+    for variant in variants:
+        dev_sha = hashlib.sha256(Path(variants[variant]["dev"]).read_bytes()).hexdigest()
+        for size in sizes:
+            for seed in range(seeds):
+                questions = variants[variant]["train"]
+                subset = [questions[i] for i in subset_indices(len(questions), size, seed)]
+                train_path = _write(subset, out / "data" / variant / f"train_n{size}_s{seed}.jsonl")
+                run_overrides = _merge(
+                    {
+                        "train_data_path": str(train_path),
+                        "validation_data_path": str(variants[variant]["dev"]),
+                        "random_seed": 13 + seed,
+                        "numpy_seed": 13 + seed,
+                        "pytorch_seed": 13 + seed,
+                    },
+                    overrides or {},
+                )
+                row = {"variant": variant, "size": size, "seed": seed, "train_examples": len(subset)}
+                trials.append(Trial(
+                    f"{variant}/n{size}_s{seed}", curve_trial,
+                    {"trainer": trainer, "config": str(config), "train_dir": str(out / "runs" / variant / f"n{size}_s{seed}" / "allennlp"),
+                     "overrides": run_overrides, "variables": device_variables, "keep_models": keep_models, "row": row},
+                    spec={"row": row, "config": str(config), "trainer": trainer, "overrides": run_overrides,
+                          "variables": device_variables, "config_environment": config_variables(config),
+                          "data_sha256": [hashlib.sha256(train_path.read_bytes()).hexdigest(), dev_sha]},
+                    label=f"{out.name} {variant} N={size} seed={seed}"))
+    options = grid_options or GridOptions()
+    if not progress:
+        options = dataclasses.replace(options, quiet=True)
+    report = run_grid(trials, out, options, describe=describe_metrics("accuracy"))
+    results = report.results()
+    rows: List[Dict[str, Any]] = [results[t.id] for t in trials if t.id in results]
+    if report.failed:  # the outputs of the finished runs, then the failure
+        write_outputs(out, rows, sizes, requested=requested, missing=missing, available=available)
+        report.raise_for_failures()
     return write_outputs(out, rows, sizes, requested=requested, missing=missing, available=available)
+
+
+def curve_trial(trainer: Callable[[str, Path, Dict[str, Any]], float], config: str, train_dir: str,
+                overrides: Dict[str, Any], variables: Dict[str, str], keep_models: bool, row: Dict[str, Any]) -> Dict[str, Any]:
+    """One grid trial: one training run of the curve; returns its row with the accuracy."""
+    from mcqa_probes.common.environment import environment
+
+    train_dir = Path(train_dir)
+    with environment(variables):
+        accuracy = trainer(config, train_dir, overrides)
+    if not keep_models:
+        for name in ("model.tar.gz", "best.th"):
+            (train_dir / name).unlink(missing_ok=True)
+        for checkpoint in train_dir.glob("*_state_e*.th"):
+            checkpoint.unlink()
+        for checkpoint in train_dir.glob("model_state*.th"):
+            checkpoint.unlink()
+    return {**row, "accuracy": accuracy}
 
 
 def curves_from_rows(rows: Sequence[Dict[str, Any]]) -> Dict[str, Dict[int, float]]:

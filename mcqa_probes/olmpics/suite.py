@@ -91,10 +91,20 @@ def render_tables(results: Dict[str, Dict[str, Dict[str, Any]]], probes: Optiona
     return "\n\n".join(blocks)
 
 
-def _curve(config: Path, train: Path, dev: Path, out: Path, controls: Sequence[str], probe: str, **options):
+def _curve(config: Path, train: Path, dev: Path, out: Path, controls: Sequence[str], probe: str, failures=None,
+           **options):
+    """The curve's (full summary, language sensitivity); with a ``failures`` list, a curve with failed
+    runs is (None, {}) (shown as '-') and its grid report goes to the list."""
+    from mcqa_probes.experiments.grid import GridFailed
     from mcqa_probes.olmpics.learning_curves import run_learning_curve
 
-    summary = run_learning_curve(str(config), str(train), str(dev), out, controls=controls, probe=probe, **options)
+    try:
+        summary = run_learning_curve(str(config), str(train), str(dev), out, controls=controls, probe=probe, **options)
+    except GridFailed as failure:
+        if failures is None:
+            raise
+        failures.append(failure.report)
+        return None, {}
     return summary["full"], summary.get("language_sensitivity", {})
 
 
@@ -111,8 +121,13 @@ def run_suite(
     label: Optional[str] = None,
     cuda_device: Optional[int] = None,
     precision: str = "fp32",
+    grid_options=None,
 ) -> Dict[str, Any]:
     """Run (or resume) every curve for ``model`` and return the accumulated results.
+
+    Each curve's runs go through the grid runner (``grid_options``: workers, Ray address,
+    resources; default serial). A curve with failed runs shows '-'; the other curves still run,
+    then :class:`~mcqa_probes.experiments.grid.GridFailed` lists every failed run and its log.
 
     Zero-shot scoring and every training run use ``cuda_device`` (``None``: the GPU when there is
     one) and ``precision``."""
@@ -126,8 +141,9 @@ def run_suite(
     results_file = out / "suite.json"
     results = json.loads(results_file.read_text()) if results_file.exists() else {}
     label = label or model
+    failures: List[Any] = []
     options = dict(sizes=sizes, seeds=seeds, dev_limit=dev_limit, overrides=overrides,
-                   cuda_device=cuda_device, precision=precision)
+                   cuda_device=cuda_device, precision=precision, grid_options=grid_options, failures=failures)
     for probe, _title, prefix, setup, _k in PROBES:
         if probes and probe not in probes:
             continue
@@ -161,4 +177,8 @@ def run_suite(
                         str(CONFIGS / config), str(sample if sample.is_file() else dev), overrides, seeds,
                         cuda_device if cuda_device is not None else -1)
         write_json(results_file, results, end="")
+    if failures:
+        from mcqa_probes.experiments.grid import GridFailed, GridReport
+
+        raise GridFailed(GridReport([o for report in failures for o in report.outcomes]))
     return results

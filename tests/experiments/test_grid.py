@@ -193,3 +193,24 @@ def test_artifact_audit_on_ray_matches_the_serial_audit(tmp_path, ray_session, m
     assert spec["config_environment"]["HIDDEN"] == "4"
     log = (tmp_path / "ray" / "trials" / "hypernymy" / "question_to_choice" / "trial.log").read_text()
     assert "trial hypernymy/question_to_choice" in log
+
+
+def size_trainer(config, directory, overrides):
+    """A stand-in for allennlp training: accuracy from the training file's size (and a seeded draw)."""
+    size = sum(1 for _ in open(overrides["train_data_path"]))
+    return round(0.5 + size / 100 + random.Random(overrides["random_seed"]).random() / 100, 6)
+
+
+def test_learning_curve_on_ray_matches_the_serial_curve(tmp_path, ray_session):
+    from mcqa_probes.olmpics.learning_curves import run_learning_curve
+    from tests.olmpics.test_suite import AGE, AGE_DEV
+
+    def curve(name, workers):
+        return run_learning_curve("unused.jsonnet", str(AGE), str(AGE_DEV), tmp_path / name, sizes=[8, 16], seeds=2,
+                                  controls=["nolang"], trainer=size_trainer, progress=False,
+                                  grid_options=GridOptions(workers=workers))
+
+    parallel, serial = curve("ray", 2), curve("serial", 1)
+    assert parallel == serial and parallel["curves"]["full"]["16"] > parallel["curves"]["full"]["8"]
+    assert (tmp_path / "ray" / "runs.csv").read_text() == (tmp_path / "serial" / "runs.csv").read_text()
+    assert len(list((tmp_path / "ray" / "trials").glob("*/*/result.json"))) == 8

@@ -19,30 +19,35 @@ def test_best_aggregate_per_k():
 
 
 def test_finished_runs_are_skipped(tmp_path, monkeypatch):
-    """Resumption: points with result.json are read back; only the missing point trains."""
+    """Resumption (grid runner): finished runs (trials/<run>/result.json, same settings) are read back;
+    a half-finished run and runs whose settings changed train again."""
     settings = SweepSettings(base_archive="base.tar.gz", probe_dir=str(tmp_path), orig_dev="dev.jsonl",
                              out=str(tmp_path / "out"), dosages=[10, 20], lrs=[1e-5], add_some=[0])
-    done = tmp_path / "out" / "runs" / "k10_lr1e-05_add0"
-    done.mkdir(parents=True)
-    (done / "result.json").write_text(json.dumps(fake_row(10, 1e-5, 0, 0.55)))
-    interrupted = tmp_path / "out" / "runs" / "k20_lr1e-05_add0"
-    interrupted.mkdir(parents=True)
-    (interrupted / "stale.txt").write_text("half a run")
     trained = []
 
-    def fake_run_one(settings, point):
-        run_dir = tmp_path / "out" / "runs" / inoculation_sweep.run_name(point["k"], point["lr"], point["add_some"])
-        if (run_dir / "result.json").is_file():
-            return json.loads((run_dir / "result.json").read_text())
+    def fake_run_one(settings, point, reuse=True):
+        assert reuse is False  # the runner, not run_one, decides what is finished
         trained.append(point["k"])
-        return fake_row(point["k"], point["lr"], point["add_some"], 0.65)
+        return fake_row(point["k"], point["lr"], point["add_some"], 0.55 if point["k"] == 10 else 0.65)
 
     monkeypatch.setattr(inoculation_sweep, "run_one", fake_run_one)
+    run_sweep(settings)
+    assert trained == [10, 20]
+    interrupted = tmp_path / "out" / "trials" / "k20_lr1e-05_add0"
+    assert (interrupted / "trial.log").is_file()
+    (interrupted / "result.json").unlink()
+    (interrupted / "stale.txt").write_text("half a run")
+    trained.clear()
     rows = run_sweep(settings)
-    assert trained == [20] and [r["aggregate_accuracy"] for r in rows] == [0.55, 0.65]
+    assert trained == [20] and not (interrupted / "stale.txt").exists()
+    assert [r["aggregate_accuracy"] for r in rows] == [0.55, 0.65]
     table = (tmp_path / "out" / "inoculation.csv").read_text().splitlines()
     assert table[0].startswith("k,lr,add_some,probe_dev_accuracy") and len(table) == 3
     assert (tmp_path / "out" / "inoculation_curves.png").read_bytes()[:4] == b"\x89PNG"
+    trained.clear()
+    settings.epochs = 5  # another spec: nothing is reused
+    run_sweep(settings)
+    assert trained == [10, 20]
 
 
 def test_run_one_reuses_result_and_restarts_interrupted(tmp_path, monkeypatch):
