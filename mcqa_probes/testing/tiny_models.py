@@ -1,4 +1,4 @@
-"""Tiny BERT and RoBERTa checkpoints with random weights and a small vocabulary.
+"""Tiny BERT, RoBERTa (and DistilBERT, ALBERT, MobileBERT, ELECTRA) checkpoints with random weights and a small vocabulary.
 
 Built in a few seconds from word lists, saved with ``save_pretrained`` so that every code path
 that takes a HuggingFace name or directory (AutoModel, AutoTokenizer, allennlp's
@@ -28,11 +28,10 @@ def _seeded(seed: int):
     torch.manual_seed(seed)
 
 
-def make_tiny_bert(directory, words: Optional[Iterable[str]] = None, seed: int = 0, lowercase: bool = True) -> Path:
-    """A BERT-style (WordPiece) masked LM in ``directory``; returns the path."""
-    from transformers import BertConfig, BertForMaskedLM, BertTokenizerFast
+def _write_wordpiece_tokenizer(directory: Path, words: Optional[Iterable[str]], lowercase: bool):
+    """The tiny WordPiece vocabulary (special tokens, words, characters, ##letters) and its tokenizer."""
+    from transformers import BertTokenizerFast
 
-    directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     vocabulary = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
     seen = set(vocabulary)
@@ -46,9 +45,69 @@ def make_tiny_bert(directory, words: Optional[Iterable[str]] = None, seed: int =
     (directory / "vocab.txt").write_text("\n".join(vocabulary) + "\n")
     tokenizer = BertTokenizerFast(vocab_file=str(directory / "vocab.txt"), do_lower_case=lowercase)
     tokenizer.save_pretrained(str(directory))
+    return tokenizer
+
+
+def make_tiny_bert(directory, words: Optional[Iterable[str]] = None, seed: int = 0, lowercase: bool = True) -> Path:
+    """A BERT-style (WordPiece) masked LM in ``directory``; returns the path."""
+    from transformers import BertConfig, BertForMaskedLM
+
+    directory = Path(directory)
+    tokenizer = _write_wordpiece_tokenizer(directory, words, lowercase)
     _seeded(seed)
-    config = BertConfig(vocab_size=len(vocabulary), type_vocab_size=2, **_SIZES)
+    config = BertConfig(vocab_size=len(tokenizer), type_vocab_size=2, **_SIZES)
     BertForMaskedLM(config).save_pretrained(str(directory))
+    return directory
+
+
+#: masked-LM families :func:`make_tiny_masked_lm` builds (all but RoBERTa on the tiny WordPiece vocabulary)
+TINY_FAMILIES = ("bert", "roberta", "distilbert", "albert", "mobilebert", "electra")
+
+
+def _tiny_config(family: str, vocab_size: int):
+    import transformers
+
+    common = dict(vocab_size=vocab_size, pad_token_id=0, max_position_embeddings=128)
+    if family == "bert":
+        return transformers.BertConfig(type_vocab_size=2, **{**_SIZES, **common})
+    if family == "distilbert":
+        return transformers.DistilBertConfig(dim=32, n_layers=2, n_heads=2, hidden_dim=37, **common)
+    if family == "albert":  # factorised embeddings: 16-wide output layer, hidden 32
+        return transformers.AlbertConfig(embedding_size=16, hidden_size=32, num_hidden_layers=2,
+                                         num_attention_heads=2, intermediate_size=37, type_vocab_size=2,
+                                         bos_token_id=2, eos_token_id=3, **common)
+    if family == "mobilebert":  # 16-wide decoder (tied) + dense block for the other 16 of hidden 32
+        return transformers.MobileBertConfig(embedding_size=16, hidden_size=32, num_hidden_layers=2,
+                                             num_attention_heads=2, intermediate_size=37, intra_bottleneck_size=16,
+                                             num_feedforward_networks=2, type_vocab_size=2, **common)
+    if family == "electra":  # generator: 16-wide embeddings, hidden 32
+        return transformers.ElectraConfig(embedding_size=16, hidden_size=32, num_hidden_layers=2,
+                                          num_attention_heads=2, intermediate_size=37, type_vocab_size=2, **common)
+    raise ValueError(f"unknown tiny family {family!r} (expected one of {TINY_FAMILIES})")
+
+
+def make_tiny_masked_lm(directory, family: str = "bert", words: Optional[Iterable[str]] = None, seed: int = 0,
+                        lowercase: bool = True) -> Path:
+    """A tiny random ``*ForMaskedLM`` of ``family`` (see :data:`TINY_FAMILIES`) in ``directory``.
+
+    RoBERTa gets its byte-level BPE (:func:`make_tiny_roberta`); every other family uses the tiny
+    WordPiece tokenizer of :func:`make_tiny_bert` (a BERT-style tokenizer works for all of them).
+    Small configs (hidden 32, 2 layers; ALBERT, MobileBERT and ELECTRA with 16-wide embeddings, so
+    their output layers differ from the hidden size): a second or two to build.
+    """
+    if family == "roberta":
+        return make_tiny_roberta(directory, words=words, seed=seed)
+    if family == "bert":
+        return make_tiny_bert(directory, words=words, seed=seed, lowercase=lowercase)
+    from transformers import AutoModelForMaskedLM
+
+    config_of = _tiny_config  # raises for an unknown family before anything is written
+    directory = Path(directory)
+    config_of(family, 10)
+    tokenizer = _write_wordpiece_tokenizer(directory, words, lowercase)
+    _seeded(seed)
+    model = AutoModelForMaskedLM.from_config(config_of(family, len(tokenizer)))
+    model.save_pretrained(str(directory))
     return directory
 
 
