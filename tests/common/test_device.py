@@ -105,3 +105,37 @@ def test_place_model_sets_precision_and_refuses_it_for_models_without_one():
 
 def test_describe():
     assert device.describe(-1, "bf16") == "cpu, bf16"
+
+
+TRAINED_CONFIGS = ["roberta_probe", "olmpics_mc_qa", "olmpics_mc_mlm", "olmpics_mlm_baseline", "esim_glove",
+                   "question_to_choice_glove", "choice_only_glove", "choice_to_choice_glove", "winoventi_finetune",
+                   "inoculate", "choice_only_transformer", "csqa_transformer"]
+MODEL_PRECISION_CONFIGS = [c for c in TRAINED_CONFIGS if c != "inoculate"] + ["vec_similarity_glove",
+                                                                             "winoventi_zero_shot"]
+
+
+def load_config(name: str):
+    from allennlp.common import Params
+
+    import mcqa_probes  # noqa: F401  (MCQA_PROBES_ENV for lib/env.libsonnet)
+    from tests.conftest import ROOT
+
+    return Params.from_file(str(ROOT / "training_config" / f"{name}.jsonnet")).as_dict(quiet=True)
+
+
+@pytest.mark.parametrize("name", sorted(set(TRAINED_CONFIGS + MODEL_PRECISION_CONFIGS)))
+def test_configs_read_cuda_device_use_amp_and_precision(name, monkeypatch):
+    for variable in ("CUDA_DEVICE", "USE_AMP", "PRECISION"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("GLOVE_FILE", "fixtures/glove/tiny_glove.txt")
+    defaults = load_config(name)
+    monkeypatch.setenv("CUDA_DEVICE", "1")
+    monkeypatch.setenv("USE_AMP", "true")
+    monkeypatch.setenv("PRECISION", "bf16")
+    configured = load_config(name)
+    if name in TRAINED_CONFIGS:
+        assert (defaults["trainer"]["cuda_device"], defaults["trainer"]["use_amp"]) == (-1, False)
+        assert (configured["trainer"]["cuda_device"], configured["trainer"]["use_amp"]) == (1, True)
+    if name in MODEL_PRECISION_CONFIGS:
+        assert defaults["model"]["precision"] == "fp32"
+        assert configured["model"]["precision"] == "bf16"
