@@ -65,4 +65,4 @@ def test_zero_shot_passes_device_and_precision_to_the_library(monkeypatch, capsy
     calls = []
     monkeypatch.setattr(module, "zero_shot_evaluate", lambda *a, **k: calls.append(k) or {"accuracy": 1.0})
     assert module.main(["--model", "m", "--data", "a.jsonl", "--precision", "bf16"]) == 0
-    assert calls == [{"cuda_device": -1, "precision": "bf16"}]
+    assert [(k["cuda_device"], k["precision"]) for k in calls] == [(-1, "bf16")]
