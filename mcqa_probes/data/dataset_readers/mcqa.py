@@ -173,7 +173,11 @@ class McqaReader(DatasetReader):
 
     def batch_to_instances(self, questions: Sequence[MultipleChoiceQuestion]) -> List[Instance]:
         """The instances of several questions; their stems and choice texts are tokenized in one
-        call of the fast tokenizer. Same instances as :meth:`text_to_instance` one by one."""
+        call of the fast tokenizer. Same instances as :meth:`text_to_instance` one by one.
+
+        Token objects are shared, not copied: a question's tokens by its sequences (one per
+        choice), a text's by its repetitions in the batch, the special tokens by all (allennlp
+        shares those too). Nothing mutates Tokens; copy one before changing it."""
         if self._backend is None:  # a slow (Python) tokenizer: nothing to batch
             return [self._per_pair_instance(question) for question in questions]
         with _collector_paused():
