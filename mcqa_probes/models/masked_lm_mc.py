@@ -8,6 +8,7 @@ from allennlp.models import Model
 
 from mcqa_probes.models.masked_lm_scoring import MaskedLmHead, load_masked_lm
 from mcqa_probes.models.multiple_choice_model import MultipleChoiceModel
+from mcqa_probes.models.pseudo_log_likelihood import pseudo_log_likelihoods
 
 logger = logging.getLogger(__name__)
 
@@ -18,10 +19,20 @@ PROBE_TYPES = ("zero_shot", "mlp", "linear", "full")
 class MaskedLmMc(MultipleChoiceModel):
     """MC-MLM (Talmor et al. 2020, §2.2): ``p = softmax over the K candidate ids of FF_MLM(h_mask)``.
 
-    Any HuggingFace masked LM (BERT, RoBERTa, DistilBERT, ALBERT families). One batched forward
-    encodes all examples; the head is applied to the mask position only and its output layer is
-    evaluated for the K candidate ids only (equal to gathering the full vocabulary logits).
-    Loss: cross-entropy over the K candidates. Use with the ``olmpics_mlm`` reader.
+    Any HuggingFace masked LM (BERT, RoBERTa, DistilBERT, ALBERT, MobileBERT, ELECTRA families;
+    any other ``AutoModelForMaskedLM`` through its own head). One batched forward encodes all
+    examples; the head is applied to the mask position only and its output layer is evaluated
+    for the K candidate ids only (equal to the model's own logits at the mask, gathered; see
+    :mod:`mcqa_probes.models.masked_lm_scoring`). Loss: cross-entropy over the K candidates.
+    Use with the ``olmpics_mlm`` reader.
+
+    Multi-piece choices (reader ``multi_token: pll | pll_word_l2r``, which adds the
+    ``candidate_pieces`` / ``candidate_piece_groups`` fields): a question with any multi-piece
+    choice is scored by the pseudo-log-likelihood of each choice in context (sum of the
+    log-probabilities of its pieces, each masked in turn; see
+    :mod:`mcqa_probes.models.pseudo_log_likelihood`); the masked copies of all such questions
+    of a batch go through the encoder in chunks of ``pll_batch_size``. Questions whose choices
+    are all single pieces keep the logits above.
 
     # Parameters
 
@@ -39,6 +50,8 @@ class MaskedLmMc(MultipleChoiceModel):
         * ``linear`` (the paper's LINEAR): only the head's output layer (untied copy + bias) trains.
         * ``full``: every weight trains (output layer stays tied to the embeddings).
         Frozen parts run in eval mode (no dropout) and without gradients.
+    pll_batch_size : `int`, optional (default = `256`)
+        Most masked copies (PLL scoring of multi-piece choices) in one forward pass.
     """
 
     def __init__(
@@ -46,6 +59,7 @@ class MaskedLmMc(MultipleChoiceModel):
         vocab: Vocabulary,
         transformer_model_name: str = "minilm",
         probe_type: str = "mlp",
+        pll_batch_size: int = 256,
         **kwargs,
     ) -> None:
         super().__init__(vocab, **kwargs)
@@ -53,16 +67,16 @@ class MaskedLmMc(MultipleChoiceModel):
             raise ValueError(f"model.probe_type: expected one of {PROBE_TYPES}, got {probe_type!r}")
         self.transformer_model_name = transformer_model_name
         self.probe_type = probe_type
+        self.pll_batch_size = int(pll_batch_size)
         self.head = MaskedLmHead(load_masked_lm(transformer_model_name))
         config = self.head.masked_lm.config
         self._use_type_ids = getattr(config, "type_vocab_size", 0) > 1
+        self._pad_id = getattr(config, "pad_token_id", None) or 0
         for parameter in self.head.parameters():
             parameter.requires_grad = probe_type == "full"
         if probe_type in ("mlp", "linear"):
             self.head.untie_decoder()
-            trainable = [self.head.untied_decoder_weight]
-            if self.head.decoder_bias is not None:
-                trainable.append(self.head.decoder_bias)
+            trainable = self.head.output_layer_parameters()  # untied weight, bias (MobileBERT: + dense block)
             if probe_type == "mlp":
                 trainable += self.head.transform_parameters()
             for parameter in trainable:
@@ -77,7 +91,7 @@ class MaskedLmMc(MultipleChoiceModel):
         if self.encoder_frozen:  # fixed representations: no dropout in the frozen encoder
             self.head.encoder.eval()
             if self.probe_type in ("zero_shot", "linear"):
-                self.head.transform.eval()
+                (self.head.transform or self.head.masked_lm).eval()
         return self
 
     def forward(  # type: ignore[override]
@@ -87,16 +101,41 @@ class MaskedLmMc(MultipleChoiceModel):
         candidate_ids: torch.Tensor,
         label: Optional[torch.Tensor] = None,
         metadata: Optional[List[Dict[str, Any]]] = None,
+        candidate_pieces: Optional[torch.Tensor] = None,
+        candidate_piece_groups: Optional[torch.Tensor] = None,
         **extra,
     ) -> Dict[str, Any]:
         pieces = tokens["tokens"]
         type_ids = pieces.get("type_ids") if self._use_type_ids else None
         candidate_ids = candidate_ids.long()
         with self.autocast():
-            with torch.set_grad_enabled(torch.is_grad_enabled() and not self.encoder_frozen):
-                hidden = self.head.hidden_at(
-                    pieces["token_ids"], pieces["mask"].long(), mask_position.long(), type_ids
-                )
-            logits = self.head.candidate_logits(hidden, candidate_ids)
+            logits = self.score_candidates(pieces["token_ids"], pieces["mask"].long(), mask_position.long(),
+                                           candidate_ids, type_ids, candidate_pieces, candidate_piece_groups)
         return self.choice_output(logits, candidate_ids >= 0, label, metadata)
+
+    def score_candidates(self, token_ids, attention_mask, mask_position, candidate_ids, type_ids=None,
+                         candidate_pieces=None, candidate_piece_groups=None) -> torch.Tensor:
+        """(batch, K) scores: logits at the mask, or PLL sums for questions with a multi-piece choice."""
+        encoder_grad = torch.is_grad_enabled() and not self.encoder_frozen
+        multi = None
+        if candidate_pieces is not None:
+            multi = ((candidate_pieces >= 0).sum(dim=-1) > 1).any(dim=-1)
+        if multi is None or not bool(multi.any()):  # every choice is one piece: one forward, logits
+            with torch.set_grad_enabled(encoder_grad):
+                hidden = self.head.hidden_at(token_ids, attention_mask, mask_position, type_ids)
+            return self.head.candidate_logits(hidden, candidate_ids)
+        select = lambda t, rows: t[rows] if t is not None else None  # noqa: E731
+        scores = torch.zeros(candidate_ids.shape, dtype=torch.float32, device=candidate_ids.device)
+        single = ~multi
+        if bool(single.any()):
+            with torch.set_grad_enabled(encoder_grad):
+                hidden = self.head.hidden_at(token_ids[single], attention_mask[single], mask_position[single],
+                                             select(type_ids, single))
+            scores[single] = self.head.candidate_logits(hidden, candidate_ids[single]).float()
+        scores[multi] = pseudo_log_likelihoods(
+            self.head, token_ids[multi], attention_mask[multi], mask_position[multi],
+            candidate_pieces[multi].long(), candidate_piece_groups[multi].long(), select(type_ids, multi),
+            pad_id=self._pad_id, max_batch=self.pll_batch_size, encoder_grad=encoder_grad,
+        )
+        return scores
 

@@ -19,11 +19,17 @@ from mcqa_probes.models.masked_lm_mc import MaskedLmMc
 
 
 def build(model_name: str, skip_multi_piece: bool = False, probe_type: str = "zero_shot",
-          cuda_device: Optional[int] = None, precision: str = "fp32"):
+          cuda_device: Optional[int] = None, precision: str = "fp32", multi_token: Optional[str] = None,
+          pll_batch_size: int = 256):
     """(reader, model) for a pretrained masked LM, the model in eval mode on ``cuda_device``
-    (``None``: the GPU when there is one; -1: the CPU), scoring in ``precision``."""
-    reader = OlmpicsMlmReader(model_name, skip_multi_piece_candidates=skip_multi_piece)
-    model = MaskedLmMc(Vocabulary(), model_name, probe_type=probe_type, precision=precision)
+    (``None``: the GPU when there is one; -1: the CPU), scoring in ``precision``.
+    ``multi_token`` (``reject``, ``skip``, ``pll``, ``pll_word_l2r``; ``skip_multi_piece`` is the
+    older spelling of ``skip``): what a multi-piece choice does to its question; PLL forwards take
+    at most ``pll_batch_size`` masked copies."""
+    reader = OlmpicsMlmReader(model_name, multi_token=multi_token,
+                              skip_multi_piece_candidates=True if skip_multi_piece else None)
+    model = MaskedLmMc(Vocabulary(), model_name, probe_type=probe_type, precision=precision,
+                       pll_batch_size=pll_batch_size)
     place_model(model, resolve_cuda_device(cuda_device), precision)
     model.eval()
     return reader, model
@@ -61,12 +67,15 @@ def zero_shot_evaluate(
     skip_multi_piece: bool = False,
     cuda_device: Optional[int] = None,
     precision: str = "fp32",
+    multi_token: Optional[str] = None,
 ) -> Dict[str, Any]:
     """Accuracy of the pretrained masked LM's choice on a labelled MC-MLM file, scored on
-    ``cuda_device`` (``None``: the GPU when there is one) in ``precision``."""
+    ``cuda_device`` (``None``: the GPU when there is one) in ``precision``; ``multi_token``
+    as in :func:`build` (``pll_scored``: questions scored by pseudo-log-likelihood)."""
     start = time.perf_counter()
     cuda_device = resolve_cuda_device(cuda_device)
-    reader, model = build(model_name, skip_multi_piece, cuda_device=cuda_device, precision=precision)
+    reader, model = build(model_name, skip_multi_piece, cuda_device=cuda_device, precision=precision,
+                          multi_token=multi_token)
     # The reader names file, line and word of a multi-piece candidate (or skips and counts it).
     instances: List[Instance] = list(reader.read(data_path))
     skipped = reader.skipped_questions
@@ -80,6 +89,9 @@ def zero_shot_evaluate(
         "accuracy": correct / len(gold) if gold else float("nan"),
         "count": len(gold),
         "skipped_multi_piece": skipped,
+        "multi_token": reader.multi_token,
+        "pll_scored": sum(int("candidate_pieces" in i.fields and i["candidate_pieces"].tensor.size(1) > 1)
+                          for i in instances),
         "device": describe(cuda_device, precision),
         "seconds": time.perf_counter() - start,
     }

@@ -89,6 +89,7 @@ def evaluate_model(
     lm: Optional[MaskedLm] = None,
     cuda_device: Optional[int] = None,
     precision: str = "fp32",
+    multi_token: str = "skip",
 ) -> Dict[str, Any]:
     """One model's Table-6 row, scored on ``cuda_device`` (``None``: the GPU when there is one) in
     ``precision`` (both ignored when ``lm`` is given: it was placed when loaded).
@@ -99,7 +100,7 @@ def evaluate_model(
     """
     from mcqa_probes.winoventi.adversarial_filter import adversarial_filter, filter_flags
 
-    lm = lm or MaskedLm(model_name, cuda_device=cuda_device, precision=precision)
+    lm = lm or MaskedLm(model_name, cuda_device=cuda_device, precision=precision, multi_token=multi_token)
     scores = score_prompts(lm, prompts, batch_size, progress)
     row: Dict[str, Any] = {
         "model": model_name,

@@ -22,13 +22,16 @@ class MaskedLm:
     ``seed`` seeds torch before loading: weights missing from a checkpoint (the offline MiniLM's
     whole MLM head) are then the same random draw on every load, so runs are reproducible.
     ``cuda_device`` (``None``: the GPU when there is one, -1: the CPU) and ``precision`` (autocast
-    for scoring; scores come back in fp32) say where and how the model runs.
+    for scoring; scores come back in fp32) say where and how the model runs. ``multi_token``
+    (``skip``, ``reject``, ``pll``, ``pll_word_l2r``): what a multi-piece outcome word does to its
+    prompts (see the ``winoventi`` reader; PLL scores both outcomes of such a prompt).
     """
 
     def __init__(self, model_name: str, probe_type: str = "zero_shot", max_length: int = 128, seed: int = 0,
-                 cuda_device: Optional[int] = None, precision: str = "fp32"):
+                 cuda_device: Optional[int] = None, precision: str = "fp32", multi_token: str = "skip"):
         self.name = model_name
-        self.reader = WinoVentiReader(model_name, max_length=max_length)
+        self.multi_token = multi_token
+        self.reader = WinoVentiReader(model_name, max_length=max_length, multi_token=multi_token)
         torch.manual_seed(seed)
         self.cuda_device = resolve_cuda_device(cuda_device)
         self.precision = precision

@@ -1,4 +1,4 @@
-"""The ``olmpics_mlm`` dataset reader: oLMpics MC-MLM questions (one [MASK], single-word choices)."""
+"""The ``olmpics_mlm`` dataset reader: oLMpics MC-MLM questions (one [MASK], one choice word or phrase)."""
 import logging
 import re
 from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
@@ -12,6 +12,7 @@ from allennlp.data.tokenizers import PretrainedTransformerTokenizer, Token
 
 from mcqa_probes.data.question import as_question, McqaFormatError, MultipleChoiceQuestion, read_numbered_questions
 from mcqa_probes.data.candidates import CandidateNotSinglePieceError, candidate_token_id
+from mcqa_probes.models.pseudo_log_likelihood import PLL_MODES, candidate_pieces, resolve_multi_token
 from mcqa_probes.resources.pretrained import resolve_transformer_name
 
 logger = logging.getLogger(__name__)
@@ -21,7 +22,7 @@ _WORDS = re.compile(r"[\w']+|[^\w\s]")
 
 @DatasetReader.register("olmpics_mlm")
 class OlmpicsMlmReader(DatasetReader):
-    """Reads oLMpics-style MC-MLM jsonl (``stem`` with exactly one ``[MASK]``; single-word choices).
+    """Reads oLMpics-style MC-MLM jsonl (``stem`` with exactly one ``[MASK]``; word choices).
 
     Each question becomes: ``tokens`` (the stem with ``[MASK]`` replaced by the model's own mask
     token, with the model's special tokens), ``mask_position`` (index of the mask piece),
@@ -29,6 +30,10 @@ class OlmpicsMlmReader(DatasetReader):
     ``Ġword`` for byte-level BPE, ``▁word`` for SentencePiece, ``word`` for WordPiece; padded with
     -1 when questions of a batch have different K), ``label`` (gold choice index) and
     ``metadata`` (id, stem, choices, labels, extras). MC-QA probes use the ``mcqa`` reader.
+    With ``multi_token: pll | pll_word_l2r`` every instance also has ``candidate_pieces``
+    (K, P: the word-initial piece ids of each choice, padded with -1; ``candidate_ids`` then
+    holds the first piece of a multi-piece choice) and ``candidate_piece_groups`` (K, P: the
+    masking groups of :func:`~mcqa_probes.models.pseudo_log_likelihood.candidate_pieces`).
 
     # Parameters
 
@@ -38,9 +43,15 @@ class OlmpicsMlmReader(DatasetReader):
         The mask as written in the data files.
     max_length : `int`, optional (default = `128`)
         Word pieces kept (special tokens included); a mask beyond it is an error.
-    skip_multi_piece_candidates : `bool`, optional (default = `False`)
-        By default a choice that is not a single vocabulary piece is an error naming the file,
-        line and word. When true such questions are skipped and counted (``skipped_questions``).
+    multi_token : `str`, optional (default = `"reject"`)
+        What a choice that is several vocabulary pieces does to its question: ``reject`` (an
+        error naming the file, line and word), ``skip`` (skipped and counted in
+        ``skipped_questions``), ``pll`` / ``pll_word_l2r`` (the question is scored by
+        pseudo-log-likelihood, see :mod:`mcqa_probes.models.pseudo_log_likelihood`; counted in
+        ``multi_piece_questions``).
+    skip_multi_piece_candidates : `bool`, optional (default = `None`)
+        The older spelling: true = ``multi_token: skip``, false = ``reject`` (or the PLL mode
+        given in ``multi_token``).
     word_tokens : `bool`, optional (default = `False`)
         Also emit ``words``: the stem as lower-cased word tokens (``[MASK]`` kept as one token)
         indexed in the ``glove_tokens`` namespace, for the ``mlm_baseline`` model.
@@ -52,7 +63,8 @@ class OlmpicsMlmReader(DatasetReader):
         transformer_model_name: str = "minilm",
         mask_string: str = "[MASK]",
         max_length: int = 128,
-        skip_multi_piece_candidates: bool = False,
+        multi_token: Optional[str] = None,
+        skip_multi_piece_candidates: Optional[bool] = None,
         word_tokens: bool = False,
         require_answer_key: bool = True,
         tokenizer_kwargs: Optional[Dict[str, Any]] = None,
@@ -71,16 +83,24 @@ class OlmpicsMlmReader(DatasetReader):
         self._word_indexers = {"glove": SingleIdTokenIndexer(namespace="glove_tokens", lowercase_tokens=True)}
         self.mask_string = mask_string
         self.max_length = max_length
-        self.skip_multi_piece_candidates = skip_multi_piece_candidates
+        self.multi_token = resolve_multi_token(multi_token, skip_multi_piece_candidates, self.default_multi_token,
+                                               "dataset_reader.multi_token")
+        self.skip_multi_piece_candidates = self.multi_token == "skip"
+        self.multi_piece_questions = 0
         self.word_tokens = word_tokens
         self.require_answer_key = require_answer_key
         self.skipped_questions = 0
         self._candidate_cache: Dict[str, int] = {}
+        self._pieces_cache: Dict[str, Tuple[List[int], List[int]]] = {}
+
+    #: ``multi_token`` when neither it nor ``skip_multi_piece_candidates`` is given
+    default_multi_token = "reject"
 
     # ------------------------------------------------------------------ reading
     def _read(self, file_path: str) -> Iterable[Instance]:
         path = str(cached_path(file_path))
         self.skipped_questions = 0
+        self.multi_piece_questions = 0
         for number, question in self.shard_iterable(read_numbered_questions(path, require_answer_key=self.require_answer_key)):
             try:
                 yield self.text_to_instance(question)
@@ -99,6 +119,12 @@ class OlmpicsMlmReader(DatasetReader):
         if word not in self._candidate_cache:
             self._candidate_cache[word] = candidate_token_id(self.hf_tokenizer, word)
         return self._candidate_cache[word]
+
+    def candidate_pieces(self, word: str) -> Tuple[List[int], List[int]]:
+        """(piece ids, masking groups) of an answer word for PLL scoring (cached)."""
+        if word not in self._pieces_cache:
+            self._pieces_cache[word] = candidate_pieces(self.hf_tokenizer, word, self.multi_token)
+        return self._pieces_cache[word]
 
     def stem_tokens(self, stem: str) -> Tuple[List[Token], int]:
         """Word pieces of the stem (special tokens added) and the index of the mask piece."""
@@ -129,12 +155,25 @@ class OlmpicsMlmReader(DatasetReader):
         """Build an instance from a :class:`MultipleChoiceQuestion`, or from a stem and choice words."""
         question = as_question(question, choices, answer_index)
         tokens, mask_position = self.stem_tokens(question.stem)
-        candidate_ids = [self.candidate_id(choice.text) for choice in question.choices]
         fields: Dict[str, Any] = {
             "tokens": TextField(tokens, self._token_indexers),
             "mask_position": TensorField(torch.tensor(mask_position, dtype=torch.long)),
-            "candidate_ids": TensorField(torch.tensor(candidate_ids, dtype=torch.long), padding_value=-1),
         }
+        if self.multi_token in PLL_MODES:
+            pieces = [self.candidate_pieces(choice.text) for choice in question.choices]
+            width = max(len(ids) for ids, _ in pieces)
+            if len(tokens) - 1 + width > self.max_length:
+                raise McqaFormatError(f"the stem with its longest choice ({width} pieces) exceeds "
+                                      f"max_length={self.max_length}: {question.stem!r}")
+            if width > 1:
+                self.multi_piece_questions += 1
+            candidate_ids = [ids[0] for ids, _ in pieces]
+            padded = [(ids + [-1] * (width - len(ids)), groups + [-1] * (width - len(ids))) for ids, groups in pieces]
+            fields["candidate_pieces"] = TensorField(torch.tensor([p for p, _ in padded]), padding_value=-1)
+            fields["candidate_piece_groups"] = TensorField(torch.tensor([g for _, g in padded]), padding_value=-1)
+        else:
+            candidate_ids = [self.candidate_id(choice.text) for choice in question.choices]
+        fields["candidate_ids"] = TensorField(torch.tensor(candidate_ids, dtype=torch.long), padding_value=-1)
         if self.word_tokens:
             fields["words"] = TextField(self.word_tokens_of(question.stem), self._word_indexers)
         if question.answer_index is not None:

@@ -31,11 +31,15 @@ class WinoVentiReader(OlmpicsMlmReader):
     # Parameters
 
     transformer_model_name : `str`, optional (default = `"minilm"`)
-    skip_multi_piece_candidates : `bool`, optional (default = `True`)
+    multi_token : `str`, optional (default = `"skip"`)
         A pair whose o_g or o_e is not one vocabulary piece of the model cannot be scored at one
-        mask: both its prompts are skipped (never truncated to the first piece), counted in
-        ``skipped_prompts`` and the words listed in ``multi_piece_words`` and in a warning. When
-        false such a row is an error naming file, line and word.
+        mask. ``skip``: both its prompts are skipped (never truncated to the first piece), counted
+        in ``skipped_prompts`` and the words listed in ``multi_piece_words`` and in a warning.
+        ``reject``: such a row is an error naming file, line and word. ``pll`` /
+        ``pll_word_l2r``: its prompts are scored by pseudo-log-likelihood (both outcomes; see
+        :mod:`mcqa_probes.models.pseudo_log_likelihood`).
+    skip_multi_piece_candidates : `bool`, optional (default = `None`)
+        The older spelling: true = ``skip``, false = ``reject``.
     subset : `str`, optional (default = `"all"`)
         ``all``, ``individual`` (pairs whose triple passes ``subset_model``'s filter in
         ``registry_path``) or ``intersection`` (pairs passing the filter of each of the 12 Table-6
@@ -54,10 +58,12 @@ class WinoVentiReader(OlmpicsMlmReader):
         Verify that row i pairs with row i + N (false for fine-tuning split files).
     """
 
+    default_multi_token = "skip"  # as the paper: pairs with multi-piece outcomes are left out
+
     def __init__(
         self,
         transformer_model_name: str = "minilm",
-        skip_multi_piece_candidates: bool = True,
+        skip_multi_piece_candidates: Optional[bool] = None,
         subset: str = "all",
         registry_path: Optional[str] = None,
         subset_model: Optional[str] = None,

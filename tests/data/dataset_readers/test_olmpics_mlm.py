@@ -74,3 +74,35 @@ def test_every_mc_mlm_fixture_file_loads(model, request):
                  "coffee_cats_quantifiers_dev.jsonl", "hypernym_conjunction_dev.jsonl"):
         instances = list(reader.read(OLMPICS / name))
         assert instances and reader.skipped_questions == 0
+
+
+@pytest.mark.parametrize("mode", ["pll", "pll_word_l2r"])
+def test_pll_modes_read_multi_piece_candidates_as_pieces(mode, olmpics_bert):
+    path = OLMPICS / "multi_piece_candidate.jsonl"
+    reader = OlmpicsMlmReader(olmpics_bert, multi_token=mode)
+    tokenizer = reader.hf_tokenizer
+    instances = list(reader.read(path))
+    assert len(instances) == 3 and reader.skipped_questions == 0 and reader.multi_piece_questions == 1
+    pieces = instances[1]["candidate_pieces"].tensor.tolist()
+    groups = instances[1]["candidate_piece_groups"].tensor.tolist()
+    expected = tokenizer(" zzqxyounger", add_special_tokens=False)["input_ids"]
+    assert len(expected) > 1 and pieces[0] == expected
+    assert pieces[1] == [candidate_token_id(tokenizer, "older")] + [-1] * (len(expected) - 1)
+    assert groups[0] == ([0] * len(expected) if mode == "pll_word_l2r" else list(range(len(expected))))
+    assert groups[1][0] == 0 and set(groups[1][1:]) == {-1}
+    assert instances[1]["candidate_ids"].tensor.tolist() == [expected[0], candidate_token_id(tokenizer, "older")]
+    assert instances[0]["candidate_pieces"].tensor.shape == (2, 1)  # single pieces: width 1
+
+
+def test_multi_token_option_replaces_the_skip_flag(olmpics_bert):
+    path = OLMPICS / "multi_piece_candidate.jsonl"
+    for kwargs in ({"multi_token": "skip"}, {"skip_multi_piece_candidates": True}):
+        reader = OlmpicsMlmReader(olmpics_bert, **kwargs)
+        assert reader.multi_token == "skip" and len(list(reader.read(path))) == 2
+    for kwargs in ({}, {"multi_token": "reject"}, {"skip_multi_piece_candidates": False}):
+        with pytest.raises(McqaFormatError, match="zzqxyounger"):
+            list(OlmpicsMlmReader(olmpics_bert, **kwargs).read(path))
+    with pytest.raises(ValueError, match="multi_token"):
+        OlmpicsMlmReader(olmpics_bert, multi_token="first_piece")
+    with pytest.raises(ValueError, match="contradicts"):
+        OlmpicsMlmReader(olmpics_bert, multi_token="pll", skip_multi_piece_candidates=True)
