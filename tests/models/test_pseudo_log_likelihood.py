@@ -222,3 +222,13 @@ def test_bin_winoventi_eval_multi_token(wv_bert, tmp_path):
     for mode, skipped in (("skip", 2), ("pll_word_l2r", 0)):
         assert main(arguments + ["--multi-token", mode]) == 0
         assert json.loads(out.read_text())[0]["skipped_prompts"] == skipped
+
+
+@pytest.mark.parametrize("mode", ["pll", "pll_word_l2r"])
+def test_bench_multi_token_agrees_with_minicons(mode, wv_bert):
+    pytest.importorskip("minicons.scorer", reason="minicons is a test-only reference (see README)")
+    from mcqa_probes.olmpics.bench_pll import bench_multi_token
+
+    result = bench_multi_token(wv_bert, str(FIXTURES / "winoventi" / "winoventi_small.tsv"), mode, cuda_device=-1)
+    assert result["examples"] == 2  # the two sponge prompts ("soggy" is several pieces)
+    assert result["all_same"] and result["max_abs_diff"] < 1e-4
