@@ -19,7 +19,8 @@ local seed = env.int('SEED', 42);
   dataset_reader: {
     type: 'olmpics_mlm',
     transformer_model_name: model_name,
-    skip_multi_piece_candidates: env.bool('SKIP_MULTI_PIECE', false),
+    // reject | skip | pll | pll_word_l2r (SKIP_MULTI_PIECE=true is the older spelling of skip)
+    multi_token: env.str('MULTI_TOKEN', if env.bool('SKIP_MULTI_PIECE', false) then 'skip' else 'reject'),
   },
   train_data_path: env.str('TRAIN_DATA', 'fixtures/olmpics/number_comparison_age_compare_masked_train.jsonl'),
   validation_data_path: env.str('DEV_DATA', 'fixtures/olmpics/number_comparison_age_compare_masked_dev.jsonl'),
@@ -27,6 +28,7 @@ local seed = env.int('SEED', 42);
     type: 'masked_lm_mc',
     transformer_model_name: model_name,
     probe_type: env.str('PROBE_TYPE', 'mlp'),
+    pll_batch_size: env.int('PLL_BATCH_SIZE', 256),
     precision: env.str('PRECISION', 'fp32'),
   },
   data_loader: { batch_size: env.int('BATCH_SIZE', 16), shuffle: true },

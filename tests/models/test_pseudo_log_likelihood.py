@@ -232,3 +232,18 @@ def test_bench_multi_token_agrees_with_minicons(mode, wv_bert):
     result = bench_multi_token(wv_bert, str(FIXTURES / "winoventi" / "winoventi_small.tsv"), mode, cuda_device=-1)
     assert result["examples"] == 2  # the two sponge prompts ("soggy" is several pieces)
     assert result["all_same"] and result["max_abs_diff"] < 1e-4
+
+
+def test_training_config_with_multi_token_pll(olmpics_bert, tmp_path, monkeypatch):
+    from allennlp.commands.train import train_model_from_file
+
+    data = str(FIXTURES / "olmpics" / "multi_piece_candidate.jsonl")
+    for name, value in {"MODEL_NAME": olmpics_bert, "PROBE_TYPE": "linear", "MULTI_TOKEN": "pll_word_l2r",
+                        "PLL_BATCH_SIZE": "4", "EPOCHS": "1", "BATCH_SIZE": "2", "LR": "0.01"}.items():
+        monkeypatch.setenv(name, value)
+    overrides = json.dumps({"train_data_path": data, "validation_data_path": data})
+    model = train_model_from_file(str(ROOT / "training_config" / "olmpics_mc_mlm.jsonnet"), str(tmp_path / "run"),
+                                  overrides=overrides)
+    assert model.pll_batch_size == 4
+    metrics = json.loads((tmp_path / "run" / "metrics.json").read_text())
+    assert 0.0 <= metrics["validation_accuracy"] <= 1.0
