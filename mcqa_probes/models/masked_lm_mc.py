@@ -47,7 +47,8 @@ class MaskedLmMc(MultipleChoiceModel):
           frozen: the output layer's weight, tied to the input embeddings in BERT/RoBERTa, is
           *untied* (cloned into ``head.untied_decoder_weight``) so training it cannot move the
           embeddings (the original oLMpics code trained the tied matrix and so the embeddings).
-        * ``linear`` (the paper's LINEAR): only the head's output layer (untied copy + bias) trains.
+        * ``linear`` (the paper's LINEAR): only the head's output layer (untied copy + bias; for
+          MobileBERT also its ``dense`` block of output columns) trains.
         * ``full``: every weight trains (output layer stays tied to the embeddings).
         Frozen parts run in eval mode (no dropout) and without gradients.
     pll_batch_size : `int`, optional (default = `256`)
