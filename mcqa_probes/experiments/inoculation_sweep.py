@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Sequence
 
+from mcqa_probes.common.device import config_environment, resolve_cuda_device
 from mcqa_probes.common.environment import environment
 from mcqa_probes.reports import figures
 from mcqa_probes.reports.atomic import write_csv, write_json, write_text
@@ -43,6 +44,10 @@ class SweepSettings:
     dev_max: Optional[int] = None
     config: str = str(CONFIG)
     extra_env: Dict[str, str] = field(default_factory=dict)
+    #: GPU for training and scoring (None: the GPU when there is one, -1: the CPU)
+    cuda_device: Optional[int] = None
+    #: autocast precision of the probe test-set scoring (training: the config's USE_AMP)
+    precision: str = "fp32"
 
 
 def run_name(k: int, lr: float, add_some: int) -> str:
@@ -56,17 +61,20 @@ def grid(settings: SweepSettings) -> Iterator[Dict]:
                 yield {"k": int(k), "lr": float(lr), "add_some": int(add_some)}
 
 
-def _evaluate(archive: Path, data_file: Path, batch_size: int) -> float:
+def _evaluate(archive: Path, data_file: Path, batch_size: int, cuda_device: int = -1, precision: str = "fp32") -> float:
     from allennlp.data.data_loaders import MultiProcessDataLoader
     from allennlp.evaluation import SimpleEvaluator
     from allennlp.models.archival import load_archive
 
-    loaded = load_archive(str(archive))
+    from mcqa_probes.common.device import place_model
+
+    loaded = load_archive(str(archive), cuda_device=cuda_device)
+    place_model(loaded.model, cuda_device, precision)
     reader = loaded.validation_dataset_reader
     loader = MultiProcessDataLoader(reader, str(data_file), batch_size=batch_size, shuffle=False)
     loader.index_with(loaded.model.vocab)
     with contextlib.redirect_stderr(io.StringIO()):
-        metrics = SimpleEvaluator()(loaded.model, loader)
+        metrics = SimpleEvaluator(cuda_device=cuda_device)(loaded.model, loader)
     return float(metrics["accuracy"])
 
 
@@ -78,6 +86,7 @@ def run_one(settings: SweepSettings, point: Dict, reuse: bool = True) -> Dict:
         return json.loads(result_file.read_text())
     if run_dir.exists():  # an interrupted run: start it again
         shutil.rmtree(run_dir)
+    cuda_device = resolve_cuda_device(settings.cuda_device)
     probe_dir = Path(settings.probe_dir)
     variables = {
         "MODEL_NAME": settings.model_name, "BASE_ARCHIVE": str(settings.base_archive),
@@ -87,6 +96,7 @@ def run_one(settings: SweepSettings, point: Dict, reuse: bool = True) -> Dict:
         "BATCH_SIZE": str(settings.batch_size), "MAX_LENGTH": str(settings.max_length),
         **({"ORIG_TRAIN": str(settings.orig_train)} if settings.orig_train else {}),
         **({"DEV_MAX": str(settings.dev_max), "ORIG_DEV_MAX": str(settings.dev_max)} if settings.dev_max else {}),
+        **config_environment(cuda_device),
         **settings.extra_env,
     }
     if point["add_some"] and not settings.orig_train:
@@ -100,7 +110,8 @@ def run_one(settings: SweepSettings, point: Dict, reuse: bool = True) -> Dict:
     row = {
         **point,
         "probe_dev_accuracy": metrics.get("best_validation_accuracy"),
-        "probe_test_accuracy": _evaluate(run_dir / "model.tar.gz", test_file, 32) if test_file.is_file() else None,
+        "probe_test_accuracy": (_evaluate(run_dir / "model.tar.gz", test_file, 32, cuda_device, settings.precision)
+                                if test_file.is_file() else None),
         "orig_accuracy_before": metrics["orig_accuracy_before"],
         "orig_accuracy_after": metrics["orig_accuracy"],
         "inoculation_cost": metrics["inoculation_cost"],
