@@ -134,7 +134,6 @@ def test_trial_ids_are_checked(tmp_path):
 @pytest.fixture(scope="module")
 def ray_session():
     """One local Ray (2 CPUs) for all Ray tests of this module (starting it takes seconds)."""
-    pytest.importorskip("ray")
     ray = start_ray(num_cpus=2)
     yield ray
     ray.shutdown()
