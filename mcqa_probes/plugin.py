@@ -20,5 +20,5 @@ config_env.install()
 from mcqa_probes.data import dataset_readers  # noqa: E402,F401
 from mcqa_probes import models  # noqa: E402,F401
 from mcqa_probes import predictors  # noqa: E402,F401
-from mcqa_probes import metrics  # noqa: E402,F401
+from mcqa_probes.metrics import cluster_accuracy, probe_breakdown, probe_metrics  # noqa: E402,F401
 from mcqa_probes import training  # noqa: E402,F401

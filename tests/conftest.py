@@ -8,6 +8,8 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
+import mcqa_probes.plugin  # noqa: E402,F401  (every test sees the registered components)
+
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 DATA = FIXTURES / "data"

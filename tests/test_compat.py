@@ -9,7 +9,7 @@ import types
 import pytest
 import torch
 
-import mcqa_probes  # noqa: F401  (installs the layer)
+import mcqa_probes.plugin  # noqa: F401  (registers the components)
 import mcqa_probes_compat as compat
 
 

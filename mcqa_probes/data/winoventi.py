@@ -11,7 +11,7 @@ Alternative) triples pass that model's own adversarial filter (§2.4). Table 6's
 
 * **All** - every pair;
 * **Individual** - the pairs whose triple passes the model's own filter (a registry column, or
-  flags computed with :mod:`mcqa_probes.winoventi.adversarial_filter` for a new model);
+  flags computed with :mod:`mcqa_probes.experiments.winoventi.adversarial_filter` for a new model);
 * **Intersection** - the pairs whose triple passes the filter of every model of Table 6: the 12
   registry columns of :data:`TABLE6_MODELS` (by default), every registry column
   (``models="all"``), or the columns named. The released registry has 15 model columns; three

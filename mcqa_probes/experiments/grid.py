@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
+from mcqa_probes.common.configs import CONFIG_DIR
 from mcqa_probes.reports.atomic import write_text
 
 RESULT_FILE = "result.json"
@@ -216,7 +217,7 @@ def config_variables(config: Any) -> Dict[str, str]:
         text = path.read_text(encoding="utf-8")
         names.update(_CONFIG_VARIABLE.findall(text))
         for imported in _CONFIG_IMPORT.findall(text):
-            queue += [path.parent / imported, ROOT / "training_config" / imported]
+            queue += [path.parent / imported, CONFIG_DIR / imported]
     names.discard("MCQA_PROBES_ENV")
     found = {}
     for name in sorted(names):

@@ -1,5 +1,6 @@
-"""Metrics: instance and strict cluster accuracy, hops × distractor breakdown, learning curves."""
-from mcqa_probes.metrics.cluster_accuracy import ClusterAccuracy
-from mcqa_probes.metrics.probe_breakdown import ProbeBreakdown
+"""Metrics: instance and strict cluster accuracy, hops × distractor breakdown, learning curves.
 
-__all__ = ["ClusterAccuracy", "ProbeBreakdown"]
+``probe_records`` and ``learning_curve`` are plain Python (used by reports and drivers without
+torch); the allennlp ``Metric`` classes (``cluster_accuracy``, ``probe_breakdown``,
+``probe_metrics``) are registered through :mod:`mcqa_probes.plugin`.
+"""

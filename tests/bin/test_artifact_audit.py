@@ -5,8 +5,8 @@ import shutil
 
 import pytest
 
-import mcqa_probes  # noqa: F401
-from mcqa_probes.audit.artifact_audit import find_flags, format_table, prepare_splits, run_audit
+import mcqa_probes.plugin  # noqa: F401  (registers the components)
+from mcqa_probes.experiments.wordnetqa.artifact_audit import find_flags, format_table, prepare_splits, run_audit
 from tests.conftest import DATA, ROOT
 from tests.models.glove_baseline_case import TINY_GLOVE
 

@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from mcqa_probes.audit.artifact_audit import clusters_of, format_table, prepare_splits
+from mcqa_probes.experiments.wordnetqa.artifact_audit import clusters_of, format_table, prepare_splits
 from mcqa_probes.metrics.probe_records import cluster_key
 
 

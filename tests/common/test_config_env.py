@@ -3,7 +3,7 @@ import json
 import _jsonnet
 from allennlp.common import Params
 
-import mcqa_probes  # noqa: F401
+import mcqa_probes.plugin  # noqa: F401  (registers the components)
 from tests.conftest import ROOT
 
 

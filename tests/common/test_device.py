@@ -117,7 +117,7 @@ MODEL_PRECISION_CONFIGS = [c for c in TRAINED_CONFIGS if c != "inoculate"] + ["v
 def load_config(name: str):
     from allennlp.common import Params
 
-    import mcqa_probes  # noqa: F401  (MCQA_PROBES_ENV for lib/env.libsonnet)
+    import mcqa_probes.plugin  # noqa: F401  (registers the components)
     from tests.conftest import ROOT
 
     return Params.from_file(str(ROOT / "training_config" / f"{name}.jsonnet")).as_dict(quiet=True)

@@ -3,7 +3,7 @@ import json
 
 from mcqa_probes.data.olmpics_controls import NONSENSE_WORDS, pooled_answer_map, sibling_splits, transform_file
 from mcqa_probes.data.question import Choice, MultipleChoiceQuestion, read_questions
-from mcqa_probes.olmpics.learning_curves import prepare_variants
+from mcqa_probes.experiments.olmpics.learning_curves import prepare_variants
 
 
 def taxonomy(i, answers):

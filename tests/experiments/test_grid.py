@@ -201,8 +201,8 @@ def size_trainer(config, directory, overrides):
 
 
 def test_learning_curve_on_ray_matches_the_serial_curve(tmp_path, ray_session):
-    from mcqa_probes.olmpics.learning_curves import run_learning_curve
-    from tests.olmpics.test_suite import AGE, AGE_DEV
+    from mcqa_probes.experiments.olmpics.learning_curves import run_learning_curve
+    from tests.experiments.olmpics.test_suite import AGE, AGE_DEV
 
     def curve(name, workers):
         return run_learning_curve("unused.jsonnet", str(AGE), str(AGE_DEV), tmp_path / name, sizes=[8, 16], seeds=2,

@@ -1,7 +1,7 @@
 import pytest
 import torch
 
-import mcqa_probes  # noqa: F401
+import mcqa_probes.plugin  # noqa: F401  (registers the components)
 from tests.conftest import DATA
 from tests.models.glove_baseline_case import model_case, tensors
 

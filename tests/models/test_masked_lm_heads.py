@@ -4,7 +4,7 @@ import torch
 from allennlp.data import Batch, Vocabulary
 from transformers import AutoModelForMaskedLM, AutoTokenizer
 
-import mcqa_probes  # noqa: F401
+import mcqa_probes.plugin  # noqa: F401  (registers the components)
 from mcqa_probes.data.dataset_readers.olmpics_mlm import OlmpicsMlmReader
 from mcqa_probes.models import masked_lm_scoring
 from mcqa_probes.models.masked_lm_mc import MaskedLmMc

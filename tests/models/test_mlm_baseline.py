@@ -4,7 +4,7 @@ import torch
 from allennlp.commands.train import train_model_from_file
 from allennlp.data import Batch
 
-import mcqa_probes  # noqa: F401
+import mcqa_probes.plugin  # noqa: F401  (registers the components)
 from mcqa_probes.data.dataset_readers.olmpics_mlm import OlmpicsMlmReader
 from tests.conftest import FIXTURES, ROOT
 from tests.olmpics_models import olmpics_bert  # noqa: F401

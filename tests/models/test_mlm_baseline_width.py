@@ -7,7 +7,7 @@ from allennlp.modules.text_field_embedders import BasicTextFieldEmbedder
 from allennlp.modules.token_embedders import Embedding
 from transformers import AutoConfig
 
-import mcqa_probes  # noqa: F401
+import mcqa_probes.plugin  # noqa: F401  (registers the components)
 from mcqa_probes.models.mlm_baseline import MlmBaseline
 from tests.conftest import FIXTURES, ROOT
 from tests.olmpics_models import olmpics_bert  # noqa: F401

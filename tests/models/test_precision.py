@@ -8,7 +8,7 @@ from allennlp.data.data_loaders import MultiProcessDataLoader
 from allennlp.models import Model
 from allennlp.training.util import evaluate
 
-import mcqa_probes  # noqa: F401
+import mcqa_probes.plugin  # noqa: F401  (registers the components)
 from mcqa_probes.common.environment import environment
 from tests.conftest import DATA, ROOT
 

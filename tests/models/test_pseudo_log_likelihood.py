@@ -8,14 +8,14 @@ import torch
 from allennlp.data import Batch, Vocabulary
 from transformers import AutoModelForMaskedLM, AutoTokenizer
 
-import mcqa_probes  # noqa: F401
+import mcqa_probes.plugin  # noqa: F401  (registers the components)
 from mcqa_probes.data.dataset_readers.olmpics_mlm import OlmpicsMlmReader
 from mcqa_probes.models.masked_lm_mc import MaskedLmMc
 from mcqa_probes.models.pseudo_log_likelihood import candidate_pieces, resolve_multi_token
 from tests.conftest import FIXTURES, ROOT
 from tests.mlm_families import FAMILIES, tiny_mlm  # noqa: F401
 from tests.olmpics_models import olmpics_bert  # noqa: F401
-from tests.winoventi.conftest import wv_bert  # noqa: F401
+from tests.experiments.winoventi.conftest import wv_bert  # noqa: F401
 
 # question 0: all candidates single pieces (scored as today); 1 and 2: some multi-piece ones
 QUESTIONS = [
@@ -193,8 +193,8 @@ def test_bin_zero_shot_scores_multi_piece_questions(olmpics_bert, capsys):
 
 def test_winoventi_scores_multi_piece_outcomes_by_pll(wv_bert):
     from mcqa_probes.data.winoventi import read_winoventi
-    from mcqa_probes.winoventi.evaluate import evaluate_model, score_prompts
-    from mcqa_probes.winoventi.scoring import MaskedLm
+    from mcqa_probes.experiments.winoventi.evaluate import evaluate_model, score_prompts
+    from mcqa_probes.experiments.winoventi.scoring import MaskedLm
 
     prompts = read_winoventi(FIXTURES / "winoventi" / "winoventi_small.tsv")
     skipped = score_prompts(MaskedLm(wv_bert, cuda_device=-1), prompts)
@@ -227,7 +227,7 @@ def test_bin_winoventi_eval_multi_token(wv_bert, tmp_path):
 @pytest.mark.parametrize("mode", ["pll", "pll_word_l2r"])
 def test_bench_multi_token_agrees_with_minicons(mode, wv_bert):
     import minicons.scorer  # noqa: F401  (the test-only reference, installed by bin/setup)
-    from mcqa_probes.olmpics.bench_pll import bench_multi_token
+    from mcqa_probes.experiments.olmpics.bench_pll import bench_multi_token
 
     result = bench_multi_token(wv_bert, str(FIXTURES / "winoventi" / "winoventi_small.tsv"), mode, cuda_device=-1)
     assert result["examples"] == 2  # the two sponge prompts ("soggy" is several pieces)

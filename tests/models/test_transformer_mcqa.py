@@ -4,7 +4,7 @@ import pytest
 import torch
 from allennlp.common.testing import ModelTestCase
 
-import mcqa_probes  # noqa: F401
+import mcqa_probes.plugin  # noqa: F401  (registers the components)
 from tests.conftest import DATA
 
 

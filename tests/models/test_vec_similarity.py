@@ -8,7 +8,7 @@ from allennlp.data import Vocabulary
 from allennlp.modules.text_field_embedders import BasicTextFieldEmbedder
 from allennlp.modules.token_embedders import Embedding
 
-import mcqa_probes  # noqa: F401
+import mcqa_probes.plugin  # noqa: F401  (registers the components)
 from mcqa_probes.data.dataset_readers.mcqa_words import McqaWordsReader
 from mcqa_probes.models.vec_similarity import VecSimilarity
 from tests.conftest import DATA

@@ -1,7 +1,7 @@
 import pytest
 from allennlp.predictors import Predictor
 
-import mcqa_probes  # noqa: F401
+import mcqa_probes.plugin  # noqa: F401  (registers the components)
 from tests.models.test_transformer_mcqa import write_config
 
 

@@ -1,6 +1,6 @@
 import pytest
 
-import mcqa_probes  # noqa: F401
+import mcqa_probes.plugin  # noqa: F401  (registers the components)
 from mcqa_probes.data.dataset_readers.mcqa import McqaReader
 from mcqa_probes.training.inoculation_reader import InoculationReader
 from tests.conftest import DATA

@@ -3,11 +3,10 @@ model loses while it is inoculated (fine-tuned) on a few probe examples."""
 import logging
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
-import torch
 from allennlp.data import DatasetReader, Instance
-from allennlp.data.data_loaders import SimpleDataLoader
-from allennlp.nn import util as nn_util
 from allennlp.training.callbacks.callback import TrainerCallback
+
+from mcqa_probes.training.evaluation import evaluate_instances
 
 if TYPE_CHECKING:
     from allennlp.training.gradient_descent_trainer import GradientDescentTrainer
@@ -84,24 +83,12 @@ class InoculationCost(TrainerCallback):
         model = trainer.model
         was_training, was_inside = model.training, self._inside
         self._inside = True  # the get_metrics wrapper must not evaluate again while we do
-        loader = SimpleDataLoader(self._original_instances(trainer), self.batch_size, shuffle=False, vocab=model.vocab)
-        parameter = next(model.parameters(), None)
-        device = parameter.device if parameter is not None else torch.device("cpu")
-        right = total = 0
-        model.eval()
         try:
-            with torch.no_grad():
-                for batch in loader:
-                    batch = nn_util.move_to_device(batch, device)
-                    output = model(**batch)
-                    gold = batch["label"].reshape(-1)
-                    right += int((output["logits"].argmax(-1) == gold).sum())
-                    total += int(gold.numel())
-            model.get_metrics(reset=True)
+            metrics = evaluate_instances(model, self._original_instances(trainer), self.batch_size)
         finally:
             model.train(was_training)
             self._inside = was_inside
-        return right / total
+        return float(metrics["accuracy"])
 
     def _original_metrics(self, trainer, probe_metrics: Dict[str, Any]) -> Dict[str, float]:
         accuracy = self.evaluate_original(trainer)

@@ -2,7 +2,7 @@
 import pytest
 from allennlp.data import DatasetReader
 
-import mcqa_probes  # noqa: F401
+import mcqa_probes.plugin  # noqa: F401  (registers the components)
 from mcqa_probes.data.dataset_readers.csqa import CsqaReader
 from tests.conftest import FIXTURES
 

@@ -1,7 +1,7 @@
 import pytest
 from allennlp.data import DatasetReader
 
-import mcqa_probes  # noqa: F401
+import mcqa_probes.plugin  # noqa: F401  (registers the components)
 from mcqa_probes.data.dataset_readers.mcqa_words import McqaWordsReader
 from mcqa_probes.data.question import McqaFormatError
 from tests.conftest import DATA

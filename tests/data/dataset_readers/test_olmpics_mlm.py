@@ -1,7 +1,7 @@
 import pytest
 from transformers import AutoTokenizer
 
-import mcqa_probes  # noqa: F401
+import mcqa_probes.plugin  # noqa: F401  (registers the components)
 from mcqa_probes.data.dataset_readers.olmpics_mlm import OlmpicsMlmReader
 from mcqa_probes.data.question import McqaFormatError
 from mcqa_probes.models.masked_lm_scoring import CandidateNotSinglePieceError, candidate_token_id

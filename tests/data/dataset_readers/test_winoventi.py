@@ -2,10 +2,10 @@
 import pytest
 from allennlp.data import DatasetReader
 
-import mcqa_probes  # noqa: F401
+import mcqa_probes.plugin  # noqa: F401  (registers the components)
 from mcqa_probes.data.dataset_readers.winoventi import WinoVentiReader
 from tests.conftest import FIXTURES
-from tests.winoventi.conftest import wv_bert  # noqa: F401  (session fixture)
+from tests.experiments.winoventi.conftest import wv_bert  # noqa: F401  (session fixture)
 
 WV = FIXTURES / "winoventi"
 

@@ -8,7 +8,7 @@ from allennlp.commands.train import train_model_from_file
 from allennlp.data.data_loaders import SimpleDataLoader
 from allennlp.models.archival import load_archive
 
-import mcqa_probes  # noqa: F401
+import mcqa_probes.plugin  # noqa: F401  (registers the components)
 from mcqa_probes.training.callbacks.inoculation_cost import InoculationCost
 from tests.conftest import DATA, ROOT
 from tests.models.test_transformer_mcqa import write_config

@@ -1,0 +1,179 @@
+"""WinoVenti evaluation (§3.1) and the Table-6 report.
+
+A model is right on a prompt when P(target) > P(incorrect) at the mask (strictly). Accuracy is
+reported on generic prompts (test_type 1) and exception prompts (test_type 2) for three subsets of
+pairs: **All**, **Individual** (pairs whose triple passes the model's own adversarial filter: its
+registry column, or flags computed by :mod:`.adversarial_filter`) and **Intersection** (pairs
+passing the filter of every Table-6 model: the 12 registry columns of
+:data:`~mcqa_probes.data.winoventi.TABLE6_MODELS`; ``intersection_models="all"`` for every column). Pairs whose o_g or o_e is several word pieces for the
+model are not scorable at one mask: they are counted and listed, never truncated.
+"""
+import logging
+import math
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set
+
+from mcqa_probes.data.winoventi import (
+    TABLE6_MODELS, Registry, WinoVentiPrompt, individual_pairs, intersection_models as resolve_intersection_models,
+    intersection_pairs, read_registry, read_winoventi, registry_column, unique_triples,
+)
+from mcqa_probes.models.masked_lm_scoring import CandidateNotSinglePieceError
+from mcqa_probes.experiments.winoventi.scoring import MaskedLm
+
+logger = logging.getLogger(__name__)
+
+PAPER_TABLE6 = {  # model: (All generic, All exception, Individual generic, Individual exception, N, Int. generic, Int. exception)
+    "bert-base-cased": (83.0, 23.1, 89.3, 16.7, 1871, 96.0, 8.3),
+    "bert-large-cased-whole-word-masking": (89.8, 18.4, 89.8, 18.4, 2176, 97.4, 11.4),
+    "roberta-base": (79.5, 27.2, 87.3, 18.8, 1801, 95.6, 12.7),
+    "roberta-large": (81.3, 29.2, 91.1, 18.9, 994, 95.6, 17.5),
+}
+
+
+def score_prompts(lm: MaskedLm, prompts: Sequence[WinoVentiPrompt], batch_size: int = 64,
+                  progress: Optional[Callable] = None) -> Dict[str, Any]:
+    """Per-prompt correctness: ``correct[line] -> bool`` and the multi-piece pairs left out.
+
+    Returns ``{"correct": {line: bool}, "logits": {line: [o_g, o_e]}, "skipped_lines": [...],
+    "multi_piece_words": [...]}``.
+    """
+    instances, scored, skipped, words = [], [], [], set()
+    for prompt in prompts:
+        try:
+            instances.append(lm.reader.prompt_to_instance(prompt))
+            scored.append(prompt)
+        except CandidateNotSinglePieceError as error:
+            skipped.append(prompt.line)
+            words.add(error.word)
+    logits: List[List[float]] = []
+    chunk = max(batch_size * 8, 1)
+    starts = range(0, len(instances), chunk)
+    for start in (progress(starts) if progress else starts):
+        logits += lm.candidate_logits(instances[start:start + chunk], batch_size)
+    correct, by_line = {}, {}
+    for prompt, row in zip(scored, logits):
+        gold = 0 if prompt.target == prompt.generic else 1
+        correct[prompt.line] = row[gold] > row[1 - gold]
+        by_line[prompt.line] = row
+    if skipped:
+        logger.warning("%s: %d prompts not scored, outcome words of several pieces: %s",
+                       lm.name, len(skipped), ", ".join(sorted(words)))
+    return {"correct": correct, "logits": by_line, "skipped_lines": skipped, "multi_piece_words": sorted(words)}
+
+
+def subset_accuracy(prompts: Sequence[WinoVentiPrompt], correct: Dict[int, bool],
+                    pairs: Optional[Set[int]] = None) -> Dict[str, float]:
+    """Generic / exception accuracy (%) over the scorable pairs of a subset (``None`` = all); N = pairs."""
+    right = {1: 0, 2: 0}
+    total = {1: 0, 2: 0}
+    scored_pairs = set()
+    for prompt in prompts:
+        if (pairs is not None and prompt.pair_index not in pairs) or prompt.line not in correct:
+            continue
+        total[prompt.test_type] += 1
+        right[prompt.test_type] += int(correct[prompt.line])
+        scored_pairs.add(prompt.pair_index)
+    percent = lambda t: 100.0 * right[t] / total[t] if total[t] else math.nan  # noqa: E731
+    return {"generic": percent(1), "exception": percent(2), "n": len(scored_pairs),
+            "generic_prompts": total[1], "exception_prompts": total[2]}
+
+
+def evaluate_model(
+    model_name: str,
+    prompts: Sequence[WinoVentiPrompt],
+    registry: Optional[Registry] = None,
+    registry_name: Optional[str] = None,
+    intersection_models: Optional[Sequence[str]] = None,
+    compute_individual: bool = True,
+    batch_size: int = 64,
+    progress: Optional[Callable] = None,
+    lm: Optional[MaskedLm] = None,
+    cuda_device: Optional[int] = None,
+    precision: str = "fp32",
+    multi_token: str = "skip",
+) -> Dict[str, Any]:
+    """One model's Table-6 row, scored on ``cuda_device`` (``None``: the GPU when there is one) in
+    ``precision`` (both ignored when ``lm`` is given: it was placed when loaded).
+
+    Individual flags come from ``registry`` (column ``registry_name``, or the model name matched
+    by :func:`registry_column`); otherwise, with ``compute_individual``, from the model's own
+    adversarial filter over the TSV's triples (§2.4, neutral template).
+    """
+    from mcqa_probes.experiments.winoventi.adversarial_filter import adversarial_filter, filter_flags
+
+    lm = lm or MaskedLm(model_name, cuda_device=cuda_device, precision=precision, multi_token=multi_token)
+    scores = score_prompts(lm, prompts, batch_size, progress)
+    row: Dict[str, Any] = {
+        "model": model_name,
+        "prompts": len(prompts),
+        "scored_prompts": len(scores["correct"]),
+        "skipped_prompts": len(scores["skipped_lines"]),
+        "multi_piece_words": scores["multi_piece_words"],
+        "all": subset_accuracy(prompts, scores["correct"]),
+    }
+    column = None
+    if registry is not None:
+        column = registry_name if registry_name in registry.flags else registry_column(registry, registry_name or model_name)
+    if column is not None:
+        flags = registry.flags[column]
+        row["individual_source"] = f"registry:{column}"
+    elif compute_individual:
+        results = adversarial_filter(lm, unique_triples(prompts), batch_size=batch_size)
+        flags = filter_flags(results)
+        row["individual_source"] = "computed (adversarial filter, 'The [NOUN] is [MASK].')"
+    else:
+        flags = None
+    if flags is not None:
+        row["individual"] = subset_accuracy(prompts, scores["correct"], individual_pairs(prompts, flags))
+    if registry is not None:
+        used = resolve_intersection_models(registry, intersection_models)
+        row["intersection"] = subset_accuracy(prompts, scores["correct"], intersection_pairs(prompts, registry, used))
+        row["intersection_models"] = used
+    row["correct"] = scores["correct"]
+    return row
+
+
+def evaluate_tsv(model_names: Sequence[str], tsv_path, registry_path=None, **kwargs) -> List[Dict[str, Any]]:
+    """Table-6 rows for several models on one TSV."""
+    prompts = read_winoventi(tsv_path)
+    registry = read_registry(registry_path) if registry_path else None
+    return [evaluate_model(name, prompts, registry, **kwargs) for name in model_names]
+
+
+def _cell(value: Optional[float], width: int = 8, digits: int = 1) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-".rjust(width)
+    return f"{value:.{digits}f}".rjust(width)
+
+
+def format_table(rows: Sequence[Dict[str, Any]], total_pairs: Optional[int] = None) -> str:
+    """The rows in the layout of the paper's Table 6 (accuracy %, N = pairs)."""
+    name_width = max([len("Model name")] + [len(str(r["model"])) for r in rows]) + 2
+    head1 = " " * name_width + "All".center(17) + " " + "Individual".center(24) + "  " + "Intersection".center(23)
+    head2 = ("Model name".ljust(name_width) + "Generic".rjust(8) + "Exceptn".rjust(9) + " " +
+             "Generic".rjust(8) + "Exceptn".rjust(9) + "N".rjust(7) + "  " +
+             "N".rjust(6) + "Generic".rjust(8) + "Exceptn".rjust(9))
+    lines = [head1, head2, "-" * len(head2)]
+    for r in rows:
+        a = r["all"]
+        i = r.get("individual", {})
+        x = r.get("intersection", {})
+        lines.append(
+            str(r["model"]).ljust(name_width) + _cell(a["generic"]) + _cell(a["exception"], 9) + " " +
+            _cell(i.get("generic")) + _cell(i.get("exception"), 9) + _cell(i.get("n"), 7, 0) + "  " +
+            _cell(x.get("n"), 6, 0) + _cell(x.get("generic")) + _cell(x.get("exception"), 9)
+        )
+    notes = []
+    for r in rows:
+        note = f"{r['model']}: scored {r['scored_prompts']}/{r['prompts']} prompts (All N = {r['all']['n']} pairs)"
+        if r["skipped_prompts"]:
+            words = r["multi_piece_words"]
+            shown = ", ".join(words[:12]) + (f", ... ({len(words)} words)" if len(words) > 12 else "")
+            note += f"; {r['skipped_prompts']} prompts skipped: multi-piece outcome words [{shown}]"
+        if "individual_source" in r:
+            note += f"; Individual from {r['individual_source']}"
+        if "intersection_models" in r:
+            used = r["intersection_models"]
+            note += ("; Intersection over the 12 Table-6 models" if used == list(TABLE6_MODELS)
+                     else f"; Intersection over {len(used)} registry columns: {', '.join(used)}")
+        notes.append(note)
+    return "\n".join(lines + [""] + notes)

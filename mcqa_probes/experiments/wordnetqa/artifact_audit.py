@@ -1,0 +1,396 @@
+"""Artifact audit of a probe: the partial-input and task-specific baselines of Table 7 (groups 1-2).
+
+Richardson & Sabharwal (2020, §4.1, §5.1) train every baseline directly on ≤ 3k probe questions
+and report dev / test accuracy next to random guessing. A partial-input model (one that never sees
+the question: Choice-Only, Choice-to-Choice) far above chance means the answer choices alone give
+the gold away, i.e. the probe has annotation artifacts.
+
+For each probe directory (``train.jsonl`` and optionally ``dev.jsonl`` / ``test.jsonl``; a missing
+dev or test split is carved, seeded, out of train by whole semantic clusters - see
+:func:`prepare_splits`), every requested model is trained with its
+config in ``training_config/`` (environment overrides: TRAIN_DATA, DEV_DATA, TEST_DATA,
+GLOVE_FILE, EPOCHS, SEED) and scored on dev and test. The GloVe file is first cut down to the
+words of the probe files (same vectors, much faster to load).
+"""
+import copy
+import gzip
+import hashlib
+import json
+import os
+import random
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Dict, Iterable, List, Optional, Sequence
+
+from mcqa_probes.data.question import read_questions
+from mcqa_probes.metrics.probe_records import CLUSTER_KEY_FIELDS, cluster_key
+from mcqa_probes.common.configs import CONFIG_DIR
+from mcqa_probes.common.device import config_environment, resolve_cuda_device, torch_device
+from mcqa_probes.common.environment import environment
+from mcqa_probes.reports.atomic import atomic_open, write_json, write_text
+from mcqa_probes.reports.tables import Section, markdown_table
+from mcqa_probes.experiments.grid import GridOptions, Trial, config_variables, describe_metrics, run_grid
+
+
+@dataclass(frozen=True)
+class AuditModel:
+    """One row of the table: how it is trained and where it goes in the Table 7 layout."""
+
+    key: str
+    row: str
+    group: int  # 1 = baselines (partial input + VecSimilarity), 2 = task-specific models
+    partial_input: bool
+    config: Optional[str] = None  # None: the random baseline
+    environment: Dict[str, str] = field(default_factory=dict)
+
+
+MODELS: Dict[str, AuditModel] = {
+    m.key: m
+    for m in [
+        AuditModel("random", "Random", 1, False),
+        AuditModel("choice_only", "Choice-Only-GloVe", 1, True, "choice_only_glove.jsonnet"),
+        AuditModel("choice_only_transformer", "Choice-Only-{MODEL_NAME}", 1, True, "choice_only_transformer.jsonnet"),
+        AuditModel("choice_to_choice", "Choice-to-Choice-GloVe", 1, True, "choice_to_choice_glove.jsonnet"),
+        AuditModel("vec_similarity", "Question-to-Choice-VecSimilarity", 1, False, "vec_similarity_glove.jsonnet"),
+        AuditModel("question_to_choice", "Question-to-Choice-GloVe", 2, False, "question_to_choice_glove.jsonnet"),
+        AuditModel("esim", "ESIM-GloVe (trained on the probe)", 2, False, "esim_glove.jsonnet"),
+    ]
+}
+# Table 7 groups 1-2 with GloVe (ESIM and the transformer choice-only model on request)
+DEFAULT_MODELS = ("random", "choice_only", "choice_to_choice", "vec_similarity", "question_to_choice")
+GROUP_TITLES = {
+    1: "Group 1: Baselines (direct training on the probe)",
+    2: "Group 2: Task-Specific (non-transformer) Models",
+}
+
+
+# ---------------------------------------------------------------------------- splits
+def _read_lines(path: Path) -> List[str]:
+    list(read_questions(path))  # validate (errors name file and line)
+    return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def clusters_of(lines: Sequence[str]) -> List[List[str]]:
+    """The lines grouped by semantic cluster, in first-seen order: the cluster key the probe metrics
+    use (:data:`~mcqa_probes.metrics.probe_records.CLUSTER_KEY_FIELDS`: ``notes.cluster_key``,
+    ``notes.synset_id``, ``notes.gold_synset``, ``question_concept``); a question without one is
+    its own cluster."""
+    groups: Dict[object, List[str]] = {}
+    for index, line in enumerate(lines):
+        key = cluster_key(json.loads(line))
+        groups.setdefault(("key", key) if key is not None else ("line", index), []).append(line)
+    return list(groups.values())
+
+
+def prepare_splits(
+    probe_dir: Path, out_dir: Path, max_train: int = 3000, dev_size: int = 300, test_size: int = 300, seed: int = 0
+) -> Dict[str, object]:
+    """Train / dev / test files of a probe. A missing ``dev.jsonl`` / ``test.jsonl`` is carved out
+    of ``train.jsonl`` by whole semantic clusters (:func:`clusters_of`; seeded shuffle of the
+    clusters, taken until the split has at least the requested size, so it may be larger by
+    less than one cluster): no cluster is split, so no concept is in both train and a carved split
+    (a question-level shuffle put the same synsets in train and dev and inflated partial-input
+    baselines). Train is then shuffled and cut to ``max_train`` questions. Writes the three files
+    under ``out_dir`` and returns their paths, sizes and provenance (``carved``: clusters per split)."""
+    probe_dir = Path(probe_dir)
+    train_file = probe_dir / "train.jsonl"
+    if not train_file.is_file():
+        raise FileNotFoundError(f"{probe_dir}: no train.jsonl")
+    rng = random.Random(seed)
+    clusters = clusters_of(_read_lines(train_file))
+    rng.shuffle(clusters)
+    total = sum(len(c) for c in clusters)
+    sources = {"train": str(train_file)}
+    carved: Dict[str, Dict[str, int]] = {}
+    splits: Dict[str, List[str]] = {}
+    for name, size in (("dev", dev_size), ("test", test_size)):
+        given = probe_dir / f"{name}.jsonl"
+        if given.is_file():
+            splits[name] = _read_lines(given)
+            sources[name] = str(given)
+        else:
+            if total <= size:
+                raise ValueError(f"{train_file}: {total} questions, too few to hold out {size} for {name}")
+            taken: List[str] = []
+            count = 0
+            while clusters and len(taken) < size:
+                taken += clusters.pop(0)
+                count += 1
+            if not clusters:
+                raise ValueError(f"{train_file}: holding out {size} questions for {name} by whole clusters "
+                                 "leaves no training question")
+            total -= len(taken)
+            splits[name] = taken
+            carved[name] = {"questions": len(taken), "clusters": count}
+            sources[name] = (f"{len(taken)} held out of {train_file} by whole semantic clusters ({count} clusters, "
+                             f"key {' / '.join(CLUSTER_KEY_FIELDS)}; seed {seed})")
+    train = [line for cluster in clusters for line in cluster]
+    rng.shuffle(train)
+    splits["train"] = train[:max_train]
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = {}
+    for name, lines in splits.items():
+        paths[name] = str(out_dir / f"{name}.jsonl")
+        write_text(paths[name], "\n".join(lines) + "\n")
+    return {"paths": paths, "sizes": {k: len(v) for k, v in splits.items()}, "sources": sources, "carved": carved}
+
+
+# ---------------------------------------------------------------------------- embeddings
+def probe_words(files: Iterable[str]) -> set:
+    """Lower-cased words of stems and choices, tokenized as the GloVe configs do (letters_digits)."""
+    from allennlp.data.tokenizers import LettersDigitsTokenizer
+
+    tokenizer = LettersDigitsTokenizer()
+    words = set()
+    for path in files:
+        for question in read_questions(path):
+            for text in [question.stem] + [c.text for c in question.choices]:
+                words.update(token.text.lower() for token in tokenizer.tokenize(text))
+    return words
+
+
+def glove_subset(glove_file: Path, words: set, target: Path) -> Dict[str, int]:
+    """Copy the lines of ``glove_file`` whose word is in ``words`` to ``target`` (GloVe format)."""
+    opener = gzip.open if str(glove_file).endswith(".gz") else open
+    kept, dimension = 0, 0
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with opener(glove_file, "rt", encoding="utf-8") as source, atomic_open(target, "w", encoding="utf-8") as sink:
+        for line in source:
+            word, _, rest = line.partition(" ")
+            if word in words:
+                sink.write(line if line.endswith("\n") else line + "\n")
+                kept += 1
+                dimension = dimension or len(rest.split())
+    return {"words": len(words), "found": kept, "dimension": dimension}
+
+
+# ---------------------------------------------------------------------------- running
+def random_baseline(paths: Dict[str, str], seed: int = 0) -> Dict[str, float]:
+    """Uniform random guessing (seeded), and the expected chance accuracy mean(1/K)."""
+    generator = random.Random(seed)
+    result = {}
+    for split in ("dev", "test"):
+        questions = list(read_questions(paths[split]))
+        hits = sum(generator.randrange(len(q.choices)) == q.answer_index for q in questions)
+        result[split] = hits / len(questions)
+        result[f"{split}_chance"] = sum(1 / len(q.choices) for q in questions) / len(questions)
+    return result
+
+
+def train_and_score(
+    model: AuditModel,
+    paths: Dict[str, str],
+    run_dir: Path,
+    settings: Dict[str, Optional[str]],
+    keep_model: bool = False,
+) -> Dict[str, float]:
+    """Train ``model`` on paths['train'] (validation on dev, best epoch kept) and score dev and test,
+    both on the settings' ``CUDA_DEVICE`` (default -1, the CPU)."""
+    from allennlp.common import Params
+    from allennlp.commands.train import train_model
+    from allennlp.data import DatasetReader
+    from allennlp.data.data_loaders import MultiProcessDataLoader
+    from allennlp.training.util import evaluate
+
+    values = dict(settings)
+    values.update(model.environment)
+    values.update({"TRAIN_DATA": paths["train"], "DEV_DATA": paths["dev"], "TEST_DATA": paths["test"]})
+    started = time.time()
+    with environment(values):
+        params = Params.from_file(str(CONFIG_DIR / model.config))
+        reader_params = copy.deepcopy(params.as_dict(quiet=True)["dataset_reader"])
+        params["evaluate_on_test"] = False  # test words still enter the vocabulary; scored below
+        trained = train_model(params, run_dir, force=True)
+    reader = DatasetReader.from_params(Params(reader_params))
+    cuda_device = int(values.get("CUDA_DEVICE") or -1)
+    trained.to(torch_device(cuda_device))  # a no_op trainer leaves the model where it was built
+    scores: Dict[str, float] = {}
+    for split in ("dev", "test"):
+        loader = MultiProcessDataLoader(reader, paths[split], batch_size=64)
+        loader.index_with(trained.vocab)
+        scores[split] = float(evaluate(trained, loader, cuda_device=cuda_device)["accuracy"])
+    scores["seconds"] = round(time.time() - started, 1)
+    metrics_file = Path(run_dir) / "metrics.json"
+    if metrics_file.is_file():
+        metrics = json.loads(metrics_file.read_text())
+        scores["epochs"] = metrics.get("epoch", -1) + 1
+        if "best_epoch" in metrics:
+            scores["best_epoch"] = metrics["best_epoch"]
+    if not keep_model:
+        for pattern in ("*.th", "model.tar.gz", "vocabulary"):
+            for path in Path(run_dir).glob(pattern):
+                shutil.rmtree(path) if path.is_dir() else path.unlink()
+    return scores
+
+
+def row_name(model: AuditModel, settings: Dict[str, Optional[str]]) -> str:
+    return model.row.replace("{MODEL_NAME}", str(settings.get("MODEL_NAME") or model.environment.get("MODEL_NAME") or "minilm"))
+
+
+def run_audit(
+    probe_dirs: Sequence[Path],
+    out_dir: Path,
+    models: Sequence[str] = DEFAULT_MODELS,
+    max_train: int = 3000,
+    dev_size: int = 300,
+    test_size: int = 300,
+    epochs: Optional[int] = None,
+    seed: int = 13,
+    glove_file: Optional[Path] = None,
+    flag_margin: float = 0.25,
+    keep_models: bool = False,
+    extra_environment: Optional[Dict[str, str]] = None,
+    progress: Callable[[str], None] = print,
+    cuda_device: Optional[int] = None,
+    precision: str = "fp32",
+    grid_options: Optional[GridOptions] = None,
+) -> Dict[str, object]:
+    """Run the audit; writes ``artifact_audit.md`` and ``artifact_audit.json`` in ``out_dir`` and
+    returns the JSON object. The (probe, model) runs are trials of the grid runner
+    (``grid_options``: workers, Ray address, resources; default serial): finished runs are reused
+    when re-run with the same out_dir and settings (delete ``trials/<probe>/<model>/result.json``
+    to redo one; its log is ``trial.log`` beside it); a failed run is left out of the table and
+    raises :class:`~mcqa_probes.experiments.grid.GridFailed` once the table is written. Every model trains and is
+    scored on ``cuda_device`` (``None``: the GPU when there is one) in ``precision``."""
+    unknown = [m for m in models if m not in MODELS]
+    if unknown:
+        raise ValueError(f"unknown model(s) {unknown}; choose from {sorted(MODELS)}")
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    settings: Dict[str, Optional[str]] = dict(extra_environment or {})
+    settings["SEED"] = str(seed)
+    # every run trains and is scored on this device, its model in this precision (CUDA_DEVICE, PRECISION)
+    settings.update(config_environment(resolve_cuda_device(cuda_device), precision))
+    if epochs is not None:
+        settings["EPOCHS"] = str(epochs)
+    uses_glove = any(MODELS[m].config and "glove" in MODELS[m].config for m in models)
+    if uses_glove and glove_file is None:
+        from mcqa_probes.resources.glove import glove_50d_file
+
+        glove_file = Path(os.environ.get("GLOVE_FILE") or glove_50d_file())
+
+    report: Dict[str, object] = {
+        "models": [m for m in models],
+        "settings": {"max_train": max_train, "dev_size": dev_size, "test_size": test_size, "epochs": epochs,
+                     "seed": seed, "glove_file": str(glove_file) if glove_file else None, "flag_margin": flag_margin},
+        "probes": {},
+    }
+    trials: List[Trial] = []
+    for probe_dir in probe_dirs:
+        probe = Path(probe_dir).name
+        probe_out = out_dir / "runs" / probe
+        splits = prepare_splits(Path(probe_dir), probe_out / "splits", max_train, dev_size, test_size, seed=0)
+        paths = splits["paths"]
+        entry: Dict[str, object] = {"splits": splits, "results": {}}
+        probe_settings = dict(settings)
+        if uses_glove:
+            subset = probe_out / "glove_subset.txt"
+            coverage = glove_subset(Path(glove_file), probe_words(paths.values()), subset)
+            entry["glove_coverage"] = coverage
+            probe_settings.update({"GLOVE_FILE": str(subset), "EMBEDDING_DIM": str(coverage["dimension"])})
+        data = {name: hashlib.sha256(Path(path).read_bytes()).hexdigest() for name, path in sorted(paths.items())}
+        for key in models:
+            config = str(CONFIG_DIR / MODELS[key].config) if MODELS[key].config else None
+            trials.append(Trial(
+                f"{probe}/{key}", audit_trial,
+                {"key": key, "paths": paths, "run_dir": str(probe_out / key), "settings": probe_settings,
+                 "seed": seed, "keep_model": keep_models},
+                spec={"model": key, "data_sha256": data, "settings": probe_settings, "seed": seed,
+                      "glove_file": str(glove_file) if glove_file else None,
+                      "config_environment": config_variables(config) if config else {}},
+                label=f"{probe} / {key}"))
+        report["probes"][probe] = entry
+    grid_report = run_grid(trials, out_dir, grid_options, describe=describe_metrics("dev", "test"))
+    for outcome in grid_report.outcomes:
+        probe, key = outcome.id.split("/")
+        if outcome.status == "failed":
+            continue
+        result = outcome.result
+        if outcome.status == "skipped":
+            progress(f"{probe} / {key}: done before (dev {result['dev']:.3f}, test {result['test']:.3f})")
+        report["probes"][probe]["results"][key] = result
+    report["flags"] = find_flags(report, flag_margin)
+    write_json(out_dir / "artifact_audit.json", report, end="")
+    write_text(out_dir / "artifact_audit.md", format_table(report))
+    grid_report.raise_for_failures()
+    return report
+
+
+def audit_trial(key: str, paths: Dict[str, str], run_dir: str, settings: Dict[str, Optional[str]], seed: int,
+                keep_model: bool = False) -> Dict[str, object]:
+    """One grid trial: train and score one model on one probe (the random baseline just guesses)."""
+    model = MODELS[key]
+    if model.config is None:
+        result = random_baseline(paths, seed)
+    else:
+        result = train_and_score(model, paths, Path(run_dir), settings, keep_model)
+    result["row"] = row_name(model, settings)
+    return result
+
+
+# ---------------------------------------------------------------------------- reporting
+def chance(entry: Dict[str, object], split: str) -> float:
+    return entry["results"]["random"][f"{split}_chance"] if "random" in entry["results"] else float("nan")
+
+
+def find_flags(report: Dict[str, object], margin: float) -> List[Dict[str, object]]:
+    """Partial-input models whose dev or test accuracy is ``margin`` or more above chance."""
+    flags = []
+    for probe, entry in report["probes"].items():
+        if "random" not in entry["results"]:
+            continue
+        for key, result in entry["results"].items():
+            if not MODELS[key].partial_input:
+                continue
+            for split in ("dev", "test"):
+                level = chance(entry, split)
+                if result[split] - level >= margin:
+                    flags.append({"probe": probe, "model": result.get("row", key), "split": split,
+                                  "accuracy": result[split], "chance": level,
+                                  "points_above_chance": round(100 * (result[split] - level), 1)})
+    return flags
+
+
+def format_table(report: Dict[str, object]) -> str:
+    """Markdown in the layout of Table 7 (groups 1-2): one column per probe, cells ``dev / test`` (%)."""
+    probes = list(report["probes"])
+    rows: List[object] = []
+    for group in (1, 2):
+        keys = [k for k in report["models"] if MODELS[k].group == group]
+        if not keys:
+            continue
+        rows.append(Section(GROUP_TITLES[group]))
+        for key in keys:
+            cells, name = [], MODELS[key].row
+            for probe in probes:
+                result = report["probes"][probe]["results"].get(key)
+                if result is None:
+                    cells.append("-")
+                    continue
+                name = result.get("row", name)
+                cells.append(f"{100 * result['dev']:.1f} / {100 * result['test']:.1f}")
+            rows.append([name] + cells)
+    lines = [markdown_table(["Model"] + [f"{p} (Dev/Test)" for p in probes], rows)]
+    settings = report["settings"]
+    sizes = "; ".join(
+        f"{p}: train {e['splits']['sizes']['train']}, dev {e['splits']['sizes']['dev']}, test {e['splits']['sizes']['test']}"
+        for p, e in report["probes"].items())
+    lines += ["", f"Instance-level accuracy (%). Splits: {sizes}. Seed {settings['seed']}, "
+              f"epochs {settings['epochs'] or 'config default'}, embeddings {settings['glove_file']}.", ""]
+    carved = [f"{p} {name} ({c['questions']} questions, {c['clusters']} clusters)"
+              for p, e in report["probes"].items() for name, c in e["splits"].get("carved", {}).items()]
+    if carved:
+        lines += [f"Held out of train by whole semantic clusters (no cluster in both train and the held-out split): "
+                  f"{'; '.join(carved)}.", ""]
+    flags = report.get("flags", [])
+    if flags:
+        lines.append(f"**Flagged** (partial-input model ≥ {100 * settings['flag_margin']:.0f} points above chance):")
+        for flag in flags:
+            lines.append(f"- {flag['probe']}: {flag['model']} {flag['split']} {100 * flag['accuracy']:.1f}% vs "
+                         f"chance {100 * flag['chance']:.1f}% (+{flag['points_above_chance']})")
+    else:
+        lines.append(f"No partial-input model is {100 * settings['flag_margin']:.0f} points or more above chance.")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,195 @@
+"""The inoculation sweep (TACL paper §4.2, Figure 4): for each dosage k, learning rate and add-some
+ratio, continue training a base archive on k probe examples, record probe dev/test accuracy and
+the original-task accuracy before/after (inoculation cost), pick the best-aggregate model
+M*^{a,k} per k, and draw probe (solid) and original (dashed) accuracy against k.
+
+Resumable, in parallel: the grid runner (:mod:`mcqa_probes.experiments.grid`) skips a run whose
+``trials/<run>/result.json`` holds the same settings and runs the others, serially or on Ray.
+"""
+import json
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, Iterator, List, Optional, Sequence
+
+from mcqa_probes.common.configs import config_file
+from mcqa_probes.common.device import config_environment, resolve_cuda_device
+from mcqa_probes.common.environment import environment
+from mcqa_probes.reports import figures
+from mcqa_probes.reports.atomic import write_csv, write_json, write_text
+from mcqa_probes.reports.tables import markdown_table
+
+CONFIG = config_file("inoculate.jsonnet")
+COLUMNS = ["k", "lr", "add_some", "probe_dev_accuracy", "probe_test_accuracy", "orig_accuracy_before",
+           "orig_accuracy_after", "inoculation_cost", "aggregate_accuracy", "best_for_k", "run_dir"]
+
+
+@dataclass
+class SweepSettings:
+    base_archive: str
+    probe_dir: str
+    orig_dev: str
+    out: str
+    dosages: Sequence[int] = (100, 250, 500, 1000, 2000, 3000)
+    lrs: Sequence[float] = (1e-5, 3e-5)
+    add_some: Sequence[int] = (0,)
+    orig_train: Optional[str] = None
+    model_name: str = "minilm"
+    epochs: int = 3
+    seed: int = 13
+    batch_size: int = 8
+    max_length: int = 128
+    #: read at most this many probe dev / test and original dev questions (None = all)
+    dev_max: Optional[int] = None
+    config: str = str(CONFIG)
+    extra_env: Dict[str, str] = field(default_factory=dict)
+    #: GPU for training and scoring (None: the GPU when there is one, -1: the CPU)
+    cuda_device: Optional[int] = None
+    #: autocast precision of the probe test-set scoring (training: the config's USE_AMP)
+    precision: str = "fp32"
+
+
+def run_name(k: int, lr: float, add_some: int) -> str:
+    return f"k{k}_lr{lr:g}_add{add_some}"
+
+
+def grid(settings: SweepSettings) -> Iterator[Dict]:
+    for k in settings.dosages:
+        for lr in settings.lrs:
+            for add_some in settings.add_some:
+                yield {"k": int(k), "lr": float(lr), "add_some": int(add_some)}
+
+
+def _evaluate(archive: Path, data_file: Path, batch_size: int, cuda_device: int = -1, precision: str = "fp32") -> float:
+    from allennlp.models.archival import load_archive
+
+    from mcqa_probes.common.device import place_model
+    from mcqa_probes.training.evaluation import evaluate_file
+
+    loaded = load_archive(str(archive), cuda_device=cuda_device)
+    place_model(loaded.model, cuda_device, precision)
+    metrics = evaluate_file(loaded.model, loaded.validation_dataset_reader, str(data_file), batch_size)
+    return float(metrics["accuracy"])
+
+
+def run_one(settings: SweepSettings, point: Dict, reuse: bool = True) -> Dict:
+    """Train (or, with ``reuse``, reuse) one inoculation run; return its result row."""
+    run_dir = Path(settings.out) / "runs" / run_name(point["k"], point["lr"], point["add_some"])
+    result_file = run_dir / "result.json"
+    if reuse and result_file.is_file():
+        return json.loads(result_file.read_text())
+    if run_dir.exists():  # an interrupted run: start it again
+        shutil.rmtree(run_dir)
+    cuda_device = resolve_cuda_device(settings.cuda_device)
+    probe_dir = Path(settings.probe_dir)
+    variables = {
+        "MODEL_NAME": settings.model_name, "BASE_ARCHIVE": str(settings.base_archive),
+        "PROBE_TRAIN": str(probe_dir / "train.jsonl"), "PROBE_DEV": str(probe_dir / "dev.jsonl"),
+        "ORIG_DEV": str(settings.orig_dev), "DOSAGE": str(point["k"]), "LR": repr(point["lr"]),
+        "ADD_SOME": str(point["add_some"]), "EPOCHS": str(settings.epochs), "SEED": str(settings.seed),
+        "BATCH_SIZE": str(settings.batch_size), "MAX_LENGTH": str(settings.max_length),
+        **({"ORIG_TRAIN": str(settings.orig_train)} if settings.orig_train else {}),
+        **({"DEV_MAX": str(settings.dev_max), "ORIG_DEV_MAX": str(settings.dev_max)} if settings.dev_max else {}),
+        **config_environment(cuda_device),
+        **settings.extra_env,
+    }
+    if point["add_some"] and not settings.orig_train:
+        raise ValueError("add-some inoculation needs --orig-train (the original task's training file)")
+    from allennlp.commands.train import train_model_from_file
+
+    with environment(variables):
+        train_model_from_file(settings.config, str(run_dir))
+    metrics = json.loads((run_dir / "metrics.json").read_text())
+    test_file = probe_dir / "test.jsonl"
+    row = {
+        **point,
+        "probe_dev_accuracy": metrics.get("best_validation_accuracy"),
+        "probe_test_accuracy": (_evaluate(run_dir / "model.tar.gz", test_file, 32, cuda_device, settings.precision)
+                                if test_file.is_file() else None),
+        "orig_accuracy_before": metrics["orig_accuracy_before"],
+        "orig_accuracy_after": metrics["orig_accuracy"],
+        "inoculation_cost": metrics["inoculation_cost"],
+        "aggregate_accuracy": metrics.get("aggregate_accuracy"),
+        "run_dir": str(run_dir),
+    }
+    write_json(result_file, row, indent=2, sort_keys=True)
+    return row
+
+
+def mark_best(rows: List[Dict]) -> List[Dict]:
+    """M*^{a,k}: per dosage k, the run with the best aggregate accuracy (ties: first in grid order)."""
+    best: Dict[int, Dict] = {}
+    for row in rows:
+        current = best.get(row["k"])
+        if current is None or (row["aggregate_accuracy"] or 0) > (current["aggregate_accuracy"] or 0):
+            best[row["k"]] = row
+    for row in rows:
+        row["best_for_k"] = row is best[row["k"]]
+    return rows
+
+
+def _fmt(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "**best**" if value else ""
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
+
+
+def write_tables(rows: List[Dict], out: Path) -> None:
+    write_csv(out / "inoculation.csv", ([row.get(c) for c in COLUMNS] for row in rows), header=COLUMNS,
+              lineterminator="\n")
+    shown = [c for c in COLUMNS if c != "run_dir"]
+    lines = ["# Inoculation sweep", "",
+             "Accuracies are fractions; inoculation cost is in points (original accuracy before − after, ×100; "
+             "positive = worse). `best` marks M*^{a,k}, the best aggregate AVG(probe dev, original) per k.", "",
+             markdown_table(shown, [[_fmt(row.get(c)) for c in shown] for row in rows])]
+    write_text(out / "inoculation.md", "\n".join(lines) + "\n")
+
+
+def plot(rows: List[Dict], out: Path, title: str = "Inoculation") -> Path:
+    return figures.inoculation_curves(rows, out / "inoculation_curves.png", title=title)
+
+
+def sweep_trial(settings: SweepSettings, point: Dict) -> Dict:
+    """One grid trial: train the run afresh (the grid runner decides what is finished)."""
+    return run_one(settings, point, reuse=False)
+
+
+def sweep_trials(settings: SweepSettings) -> List:
+    """The sweep as grid trials (id ``k<k>_lr<lr>_add<a>``; spec: settings, point, config environment)."""
+    from dataclasses import asdict
+
+    from mcqa_probes.experiments.grid import Trial, config_variables
+
+    described = {key: value for key, value in asdict(settings).items() if key != "out"}
+    variables = config_variables(settings.config)
+    return [
+        Trial(run_name(p["k"], p["lr"], p["add_some"]), sweep_trial, {"settings": settings, "point": p},
+              spec={"settings": described, "point": p, "config_environment": variables},
+              label=f"k={p['k']},lr={p['lr']:g},add_some={p['add_some']}")
+        for p in grid(settings)
+    ]
+
+
+def run_sweep(settings: SweepSettings, progress=None, grid_options=None) -> List[Dict]:
+    """Run (or resume) the sweep on the grid runner (``grid_options``: workers, Ray address, resources;
+    default serial), then write the tables and the figure. Each run's result is
+    ``OUT/trials/<run>/result.json`` (log: ``trial.log`` beside it); it trains in ``OUT/runs/<run>``.
+    A failed run is left out of the tables and raises :class:`~mcqa_probes.experiments.grid.GridFailed`
+    after they are written. ``progress`` is unused (the runner prints a line per finished run)."""
+    from mcqa_probes.experiments.grid import describe_metrics, run_grid
+
+    trials = sweep_trials(settings)
+    report = run_grid(trials, Path(settings.out), grid_options,
+                      describe=describe_metrics("probe_dev_accuracy", "orig_accuracy_after"))
+    results = report.results()
+    rows = [results[t.id] for t in trials if t.id in results]
+    rows = mark_best(rows)
+    out = Path(settings.out)
+    write_tables(rows, out)
+    plot(rows, out, title=f"Inoculation on {Path(settings.probe_dir).name}")
+    report.raise_for_failures()
+    return rows

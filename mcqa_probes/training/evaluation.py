@@ -1,0 +1,81 @@
+"""One home for running a model over instances: allennlp's evaluation loop, and batched predictions.
+
+* ``evaluate_instances`` / ``evaluate_file``: the metrics of ``allennlp.training.util.evaluate``
+  (what ``allennlp evaluate`` runs) over in-memory instances or a data file, on the device the
+  model is on, quietly. Used by the inoculation-cost callback and the drivers (inoculation sweep,
+  artifact audit).
+* ``predict_instances``: per-instance outputs of a multiple-choice model in file order (candidate
+  logits of the real choices, best choice), one forward per batch, for the scorers that need the
+  logits rather than a metric (zero-shot MC-MLM, WinoVenti).
+
+The model's metric state is reset afterwards; ``evaluate_*`` leave the model in eval mode.
+"""
+import contextlib
+import io
+from typing import Any, Dict, Iterable, Iterator, List, Sequence
+
+import torch
+from allennlp.data import Batch, Instance
+from allennlp.data.data_loaders import MultiProcessDataLoader, SimpleDataLoader
+from allennlp.models import Model
+from allennlp.nn.util import move_to_device
+from allennlp.training.util import evaluate
+
+
+def batches(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
+    """Consecutive slices of at most ``size`` items, in order."""
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def model_cuda_device(model: torch.nn.Module) -> int:
+    """The allennlp device number of the model's parameters (-1 = CPU)."""
+    parameter = next(model.parameters(), None)
+    if parameter is None or parameter.device.type != "cuda":
+        return -1
+    return parameter.device.index or 0
+
+
+def _evaluate(model: Model, loader) -> Dict[str, Any]:
+    with contextlib.redirect_stderr(io.StringIO()):  # allennlp's progress bar
+        metrics = evaluate(model, loader, cuda_device=model_cuda_device(model))
+    model.get_metrics(reset=True)
+    return metrics
+
+
+def evaluate_instances(model: Model, instances: Iterable[Instance], batch_size: int = 32) -> Dict[str, Any]:
+    """allennlp's evaluation metrics (``accuracy``, ...) of ``model`` over ``instances``."""
+    instances = list(instances)
+    if not instances:
+        raise ValueError("evaluate_instances: no instances to evaluate")
+    return _evaluate(model, SimpleDataLoader(instances, batch_size, shuffle=False, vocab=model.vocab))
+
+
+def evaluate_file(model: Model, reader, data_path: str, batch_size: int = 32) -> Dict[str, Any]:
+    """allennlp's evaluation metrics of ``model`` over a data file read by ``reader``."""
+    loader = MultiProcessDataLoader(reader, str(data_path), batch_size=batch_size, shuffle=False)
+    loader.index_with(model.vocab)
+    return _evaluate(model, loader)
+
+
+@torch.no_grad()
+def predict_instances(model: Model, instances: List[Instance], batch_size: int = 64) -> Dict[str, List]:
+    """Logits of the real choices and the best choice per instance, in order, on the model's device
+    (logits back in fp32 on the CPU). Real choices: ``candidate_ids >= 0`` (MC-MLM instances) or
+    every choice."""
+    device = model_cuda_device(model)
+    logits: List[List[float]] = []
+    best: List[int] = []
+    for chunk in batches(instances, batch_size):
+        batch = Batch(list(chunk))
+        batch.index_instances(model.vocab)
+        tensors = batch.as_tensor_dict()
+        tensors.pop("label", None)
+        output = model(**move_to_device(tensors, device))
+        rows = output["logits"].float().cpu()
+        masks = tensors["candidate_ids"] >= 0 if "candidate_ids" in tensors else torch.ones_like(rows, dtype=torch.bool)
+        for row, mask in zip(rows, masks):
+            logits.append(row[mask].tolist())
+        best += output["best_alternative"].tolist()
+    model.get_metrics(reset=True)
+    return {"logits": logits, "best": best}
