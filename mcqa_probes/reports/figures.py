@@ -90,13 +90,19 @@ def learning_curves(curves: Dict[str, Dict[int, float]], path: PathLike, title: 
 
 def inoculation_curves(rows: Sequence[Dict], path: PathLike, title: str = "Inoculation") -> Path:
     """Probe dev (solid) and original-task (dashed) accuracy against dosage k for the rows marked
-    ``best_for_k``; a dotted line for the original accuracy before inoculation."""
+    ``best_for_k`` (averaged over seeds when there are several); a dotted line for the original
+    accuracy before inoculation."""
     plt = pyplot()
     best = sorted((r for r in rows if r["best_for_k"]), key=lambda r: r["k"])
     figure, axis = plt.subplots(figsize=(6, 4))
-    ks = [r["k"] for r in best]
-    axis.plot(ks, [100 * r["probe_dev_accuracy"] for r in best], "o-", label="probe (dev)")
-    axis.plot(ks, [100 * r["orig_accuracy_after"] for r in best], "s--", label="original task")
+    ks = sorted({r["k"] for r in best})
+
+    def mean(key, k):
+        values = [r[key] for r in best if r["k"] == k]
+        return 100 * sum(values) / len(values)
+
+    axis.plot(ks, [mean("probe_dev_accuracy", k) for k in ks], "o-", label="probe (dev)")
+    axis.plot(ks, [mean("orig_accuracy_after", k) for k in ks], "s--", label="original task")
     if best:
         axis.axhline(100 * best[0]["orig_accuracy_before"], color="grey", linestyle=":", label="original, before")
     axis.set_xscale("log")

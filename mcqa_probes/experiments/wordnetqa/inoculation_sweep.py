@@ -20,7 +20,7 @@ from mcqa_probes.reports.atomic import write_csv, write_json, write_text
 from mcqa_probes.reports.tables import markdown_table
 
 CONFIG = config_file("inoculate.jsonnet")
-COLUMNS = ["k", "lr", "add_some", "probe_dev_accuracy", "probe_test_accuracy", "orig_accuracy_before",
+COLUMNS = ["k", "lr", "add_some", "seed", "probe_dev_accuracy", "probe_test_accuracy", "orig_accuracy_before",
            "orig_accuracy_after", "inoculation_cost", "aggregate_accuracy", "best_for_k", "run_dir"]
 
 
@@ -37,6 +37,9 @@ class SweepSettings:
     model_name: str = "minilm"
     epochs: int = 3
     seed: int = 13
+    #: several seeds: one run per seed at every grid point (run names end in ``_s<seed>``);
+    #: None = the single ``seed``
+    seeds: Optional[Sequence[int]] = None
     batch_size: int = 8
     max_length: int = 128
     #: read at most this many probe dev / test and original dev questions (None = all)
@@ -49,15 +52,21 @@ class SweepSettings:
     precision: str = "fp32"
 
 
-def run_name(k: int, lr: float, add_some: int) -> str:
-    return f"k{k}_lr{lr:g}_add{add_some}"
+def run_name(k: int, lr: float, add_some: int, seed: Optional[int] = None) -> str:
+    return f"k{k}_lr{lr:g}_add{add_some}" + ("" if seed is None else f"_s{seed}")
+
+
+def point_name(settings: SweepSettings, point: Dict) -> str:
+    """The run's name: seeds appear in it when the sweep has a ``seeds`` axis."""
+    return run_name(point["k"], point["lr"], point["add_some"], point["seed"] if settings.seeds else None)
 
 
 def grid(settings: SweepSettings) -> Iterator[Dict]:
     for k in settings.dosages:
         for lr in settings.lrs:
             for add_some in settings.add_some:
-                yield {"k": int(k), "lr": float(lr), "add_some": int(add_some)}
+                for seed in settings.seeds or (settings.seed,):
+                    yield {"k": int(k), "lr": float(lr), "add_some": int(add_some), "seed": int(seed)}
 
 
 def _evaluate(archive: Path, data_file: Path, batch_size: int, cuda_device: int = -1, precision: str = "fp32") -> float:
@@ -74,7 +83,7 @@ def _evaluate(archive: Path, data_file: Path, batch_size: int, cuda_device: int 
 
 def run_one(settings: SweepSettings, point: Dict, reuse: bool = True) -> Dict:
     """Train (or, with ``reuse``, reuse) one inoculation run; return its result row."""
-    run_dir = Path(settings.out) / "runs" / run_name(point["k"], point["lr"], point["add_some"])
+    run_dir = Path(settings.out) / "runs" / point_name(settings, point)
     result_file = run_dir / "result.json"
     if reuse and result_file.is_file():
         return json.loads(result_file.read_text())
@@ -86,7 +95,7 @@ def run_one(settings: SweepSettings, point: Dict, reuse: bool = True) -> Dict:
         "MODEL_NAME": settings.model_name, "BASE_ARCHIVE": str(settings.base_archive),
         "PROBE_TRAIN": str(probe_dir / "train.jsonl"), "PROBE_DEV": str(probe_dir / "dev.jsonl"),
         "ORIG_DEV": str(settings.orig_dev), "DOSAGE": str(point["k"]), "LR": repr(point["lr"]),
-        "ADD_SOME": str(point["add_some"]), "EPOCHS": str(settings.epochs), "SEED": str(settings.seed),
+        "ADD_SOME": str(point["add_some"]), "EPOCHS": str(settings.epochs), "SEED": str(point.get("seed", settings.seed)),
         "BATCH_SIZE": str(settings.batch_size), "MAX_LENGTH": str(settings.max_length),
         **({"ORIG_TRAIN": str(settings.orig_train)} if settings.orig_train else {}),
         **({"DEV_MAX": str(settings.dev_max), "ORIG_DEV_MAX": str(settings.dev_max)} if settings.dev_max else {}),
@@ -117,14 +126,16 @@ def run_one(settings: SweepSettings, point: Dict, reuse: bool = True) -> Dict:
 
 
 def mark_best(rows: List[Dict]) -> List[Dict]:
-    """M*^{a,k}: per dosage k, the run with the best aggregate accuracy (ties: first in grid order)."""
-    best: Dict[int, Dict] = {}
+    """M*^{a,k}: per dosage k (and seed), the run with the best aggregate accuracy (ties: first in
+    grid order)."""
+    best: Dict[tuple, Dict] = {}
     for row in rows:
-        current = best.get(row["k"])
+        key = (row["k"], row.get("seed"))
+        current = best.get(key)
         if current is None or (row["aggregate_accuracy"] or 0) > (current["aggregate_accuracy"] or 0):
-            best[row["k"]] = row
+            best[key] = row
     for row in rows:
-        row["best_for_k"] = row is best[row["k"]]
+        row["best_for_k"] = row is best[(row["k"], row.get("seed"))]
     return rows
 
 
@@ -167,9 +178,10 @@ def sweep_trials(settings: SweepSettings) -> List:
     described = {key: value for key, value in asdict(settings).items() if key != "out"}
     variables = config_variables(settings.config)
     return [
-        Trial(run_name(p["k"], p["lr"], p["add_some"]), sweep_trial, {"settings": settings, "point": p},
+        Trial(point_name(settings, p), sweep_trial, {"settings": settings, "point": p},
               spec={"settings": described, "point": p, "config_environment": variables},
-              label=f"k={p['k']},lr={p['lr']:g},add_some={p['add_some']}")
+              label=f"k={p['k']},lr={p['lr']:g},add_some={p['add_some']}"
+              + (f",seed={p['seed']}" if settings.seeds else ""))
         for p in grid(settings)
     ]
 

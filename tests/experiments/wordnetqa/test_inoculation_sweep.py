@@ -42,7 +42,7 @@ def test_finished_runs_are_skipped(tmp_path, monkeypatch):
     assert trained == [20] and not (interrupted / "stale.txt").exists()
     assert [r["aggregate_accuracy"] for r in rows] == [0.55, 0.65]
     table = (tmp_path / "out" / "inoculation.csv").read_text().splitlines()
-    assert table[0].startswith("k,lr,add_some,probe_dev_accuracy") and len(table) == 3
+    assert table[0].startswith("k,lr,add_some,seed,probe_dev_accuracy") and len(table) == 3
     assert (tmp_path / "out" / "inoculation_curves.png").read_bytes()[:4] == b"\x89PNG"
     trained.clear()
     settings.epochs = 5  # another spec: nothing is reused
@@ -61,3 +61,20 @@ def test_run_one_reuses_result_and_restarts_interrupted(tmp_path, monkeypatch):
     assert inoculation_sweep.run_one(settings, {"k": 5, "lr": 1e-3, "add_some": 0})["reused"] is True
     with pytest.raises(ValueError, match="--orig-train"):
         inoculation_sweep.run_one(settings, {"k": 6, "lr": 1e-3, "add_some": 1})
+
+
+def test_seeds_are_a_grid_axis_with_their_own_runs_and_best_rows():
+    from mcqa_probes.experiments.wordnetqa.inoculation_sweep import SweepSettings, grid, mark_best, point_name
+
+    single = SweepSettings("base.tar.gz", "probe", "dev.jsonl", "out", dosages=[10, 20], lrs=[1e-5, 3e-5], seed=7)
+    assert [p["seed"] for p in grid(single)] == [7, 7, 7, 7]
+    assert point_name(single, next(grid(single))) == "k10_lr1e-05_add0"  # names as before without --seeds
+
+    several = SweepSettings("base.tar.gz", "probe", "dev.jsonl", "out", dosages=[10, 20], lrs=[1e-5, 3e-5],
+                            seeds=[1, 2])
+    points = list(grid(several))
+    names = [point_name(several, p) for p in points]
+    assert len(points) == 8 and len(set(names)) == 8 and names[0] == "k10_lr1e-05_add0_s1"
+    rows = [dict(p, aggregate_accuracy=p["lr"] * 1e4 + p["seed"]) for p in points]
+    best = [(r["k"], r["seed"], r["lr"]) for r in mark_best(rows) if r["best_for_k"]]
+    assert best == [(10, 1, 3e-5), (10, 2, 3e-5), (20, 1, 3e-5), (20, 2, 3e-5)]  # one per (k, seed)
