@@ -21,3 +21,20 @@ def tiny_mlm(tmp_path_factory):
         return built[family]
 
     return get
+
+
+#: small MC-MLM questions (stem with [MASK], candidates, gold index) shared by the model tests
+QUESTIONS = [
+    ("A 15 year old person is [MASK] than a 16 year old person .", ["younger", "older"], 0),
+    ("A bird [MASK] has a fish .", ["always", "never", "sometimes"], 1),
+    ("A sparrow and a salmon are both a type of [MASK] .", ["tool", "animal", "plant"], 1),
+]
+
+
+def tensors(model, instances):
+    """The tensor dict of a batch of instances, indexed with the model's vocabulary."""
+    from allennlp.data import Batch
+
+    batch = Batch(instances)
+    batch.index_instances(model.vocab)
+    return batch.as_tensor_dict()

@@ -1,7 +1,7 @@
 """Candidate scoring equals each family's own masked-LM logits; head probes leave the encoder alone."""
 import pytest
 import torch
-from allennlp.data import Batch, Vocabulary
+from allennlp.data import Vocabulary
 from transformers import AutoModelForMaskedLM, AutoTokenizer
 
 import mcqa_probes.plugin  # noqa: F401  (registers the components)
@@ -9,19 +9,8 @@ from mcqa_probes.data.dataset_readers.olmpics_mlm import OlmpicsMlmReader
 from mcqa_probes.models import masked_lm_scoring
 from mcqa_probes.models.masked_lm_mc import MaskedLmMc
 from mcqa_probes.models.masked_lm_scoring import MaskedLmHead, candidate_token_id
-from tests.mlm_families import FAMILIES, tiny_mlm  # noqa: F401
+from tests.mlm_families import FAMILIES, QUESTIONS, tensors, tiny_mlm  # noqa: F401
 
-QUESTIONS = [
-    ("A 15 year old person is [MASK] than a 16 year old person .", ["younger", "older"], 0),
-    ("A bird [MASK] has a fish .", ["always", "never", "sometimes"], 1),
-    ("A sparrow and a salmon are both a type of [MASK] .", ["tool", "animal", "plant"], 1),
-]
-
-
-def tensors(model, instances):
-    batch = Batch(instances)
-    batch.index_instances(model.vocab)
-    return batch.as_tensor_dict()
 
 
 def hf_candidate_logits(directory, stem, words):

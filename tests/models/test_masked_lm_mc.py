@@ -4,7 +4,7 @@ import pytest
 import torch
 from allennlp.commands.train import train_model_from_file
 from allennlp.common.testing import ModelTestCase
-from allennlp.data import Batch, Vocabulary
+from allennlp.data import Vocabulary
 from transformers import AutoModelForMaskedLM, AutoTokenizer
 
 import mcqa_probes.plugin  # noqa: F401  (registers the components)
@@ -13,22 +13,12 @@ from mcqa_probes.models.masked_lm_mc import MaskedLmMc
 from mcqa_probes.models.masked_lm_scoring import candidate_token_id
 from tests.conftest import FIXTURES, ROOT
 from tests.olmpics_models import olmpics_bert, olmpics_roberta  # noqa: F401
+from tests.mlm_families import QUESTIONS, tensors
 
 OLMPICS = FIXTURES / "olmpics"
 TRAIN = OLMPICS / "number_comparison_age_compare_masked_train.jsonl"
 DEV = OLMPICS / "number_comparison_age_compare_masked_dev.jsonl"
 CONFIG = ROOT / "training_config" / "olmpics_mc_mlm.jsonnet"
-QUESTIONS = [
-    ("A 15 year old person is [MASK] than a 16 year old person .", ["younger", "older"], 0),
-    ("A bird [MASK] has a fish .", ["always", "never", "sometimes"], 1),
-    ("A sparrow and a salmon are both a type of [MASK] .", ["tool", "animal", "plant"], 1),
-]
-
-
-def tensors(model, instances):
-    batch = Batch(instances)
-    batch.index_instances(model.vocab)
-    return batch.as_tensor_dict()
 
 
 def layer_norm(x, module):
