@@ -11,7 +11,7 @@ from allennlp.models import Model
 from allennlp.nn import util
 from allennlp.training.metrics import CategoricalAccuracy
 
-from mcqa_probes.common.device import autocast, check_precision
+from mcqa_probes.common.device import autocast, check_precision, model_device
 from mcqa_probes.metrics.probe_metrics import ProbeMetrics
 
 #: metadata keys copied to the output (the ``mcqa`` predictor and the reports use them)
@@ -49,10 +49,7 @@ class MultipleChoiceModel(Model):
 
     def autocast(self):
         """Context for the scoring part of ``forward``: autocast in ``self.precision`` (fp32: no-op)."""
-        if self.precision == "fp32":
-            return autocast("cpu", "fp32")
-        parameter = next(self.parameters(), None)
-        return autocast(parameter.device if parameter is not None else torch.device("cpu"), self.precision)
+        return autocast(model_device(self), self.precision)
 
     def choice_output(
         self,

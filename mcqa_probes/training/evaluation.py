@@ -21,6 +21,8 @@ from allennlp.models import Model
 from allennlp.nn.util import move_to_device
 from allennlp.training.util import evaluate
 
+from mcqa_probes.common.device import model_device
+
 
 def batches(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
     """Consecutive slices of at most ``size`` items, in order."""
@@ -30,10 +32,8 @@ def batches(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
 
 def model_cuda_device(model: torch.nn.Module) -> int:
     """The allennlp device number of the model's parameters (-1 = CPU)."""
-    parameter = next(model.parameters(), None)
-    if parameter is None or parameter.device.type != "cuda":
-        return -1
-    return parameter.device.index or 0
+    device = model_device(model)
+    return -1 if device.type != "cuda" else device.index or 0
 
 
 def _evaluate(model: Model, loader) -> Dict[str, Any]:
