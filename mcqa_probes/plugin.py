@@ -22,3 +22,4 @@ from mcqa_probes import models  # noqa: E402,F401
 from mcqa_probes import predictors  # noqa: E402,F401
 from mcqa_probes.metrics import cluster_accuracy, probe_breakdown, probe_metrics  # noqa: E402,F401
 from mcqa_probes import training  # noqa: E402,F401
+from mcqa_probes.commands import probe_report  # noqa: E402,F401  (allennlp probe-report)

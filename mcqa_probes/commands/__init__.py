@@ -1,0 +1,1 @@
+"""allennlp subcommands added by the plugin (``allennlp probe-report``)."""

@@ -1,0 +1,107 @@
+"""``allennlp probe-report``: the probe report card of one or more models (same as ``bin/report_card``).
+
+    allennlp probe-report runs/minilm_synonymy/model.tar.gz minilm --out runs/report_card \
+        --olmpics-dir fixtures/olmpics --winoventi-tsv fixtures/winoventi/winoventi_small.tsv
+
+MODEL: a transformer_mcqa archive (model.tar.gz or the -s directory of allennlp train), a masked
+LM by HuggingFace name or directory, or ``minilm``. Each section runs where the model type and the
+data allow it and says why it is absent otherwise. Writes DIR/report.html (self-contained),
+report.json (every number) and report.md; a re-run with the same DIR reuses finished sections.
+"""
+import argparse
+import shlex
+import sys
+from typing import List, Optional
+
+from allennlp.commands.subcommand import Subcommand
+
+from mcqa_probes.common.device import add_device_arguments
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The options of the report card (``allennlp probe-report`` and ``bin/report_card``)."""
+    from mcqa_probes.experiments.report_card.inputs import CardInputs
+
+    defaults = CardInputs()
+    parser.add_argument("models", nargs="+", metavar="MODEL",
+                        help="transformer_mcqa archive (model.tar.gz or its -s directory), masked LM name or directory, or minilm")
+    parser.add_argument("--out", required=True, help="output directory (report.html, report.json, report.md)")
+    parser.add_argument("--probes-dir", default=defaults.probes_dir,
+                        help=f"bin/build_probes output: <probe>/<split>.jsonl (default: {defaults.probes_dir})")
+    parser.add_argument("--split", default=defaults.split, choices=("train", "dev", "test"),
+                        help="probe split the MCQA model answers (default: test)")
+    parser.add_argument("--olmpics-dir", default=None, help="oLMpics data directory (<probe>_dev.jsonl as released)")
+    parser.add_argument("--olmpics-curves", default=None,
+                        help="a bin/olmpics_suite or bin/learning_curve output directory (WS / MAX)")
+    parser.add_argument("--winoventi-tsv", default=None, help="WinoVenti TSV (winoventi_bert_large_final.tsv layout)")
+    parser.add_argument("--winoventi-registry", default=None,
+                        help="associative-bias registry TSV (Individual from its column, Intersection)")
+    parser.add_argument("--csqa-dev", default=None, help="CommonsenseQA dev file (labelled)")
+    parser.add_argument("--audit-dir", default=None,
+                        help="bin/artifact_audit output: its Choice-Only-GloVe results are the control")
+    parser.add_argument("--inoculation-dir", default=None, help="bin/inoculate output directory (or a directory of them)")
+    parser.add_argument("--max-questions", type=int, default=defaults.max_questions,
+                        help=f"first N questions of each file, WinoVenti: first N pairs; 0 = all (default {defaults.max_questions})")
+    parser.add_argument("--control-max-train", type=int, default=defaults.control_max_train,
+                        help="Choice-Only-GloVe control: at most N training questions per probe")
+    parser.add_argument("--control-epochs", type=int, default=defaults.control_epochs)
+    parser.add_argument("--batch-size", type=int, default=defaults.batch_size)
+    add_device_arguments(parser)
+    return parser
+
+
+def run(args: argparse.Namespace, argv: Optional[List[str]] = None, program: str = "allennlp probe-report") -> int:
+    from mcqa_probes.experiments.report_card.card import build_report_card
+    from mcqa_probes.experiments.report_card.inputs import CardInputs
+
+    quiet()
+    if args.max_questions < 0:
+        raise SystemExit(f"{program}: --max-questions must be ≥ 0 (0 = all), got {args.max_questions}")
+    inputs = CardInputs(probes_dir=args.probes_dir, split=args.split, olmpics_dir=args.olmpics_dir,
+                        olmpics_curves=args.olmpics_curves, winoventi_tsv=args.winoventi_tsv,
+                        winoventi_registry=args.winoventi_registry, csqa_dev=args.csqa_dev, audit_dir=args.audit_dir,
+                        inoculation_dir=args.inoculation_dir, max_questions=args.max_questions,
+                        control_max_train=args.control_max_train, control_epochs=args.control_epochs, batch_size=args.batch_size,
+                        cuda_device=args.cuda_device, precision=args.precision)
+    argv = sys.argv[1:] if argv is None else argv
+    command = " ".join([program] + [shlex.quote(a) for a in argv if a != "probe-report"])
+    report = build_report_card(args.models, args.out, inputs, command=command,
+                               progress=lambda line: print(line, file=sys.stderr, flush=True))
+    print(summary(report, args.out))
+    return 0
+
+
+def quiet() -> None:
+    """Progress lines, not allennlp's and transformers' INFO logs (archive loading, parameters)."""
+    import logging
+
+    from transformers.utils import logging as hf_logging
+
+    logging.basicConfig(level=logging.WARNING)
+    for name in ("allennlp", "mcqa_probes", "filelock", "urllib3"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+    hf_logging.set_verbosity_error()
+
+
+def summary(report, out) -> str:
+    """What the command prints: the one-line readings per section and model, then the files."""
+    lines = [report["title"], ""]
+    for section in report["sections"]:
+        lines.append(section["title"])
+        for label, entry in section["models"].items():
+            text = entry["reading"] if entry["status"] == "done" else f"not run: {entry['reason']}"
+            lines.append(f"  {label}: {text}" + (" (reused)" if entry.get("reused") else ""))
+    lines += ["", f"written: {out}/report.html, {out}/report.json, {out}/report.md"]
+    return "\n".join(lines)
+
+
+@Subcommand.register("probe-report")
+class ProbeReport(Subcommand):
+    """The report card subcommand: see the module docstring."""
+
+    def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
+        subparser = parser.add_parser(self.name, description=__doc__, help="the probe report card of one or more models",
+                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+        add_arguments(subparser)
+        subparser.set_defaults(func=lambda args: run(args))
+        return subparser

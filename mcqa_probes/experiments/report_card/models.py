@@ -1,0 +1,138 @@
+"""What a MODEL argument of the report card is, and its fingerprint.
+
+* a ``transformer_mcqa`` archive (``model.tar.gz``, or the ``-s`` directory of ``allennlp train``
+  that holds one): a multiple-choice QA model -- WordNetQA / DictionaryQA, oLMpics MC-QA and
+  CommonsenseQA sections;
+* a masked LM: a HuggingFace name (``roberta-large``), a local directory with ``config.json``, or
+  ``minilm`` (the offline MiniLM) -- oLMpics MC-MLM and WinoVenti sections.
+
+The fingerprint identifies the weights (sha256 of an archive; names, sizes and the config of a
+directory's files; the name of a hub model), so a re-run reuses a finished section only for the
+same model.
+"""
+import hashlib
+import json
+import tarfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence
+
+from mcqa_probes.resources.pretrained import MINILM_ALIASES
+
+MCQA = "mcqa"
+MASKED_LM = "masked_lm"
+
+
+@dataclass(frozen=True)
+class CardModel:
+    """One column of the report card."""
+
+    argument: str  # as given on the command line
+    kind: str  # MCQA or MASKED_LM
+    label: str  # the column title
+    location: str  # archive file, model directory or hub name
+    fingerprint: str
+    model_type: Optional[str] = None  # the archive's registered model type
+    transformer: Optional[str] = None  # the archive's transformer (its ``model_name``)
+
+    @property
+    def is_mcqa(self) -> bool:
+        return self.kind == MCQA
+
+    def to_json(self) -> Dict[str, Any]:
+        return asdict(self)
+
+
+def file_sha256(path: Path, chunk: int = 1 << 20) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(chunk), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _archive_config(archive: Path) -> Dict[str, Any]:
+    try:
+        with tarfile.open(archive, "r:gz") as tar:
+            member = next((m for m in tar.getmembers() if Path(m.name).name == "config.json"), None)
+            if member is None:
+                raise ValueError(f"{archive}: not an allennlp model archive (no config.json inside)")
+            return json.loads(tar.extractfile(member).read().decode("utf-8"))
+    except (tarfile.TarError, OSError, EOFError) as error:
+        raise ValueError(f"{archive}: not a readable model archive (.tar.gz): {error}") from None
+
+
+def _directory_fingerprint(directory: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(p for p in directory.rglob("*") if p.is_file()):
+        digest.update(f"{path.relative_to(directory)}\0{path.stat().st_size}\0".encode())
+        if path.name == "config.json":
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def classify(argument: str) -> CardModel:
+    """The :class:`CardModel` of a MODEL argument; a path that exists but is neither an archive
+    nor a model directory is an error naming what was expected."""
+    path = Path(argument)
+    if path.is_dir() and (path / "model.tar.gz").is_file():  # the -s directory of allennlp train
+        path = path / "model.tar.gz"
+    if path.is_file():
+        config = _archive_config(path)
+        model = config.get("model") or {}
+        model_type = model.get("type")
+        if model_type != "transformer_mcqa":
+            raise ValueError(f"{path}: model type {model_type!r}; the report card takes a transformer_mcqa "
+                             f"archive, a masked LM name or directory, or minilm")
+        label = path.parent.name if path.name == "model.tar.gz" and path.parent.name else path.name
+        return CardModel(argument, MCQA, label, str(path), "sha256:" + file_sha256(path), model_type,
+                         model.get("model_name"))
+    if path.is_dir():
+        if not (path / "config.json").is_file():
+            raise ValueError(f"{path}: a directory without model.tar.gz or config.json; expected the -s directory "
+                             f"of allennlp train, a model.tar.gz, or a HuggingFace masked-LM directory")
+        return CardModel(argument, MASKED_LM, path.name or argument, str(path.resolve()),
+                         "dir:" + _directory_fingerprint(path))
+    if argument.endswith((".tar.gz", ".tgz")):
+        raise FileNotFoundError(f"{argument}: no such model archive")
+    if argument in MINILM_ALIASES:
+        from mcqa_probes.resources.pretrained import minilm_dir
+
+        directory = minilm_dir()
+        return CardModel(argument, MASKED_LM, argument, argument, "minilm:" + _directory_fingerprint(directory))
+    return CardModel(argument, MASKED_LM, argument, argument, "hub:" + argument)
+
+
+def classify_all(arguments: Sequence[str]) -> List[CardModel]:
+    """The models of a page, labels made unique (``name``, ``name (2)``, ...)."""
+    models: List[CardModel] = []
+    seen: Dict[str, int] = {}
+    for argument in arguments:
+        model = classify(argument)
+        count = seen.get(model.label, 0) + 1
+        seen[model.label] = count
+        if count > 1:
+            model = CardModel(**{**model.to_json(), "label": f"{model.label} ({count})"})
+        models.append(model)
+    return models
+
+
+def masked_lm_head(name: str) -> Dict[str, Any]:
+    """Whether the checkpoint carries trained masked-LM head weights: transformers' loading report
+    lists the head weights it had to initialise at random (the offline MiniLM has none)."""
+    import logging
+
+    from transformers import AutoModelForMaskedLM
+    from transformers.utils import logging as hf_logging
+
+    from mcqa_probes.resources.pretrained import resolve_transformer_name
+
+    verbosity = hf_logging.get_verbosity()
+    hf_logging.set_verbosity_error()
+    try:
+        _, info = AutoModelForMaskedLM.from_pretrained(resolve_transformer_name(name), output_loading_info=True)
+    finally:
+        hf_logging.set_verbosity(verbosity)
+    logging.getLogger(__name__).debug("loading info of %s: %s", name, info)
+    missing = sorted(info.get("missing_keys") or [])
+    return {"trained": not missing, "missing_weights": missing[:20], "missing_count": len(missing)}
