@@ -25,6 +25,9 @@ def build(model_name: str, skip_multi_piece: bool = False, probe_type: str = "ze
     ``multi_token`` (``reject``, ``skip``, ``pll``, ``pll_word_l2r``; ``skip_multi_piece`` is the
     older spelling of ``skip``): what a multi-piece choice does to its question; PLL forwards take
     at most ``pll_batch_size`` masked copies."""
+    import torch
+
+    torch.manual_seed(0)  # weights missing from a checkpoint (the MiniLM's MLM head): the same draw on every load
     reader = OlmpicsMlmReader(model_name, multi_token=multi_token,
                               skip_multi_piece_candidates=True if skip_multi_piece else None)
     model = MaskedLmMc(Vocabulary(), model_name, probe_type=probe_type, precision=precision,

@@ -1,0 +1,167 @@
+"""The report card end to end, as a user runs it (``allennlp probe-report`` in a subprocess) on
+fixtures: a tiny transformer_mcqa archive and the offline MiniLM as a masked LM. Its numbers must
+equal those of the commands it summarizes, every section must be present or explained, a re-run
+must reuse the finished sections, and the page must render in headless Chromium with its tables
+holding report.json's cells."""
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from tests.conftest import DATA, FIXTURES, ROOT
+from tests.test_cli import run
+
+OLMPICS = FIXTURES / "olmpics"
+WINOVENTI = FIXTURES / "winoventi" / "winoventi_small.tsv"
+REGISTRY = FIXTURES / "winoventi" / "registry_small.tsv"
+CSQA = FIXTURES / "csqa" / "dev_original.jsonl"
+ENV = {"GLOVE_FILE": str(FIXTURES / "glove" / "tiny_glove.txt")}
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory, tiny_bert):
+    out = tmp_path_factory.mktemp("card_run") / "tiny_mcqa"
+    result = run(["train", "training_config/roberta_probe.jsonnet", "-s", str(out)],
+                 env={"MODEL_NAME": tiny_bert, "EPOCHS": "2", "BATCH_SIZE": "4", "LR": "1e-3",
+                      "TRAIN_DATA": str(DATA / "wordnetqa_hypernymy.jsonl"), "DEV_DATA": str(DATA / "dictionary_qa.jsonl")})
+    assert result.returncode == 0, result.stderr[-3000:]
+    return out / "model.tar.gz"
+
+
+@pytest.fixture(scope="module")
+def probes(tmp_path_factory):
+    root = tmp_path_factory.mktemp("probes")
+    for probe, source in (("hypernymy", "wordnetqa_hypernymy.jsonl"), ("dictionary", "dictionary_qa.jsonl")):
+        (root / probe).mkdir()
+        for split in ("train", "dev", "test"):
+            shutil.copyfile(DATA / source, root / probe / f"{split}.jsonl")
+    return root
+
+
+def card_command(archive, probes, out):
+    return ["probe-report", str(archive), "minilm", "--out", str(out), "--probes-dir", str(probes),
+            "--olmpics-dir", str(OLMPICS), "--winoventi-tsv", str(WINOVENTI), "--winoventi-registry", str(REGISTRY),
+            "--csqa-dev", str(CSQA), "--max-questions", "0", "--control-epochs", "1", "--cuda-device", "-1"]
+
+
+@pytest.fixture(scope="module")
+def card(archive, probes, tmp_path_factory):
+    out = tmp_path_factory.mktemp("card")
+    result = run(card_command(archive, probes, out), env=ENV)
+    assert result.returncode == 0, result.stderr[-4000:]
+    report = json.loads((out / "report.json").read_text())
+    return {"out": out, "report": report, "stdout": result.stdout, "stderr": result.stderr}
+
+
+def section(report, name):
+    return next(s for s in report["sections"] if s["id"] == name)
+
+
+def test_every_section_present_or_explained(card):
+    report = card["report"]
+    assert [s["id"] for s in report["sections"]] == ["wordnetqa", "olmpics", "winoventi", "commonsenseqa"]
+    status = {(s["id"], label): entry["status"] for s in report["sections"] for label, entry in s["models"].items()}
+    assert status == {
+        ("wordnetqa", "tiny_mcqa"): "done", ("wordnetqa", "minilm"): "absent",
+        ("olmpics", "tiny_mcqa"): "done", ("olmpics", "minilm"): "done",
+        ("winoventi", "tiny_mcqa"): "absent", ("winoventi", "minilm"): "done",
+        ("commonsenseqa", "tiny_mcqa"): "done", ("commonsenseqa", "minilm"): "absent",
+    }
+    for s in report["sections"]:
+        for label, entry in s["models"].items():
+            if entry["status"] == "absent":
+                assert "masked LM" in entry["reason"] or "multiple-choice QA archive" in entry["reason"]
+                assert f"{label}: not run: {entry['reason']}" in card["stdout"]
+            else:
+                assert entry["reading"] and entry["commands"] and entry["data"]
+    assert "MC-QA probe" in section(report, "olmpics")["models"]["tiny_mcqa"]["reading"]
+
+
+def test_wordnetqa_numbers_equal_predict_and_probe_report(card, archive, probes, tmp_path):
+    from mcqa_probes.reports.probe_report import probe_report
+
+    results = section(card["report"], "wordnetqa")["models"]["tiny_mcqa"]["results"]
+    assert sorted(results) == ["dictionary", "hypernymy"]
+    for probe in results:
+        predictions = tmp_path / f"{probe}.jsonl"
+        result = run(["predict", str(archive), str(probes / probe / "test.jsonl"), "--predictor", "mcqa", "--silent",
+                      "--output-file", str(predictions)])
+        assert result.returncode == 0, result.stderr[-3000:]
+        expected = probe_report(str(predictions), str(tmp_path / probe))
+        for key in ("questions", "clusters", "instance_accuracy", "cluster_accuracy", "cluster_delta", "breakdown"):
+            assert results[probe][key] == expected[key], (probe, key)
+    # the control: Choice-Only-GloVe computed on each probe's train
+    control = section(card["report"], "wordnetqa")["shared"]["choice_only"]
+    assert sorted(control) == ["dictionary", "hypernymy"] and all(c["source"] == "computed" for c in control.values())
+
+
+def test_olmpics_winoventi_csqa_numbers_equal_their_commands(card, archive, tmp_path):
+    from mcqa_probes.data.winoventi import read_registry, read_winoventi
+    from mcqa_probes.experiments.olmpics.zero_shot import zero_shot_evaluate
+    from mcqa_probes.experiments.winoventi.evaluate import evaluate_model
+
+    report = card["report"]
+    zero_shot = section(report, "olmpics")["models"]["minilm"]["results"]
+    assert "age_comparison" in zero_shot
+    for probe, result in zero_shot.items():
+        expected = zero_shot_evaluate("minilm", result["file"], multi_token="skip", cuda_device=-1)
+        assert (result["accuracy"], result["count"]) == (expected["accuracy"], expected["count"])
+    row = evaluate_model("minilm", read_winoventi(WINOVENTI), read_registry(REGISTRY), cuda_device=-1)
+    card_row = section(report, "winoventi")["models"]["minilm"]["results"]
+    for subset in ("all", "individual", "intersection"):
+        assert card_row[subset] == pytest.approx(row[subset], nan_ok=True)
+    # CommonsenseQA: allennlp evaluate on the file and on bin/csqa_sanity's output
+    sanity = tmp_path / "sanity.jsonl"
+    subprocess.run([str(ROOT / "bin" / "csqa_sanity"), str(CSQA), str(sanity)], check=True, capture_output=True)
+    csqa = section(report, "commonsenseqa")["models"]["tiny_mcqa"]["results"]
+    for data, key in ((CSQA, "accuracy"), (sanity, "sanity_accuracy")):
+        metrics = tmp_path / f"{key}.json"
+        result = run(["evaluate", str(archive), str(data), "--output-file", str(metrics)])
+        assert result.returncode == 0, result.stderr[-3000:]
+        assert csqa[key] == pytest.approx(json.loads(metrics.read_text())["accuracy"])
+
+
+def test_untrained_head_and_paper_rows_on_the_page(card):
+    from mcqa_probes.reports.card.references import reference_rows
+
+    report = card["report"]
+    minilm = next(m for m in report["models"] if m["label"] == "minilm")
+    assert minilm["masked_lm_head"]["trained"] is False and minilm["masked_lm_head"]["missing_count"] > 0
+    table = section(report, "winoventi")["tables"][0]
+    assert table["header"][1] == "minilm †"
+    assert "untrained" in section(report, "winoventi")["models"]["minilm"]["reading"]
+    roberta = next(i for i, h in enumerate(table["header"]) if h.startswith("RoBERTa-large"))
+    expected = {r["metric"]: r["value"] for r in reference_rows("winoventi", model="RoBERTa-large")}
+    assert table["rows"][0][roberta] == f"{expected['generic_all']:.1f}"
+    assert table["rows"][1][roberta] == f"{expected['exception_all']:.1f}"
+    assert "Table 6" in table["header"][roberta]
+
+
+def test_page_renders_in_chromium_with_the_json_tables(card):
+    from mcqa_probes.reports.browser import inspect_page
+
+    out, report = card["out"], card["report"]
+    page = inspect_page(out / "report.html", out / "report.png")
+    figures = sum(len(s["figures"]) for s in report["sections"])
+    assert figures >= 1 and page["images"] == figures and page["broken_images"] == []
+    expected = [[t["header"], *t["rows"]] for s in report["sections"] for t in s["tables"]]
+    shown = page["tables"][: len(expected)]
+    assert shown == expected
+    assert (out / "report.png").stat().st_size > 10_000
+    markdown = (out / "report.md").read_text()
+    assert all(f"| {' | '.join(row)} |" in markdown for table in expected for row in table[1:])
+
+
+def test_second_run_reuses_finished_sections(card, archive, probes):
+    out = card["out"]
+    stored = {p: p.read_bytes() for p in (out / "sections").rglob("*.json")}
+    result = run(card_command(archive, probes, out), env=ENV)
+    assert result.returncode == 0, result.stderr[-3000:]
+    report = json.loads((out / "report.json").read_text())
+    done = [(s["id"], label) for s in report["sections"] for label, e in s["models"].items() if e["status"] == "done"]
+    assert done and all(section(report, sid)["models"][label].get("reused") for sid, label in done)
+    assert ": running" not in result.stderr and result.stderr.count(": reused") == len(done)
+    assert {p: p.read_bytes() for p in (out / "sections").rglob("*.json")} == stored
+    for s in report["sections"]:  # same numbers
+        assert s["tables"] == section(card["report"], s["id"])["tables"]
