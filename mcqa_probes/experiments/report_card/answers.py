@@ -58,9 +58,13 @@ def answer_questions(loaded: LoadedArchive, questions: Sequence[MultipleChoiceQu
                      batch_size: int = 32) -> List[Answer]:
     """The archive's best choice for each question, with the gold index and the instance metadata
     (``notes``, cluster keys) the probe metrics read."""
-    from mcqa_probes.training.evaluation import predict_instances
+    from mcqa_probes.training.evaluation import batches, predict_instances
 
-    instances = [loaded.reader.text_to_instance(question) for question in questions]
+    reader = loaded.reader
+    if hasattr(reader, "batch_to_instances"):  # the mcqa readers: one tokenizer call per batch of questions
+        instances = [i for chunk in batches(list(questions), 128) for i in reader.batch_to_instances(list(chunk))]
+    else:
+        instances = [reader.text_to_instance(question) for question in questions]
     if not instances:
         return []
     best = predict_instances(loaded.model, instances, batch_size)["best"]

@@ -85,6 +85,18 @@ def run_section(section_id: str, runner, key_parts: Callable, model: CardModel, 
     return result
 
 
+def _drop_closed_log_handlers() -> None:
+    """allennlp's train_model (the Choice-Only control) leaves logging handlers on files it closed;
+    later warnings would print "--- Logging error ---" tracebacks."""
+    import logging
+
+    for logger in [logging.getLogger()] + [logging.getLogger(n) for n in list(logging.root.manager.loggerDict)]:
+        for handler in list(getattr(logger, "handlers", [])):
+            stream = getattr(handler, "stream", None)
+            if stream is not None and getattr(stream, "closed", False):
+                logger.removeHandler(handler)
+
+
 def _copy_figure(source: Optional[str], out: Path, name: str) -> Optional[str]:
     if not source:
         return None
@@ -99,6 +111,7 @@ def _shared(section: Dict[str, Any], inputs: CardInputs, out: Path, progress) ->
     ran = any(entry["status"] == "done" for entry in section["models"].values())
     if section["id"] == "wordnetqa" and ran:
         section["shared"]["choice_only"] = wordnetqa.choice_only_control(inputs, out, progress)
+        _drop_closed_log_handlers()
         section["shared"]["inoculation"] = sweeps = wordnetqa.inoculation_sweeps(inputs)
         for sweep in sweeps:
             path = _copy_figure(sweep["figure"], out, f"inoculation_{slug(sweep['name'])}.png")

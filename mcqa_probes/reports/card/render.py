@@ -287,7 +287,7 @@ STYLE = """
 body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:2em auto;max-width:1200px;color:#222;padding:0 1em}
 h1{font-size:1.7em;margin-bottom:.2em}h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-top:2em}
 table{border-collapse:collapse;margin:.6em 0;font-size:.9em}th,td{border:1px solid #ccc;padding:.25em .6em}
-th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums}td.ref{color:#555;background:#fafafa}
+th{background:#f3f3f3}tbody th{white-space:nowrap;text-align:left}td.num{text-align:right;font-variant-numeric:tabular-nums}td.ref{color:#555;background:#fafafa}
 p.reading{background:#eef6ee;border-left:4px solid #4a4;padding:.4em .8em}p.absent{color:#777;font-style:italic}
 p.note{font-size:.85em;color:#555;margin:.2em 0}pre{background:#f6f6f6;padding:.8em;overflow-x:auto;font-size:.85em}
 figure{display:inline-block;margin:.5em}figcaption{font-size:.8em;color:#555;text-align:center}
