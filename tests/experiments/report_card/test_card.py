@@ -6,6 +6,7 @@ holding report.json's cells."""
 import json
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -113,7 +114,8 @@ def test_olmpics_winoventi_csqa_numbers_equal_their_commands(card, archive, tmp_
         assert card_row[subset] == pytest.approx(row[subset], nan_ok=True)
     # CommonsenseQA: allennlp evaluate on the file and on bin/csqa_sanity's output
     sanity = tmp_path / "sanity.jsonl"
-    subprocess.run([str(ROOT / "bin" / "csqa_sanity"), str(CSQA), str(sanity)], check=True, capture_output=True)
+    subprocess.run([sys.executable, str(ROOT / "bin" / "csqa_sanity"), str(CSQA), str(sanity)], check=True,
+                   capture_output=True)
     csqa = section(report, "commonsenseqa")["models"]["tiny_mcqa"]["results"]
     for data, key in ((CSQA, "accuracy"), (sanity, "sanity_accuracy")):
         metrics = tmp_path / f"{key}.json"
