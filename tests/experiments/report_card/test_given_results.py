@@ -1,0 +1,73 @@
+"""The report card reads the result directories it is given (bin/inoculate, bin/olmpics_suite /
+bin/learning_curve, bin/artifact_audit) instead of recomputing them, and shows their numbers."""
+import json
+
+import pytest
+
+from mcqa_probes.experiments.report_card import olmpics, wordnetqa
+from mcqa_probes.experiments.report_card.inputs import CardInputs
+from mcqa_probes.reports.card.render import section_tables
+from tests.conftest import FIXTURES
+
+PROBES = str(FIXTURES / "probes")
+
+
+def sweep_rows():
+    rows = []
+    for k, lr, dev, after in ((50, 1e-5, 0.40, 0.70), (50, 3e-5, 0.55, 0.66), (100, 1e-5, 0.62, 0.69)):
+        rows.append({"k": k, "lr": lr, "add_some": 0, "seed": None, "probe_dev_accuracy": dev, "probe_test_accuracy": None,
+                     "orig_accuracy_before": 0.72, "orig_accuracy_after": after,
+                     "inoculation_cost": round(100 * (0.72 - after), 4), "aggregate_accuracy": (dev + after) / 2,
+                     "run_dir": f"runs/k{k}"})
+    return rows
+
+
+def test_inoculation_sweep_directory_is_read_and_shown(tmp_path):
+    from mcqa_probes.experiments.wordnetqa.inoculation_sweep import mark_best, plot, write_tables
+
+    out = tmp_path / "sweeps" / "hypernymy"
+    out.mkdir(parents=True)
+    rows = mark_best(sweep_rows())
+    write_tables(rows, out)
+    plot(rows, out)
+    sweeps = wordnetqa.inoculation_sweeps(CardInputs(inoculation_dir=str(tmp_path / "sweeps")))
+    assert [s["name"] for s in sweeps] == ["hypernymy"] and sweeps[0]["figure"].endswith("inoculation_curves.png")
+    best = sweeps[0]["best"]
+    assert [(r["k"], r["lr"], r["probe_dev_accuracy"]) for r in best] == [(50, 3e-5, 0.55), (100, 1e-5, 0.62)]
+    section = {"id": "wordnetqa", "models": {}, "probes": [], "shared": {"inoculation": sweeps}}
+    table = section_tables(section, [])[0]
+    assert table["rows"][0][3:] == ["55.0", "72.0", "66.0", "+6.0"]
+    with pytest.raises(FileNotFoundError, match="no inoculation.csv"):
+        wordnetqa.inoculation_sweeps(CardInputs(inoculation_dir=str(tmp_path / "sweeps" / "hypernymy" / "nothing")))
+
+
+def test_suite_and_learning_curve_directories(tmp_path):
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    (suite / "suite.json").write_text(json.dumps({"age_comparison": {
+        "roberta-large": {"zero_shot": 0.98, "mlp": {"WS": 0.981, "MAX": 1.0}},
+        "Baseline": {"mlp": {"WS": 0.5, "MAX": 0.51}, "zero_shot": 0.5}}}))
+    rows = olmpics.learning_curves(CardInputs(olmpics_curves=str(suite)))
+    assert [(r["model"], r["WS"], r["MAX"], r["zero_shot"]) for r in rows] == [
+        ("roberta-large", 0.981, 1.0, 0.98), ("Baseline", 0.5, 0.51, 0.5)]
+    table = section_tables({"id": "olmpics", "models": {}, "shared": {"learning_curves": rows}}, [])[0]
+    assert table["rows"][0] == ["AGE COMPARISON", "roberta-large", "MLP", "98.0", "98.1", "100.0"]
+    single = tmp_path / "age_comparison"
+    single.mkdir()
+    (single / "summary.json").write_text(json.dumps({"full": {"WS": 0.7, "MAX": 0.8}, "paper_comparable": False}))
+    (row,) = olmpics.learning_curves(CardInputs(olmpics_curves=str(single)))
+    assert (row["WS"], row["MAX"], row["paper_comparable"]) == (0.7, 0.8, False)
+    with pytest.raises(FileNotFoundError, match="neither suite.json"):
+        olmpics.learning_curves(CardInputs(olmpics_curves=str(tmp_path)))
+
+
+def test_choice_only_control_from_an_audit_directory(tmp_path):
+    (tmp_path / "artifact_audit.json").write_text(json.dumps({"probes": {
+        "hypernymy": {"results": {"choice_only": {"dev": 0.332, "test": 0.31}}, "splits": {"sizes": {"train": 3000}}},
+        "dictionary": {"results": {"choice_only": {"dev": 0.2, "test": 0.19}}, "splits": {"sizes": {"train": 3000}}}}}))
+    control = wordnetqa.choice_only_control(CardInputs(probes_dir=PROBES, audit_dir=str(tmp_path)), tmp_path / "card")
+    assert control["hypernymy"]["test"] == 0.31 and control["dictionary"]["dev"] == 0.2
+    assert {c["source"] for c in control.values()} == {str(tmp_path / "artifact_audit.json")}
+    assert not (tmp_path / "card" / "controls").exists()  # nothing trained
+    with pytest.raises(FileNotFoundError, match="no artifact_audit.json"):
+        wordnetqa.choice_only_control(CardInputs(probes_dir=PROBES, audit_dir=str(tmp_path / "none")), tmp_path)
