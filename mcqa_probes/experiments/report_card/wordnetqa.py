@@ -19,9 +19,6 @@ from mcqa_probes.experiments.report_card.models import CardModel
 from mcqa_probes.metrics.probe_records import record_from
 from mcqa_probes.reports.probe_report import heatmap, summarize
 
-CHANCE = {"dictionary": None}  # chance is 1/K per question; K is read from the files
-
-
 def probe_files(inputs: CardInputs) -> Dict[str, Path]:
     """The probe files present under ``probes_dir`` (``<probe>/<split>.jsonl``), in the paper's order."""
     if not inputs.probes_dir:
