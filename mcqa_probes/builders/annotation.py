@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Optional, Sequence
 
-from mcqa_probes.reports.atomic import atomic_open
+from mcqa_probes.common.io import atomic_open
 
 LETTERS = string.ascii_uppercase
 QID_COLUMNS = ("qid", "Input.qid", "id")

@@ -1,20 +1,14 @@
-"""Writing probe files (atomically via :mod:`mcqa_probes.reports.atomic`, byte-reproducibly) and their
+"""Writing probe files (atomically via :mod:`mcqa_probes.common.io`, byte-reproducibly) and their
 statistics (paper Table 4)."""
-import hashlib
 import json
 import os
 from collections import Counter
 from typing import Dict, Iterable, List, Union
 
 from mcqa_probes.builders.probe_question import ProbeQuestion
-from mcqa_probes.reports.atomic import json_text, write_bytes
+from mcqa_probes.common.io import json_text, sha256_bytes, write_bytes
 
 PathLike = Union[str, os.PathLike]
-
-
-def write_atomic(path: PathLike, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (the package's one writer: :mod:`mcqa_probes.reports.atomic`)."""
-    write_bytes(path, data)
 
 
 def jsonl_bytes(questions: Iterable[ProbeQuestion], int_labels: bool = False) -> bytes:
@@ -25,14 +19,14 @@ def jsonl_bytes(questions: Iterable[ProbeQuestion], int_labels: bool = False) ->
 def write_questions(path: PathLike, questions: Iterable[ProbeQuestion], int_labels: bool = False) -> str:
     """Write one ``mcqa`` jsonl file; returns its sha256."""
     data = jsonl_bytes(questions, int_labels)
-    write_atomic(path, data)
-    return hashlib.sha256(data).hexdigest()
+    write_bytes(path, data)
+    return sha256_bytes(data)
 
 
 def write_json(path: PathLike, value) -> str:
     data = json_text(value, indent=2, sort_keys=True, ensure_ascii=False).encode("utf-8")
-    write_atomic(path, data)
-    return hashlib.sha256(data).hexdigest()
+    write_bytes(path, data)
+    return sha256_bytes(data)
 
 
 def _sorted_counter(counter: Counter) -> Dict[str, int]:

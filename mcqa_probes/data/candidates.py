@@ -6,8 +6,12 @@ every family turns into its word-initial piece (the [MASK] in a sentence is prec
 and RoBERTa's ``<mask>`` absorbs that space). A word that is not a single known piece raises
 :class:`CandidateNotSinglePieceError` (never silently truncated). Used by the ``olmpics_mlm`` and
 ``winoventi`` readers and by the masked-LM scoring (``mcqa_probes.models.masked_lm_scoring``).
+
+A multi-piece candidate is handled by the ``multi_token`` mode (:data:`MULTI_TOKEN_MODES`): its
+pieces and masking groups come from :func:`candidate_pieces`, the scoring itself from
+:mod:`mcqa_probes.models.pseudo_log_likelihood`.
 """
-from typing import List, Sequence
+from typing import List, Optional, Sequence, Tuple
 
 
 class CandidateNotSinglePieceError(ValueError):
@@ -35,3 +39,60 @@ def candidate_token_id(tokenizer, word: str) -> int:
     if token_id is None or (tokenizer.unk_token_id is not None and token_id == tokenizer.unk_token_id):
         raise CandidateNotSinglePieceError(word, pieces, "is not in the vocabulary (unknown token)")
     return int(token_id)
+
+
+MULTI_TOKEN_MODES = ("reject", "skip", "pll", "pll_word_l2r")
+PLL_MODES = ("pll", "pll_word_l2r")
+
+
+def check_multi_token(mode: str, where: str = "multi_token") -> str:
+    if mode not in MULTI_TOKEN_MODES:
+        raise ValueError(f"{where}: expected one of {MULTI_TOKEN_MODES}, got {mode!r}")
+    return mode
+
+
+def resolve_multi_token(multi_token: Optional[str], skip_multi_piece: Optional[bool], default: str = "reject",
+                        where: str = "multi_token") -> str:
+    """``multi_token`` with the older boolean ``skip_multi_piece_candidates`` as an alias.
+
+    ``skip_multi_piece=True`` means ``skip``; ``False`` means ``reject`` unless ``multi_token``
+    names a PLL mode. Both given and contradicting each other is an error.
+    """
+    if multi_token is not None:
+        check_multi_token(multi_token, where)
+    if skip_multi_piece is None:
+        return multi_token or default
+    if skip_multi_piece:
+        if multi_token not in (None, "skip"):
+            raise ValueError(f"{where}={multi_token!r} contradicts skip_multi_piece_candidates=true")
+        return "skip"
+    if multi_token == "skip":
+        raise ValueError(f"{where}='skip' contradicts skip_multi_piece_candidates=false")
+    return multi_token if multi_token in PLL_MODES else "reject"
+
+
+def candidate_pieces(tokenizer, word: str, mode: str = "pll") -> Tuple[List[int], List[int]]:
+    """(piece ids, masking groups) of ``word`` in its word-initial form (tokenized after a space).
+
+    Groups: ``pll`` gives every piece its own group; ``pll_word_l2r`` gives the pieces of one word
+    (the tokenizer's ``word_ids``; whitespace words for a slow tokenizer) the same group. A word
+    with an unknown piece, or empty, raises :class:`CandidateNotSinglePieceError`.
+    """
+    word = word.strip()
+    if not word:
+        raise CandidateNotSinglePieceError(word, [], "is empty")
+    encoded = tokenizer(" " + word, add_special_tokens=False)
+    ids = list(encoded["input_ids"])
+    if len(ids) <= 1:
+        return [candidate_token_id(tokenizer, word)], [0]
+    if tokenizer.unk_token_id is not None and tokenizer.unk_token_id in ids:
+        raise CandidateNotSinglePieceError(word, tokenizer.convert_ids_to_tokens(ids), "has an unknown piece")
+    if mode != "pll_word_l2r":
+        return ids, list(range(len(ids)))
+    try:
+        groups = list(encoded.word_ids())
+    except (ValueError, AttributeError):  # slow tokenizer: words are what whitespace separates
+        groups = [i for i, part in enumerate(word.split()) for _ in tokenizer.tokenize(" " + part)]
+    if len(groups) != len(ids) or any(g is None for g in groups):
+        groups = list(range(len(ids)))
+    return ids, groups

@@ -14,13 +14,12 @@ without ``answerKey`` read with ``require_answer_key=False``.
 * :func:`question_concept_split` - the paper's second split: train/dev/test (80/10/10 by default)
   with *disjoint* question concepts, seeded.
 """
-import json
 import random
 from collections import OrderedDict
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
-from mcqa_probes.data.question import Choice, McqaFormatError, MultipleChoiceQuestion
-from mcqa_probes.reports.atomic import atomic_open
+from mcqa_probes.data.question import Choice, MultipleChoiceQuestion
+from mcqa_probes.common.io import McqaFormatError, write_jsonl
 
 SPLIT_NAMES = ("train", "dev", "test")
 
@@ -116,14 +115,10 @@ def split_summary(splits: Dict[str, List[MultipleChoiceQuestion]]) -> List[Tuple
     return [(name, len(items), len({question_concept(q) for q in items})) for name, items in splits.items()]
 
 
-def write_jsonl(questions: Iterable[MultipleChoiceQuestion], path, layout: str = "original") -> int:
-    """Write questions as jsonl: ``original`` (question_concept inside ``question``) or ``hf``."""
-    count = 0
-    with atomic_open(path, "w", encoding="utf-8") as handle:
-        for question in questions:
-            handle.write(json.dumps(to_layout(question, layout)) + "\n")
-            count += 1
-    return count
+def write_questions(path, questions: Iterable[MultipleChoiceQuestion], layout: str = "original") -> int:
+    """Write questions as jsonl: ``original`` (question_concept inside ``question``) or ``hf``;
+    returns the number of lines."""
+    return write_jsonl(path, (to_layout(question, layout) for question in questions))
 
 
 def to_layout(question: MultipleChoiceQuestion, layout: str = "original") -> Dict:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence
 
 from mcqa_probes.data.question import Choice, MultipleChoiceQuestion, read_questions
-from mcqa_probes.reports.atomic import atomic_open
+from mcqa_probes.common.io import atomic_open
 
 NONSENSE_WORDS = ("blah", "ya", "foo", "snap", "woo", "boo", "da", "wee", "foe", "fee")
 MASK = "[MASK]"

@@ -10,9 +10,9 @@ label equals ``answerKey`` (compared as strings). Every extra key (``notes``,
 ``question_concept``, ...; also extra keys inside ``question``) is kept in ``extras`` so the
 metrics can use it. The ad-hoc form ``{"question": "...", "choices": ["...", ...]}`` is accepted
 too (labels become "A", "B", ...). Bad input raises :class:`McqaFormatError` naming the file and
-line and what was expected; :func:`read_jsonl` is the one JSON-lines reader of the project (also
-behind the predictions files of :mod:`mcqa_probes.metrics.probe_records`): bytes that are not
-UTF-8 and a file without any question are errors too, never an empty result.
+line and what was expected (the lines come from :func:`mcqa_probes.common.io.read_jsonl`, the one
+JSON-lines reader of the project): bytes that are not UTF-8 and a file without any question are
+errors too, never an empty result.
 """
 import json
 import os
@@ -20,17 +20,7 @@ import string
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
-
-class McqaFormatError(ValueError):
-    """A line of a multiple-choice file is not what the reader expects."""
-
-    def __init__(self, message: str, path: Optional[str] = None, line: Optional[int] = None):
-        self.path, self.line, self.reason = path, line, message
-        if path is not None:
-            where = f"{path}, line {line}: " if line is not None else f"{path}: "
-        else:
-            where = f"line {line}: " if line is not None else ""
-        super().__init__(where + message)
+from mcqa_probes.common.io import McqaFormatError, read_jsonl
 
 
 @dataclass
@@ -142,39 +132,6 @@ def question_from_json(
         answer_index = labels.index(key)
     identifier = data.get("id", default_id)
     return MultipleChoiceQuestion(str(identifier), stem, choices, answer_index, extras)
-
-
-def read_jsonl(path: Union[str, os.PathLike], *, what: str = "JSON line", allow_empty: bool = False
-               ) -> Iterator[Tuple[int, Any]]:
-    """``(1-based line number, decoded value)`` for each non-blank line of a JSON-lines file.
-
-    Raises :class:`McqaFormatError` naming the file and line for bytes that are not UTF-8 and for
-    invalid JSON, and (unless ``allow_empty``) naming the file when it holds no line at all
-    (``what`` says what was expected, e.g. "question"). A UTF-8 byte-order mark is skipped.
-    """
-    count = 0
-    with open(path, "rb") as handle:
-        for number, raw in enumerate(handle, start=1):
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as error:
-                raise McqaFormatError(
-                    f"not UTF-8: byte 0x{raw[error.start]:02x} at byte {error.start + 1} of the line "
-                    "(expected UTF-8 encoded JSON lines; convert the file, e.g. iconv -t UTF-8)", str(path), number
-                ) from None
-            if number == 1:
-                line = line.lstrip("\ufeff")
-            if not line.strip():
-                continue
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise McqaFormatError(f"invalid JSON ({error.msg} at column {error.colno})", str(path), number) from None
-            count += 1
-            yield number, data
-    if not count and not allow_empty:
-        raise McqaFormatError(f"no {what} in the file (it is empty or has only blank lines; expected one JSON "
-                              f"{what} per line)", str(path))
 
 
 def read_numbered_questions(

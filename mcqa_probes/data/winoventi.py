@@ -27,8 +27,8 @@ import random
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
-from mcqa_probes.data.question import McqaFormatError
-from mcqa_probes.reports.atomic import atomic_open
+from mcqa_probes.common.io import McqaFormatError
+from mcqa_probes.common.io import atomic_open
 
 COLUMNS = ("Word", "Associative Bias", "Alternative", "biased_word_context", "adversarial_word_context",
            "masked_prompt", "target", "incorrect", "test_type")

@@ -12,6 +12,9 @@ part of the data model (``mcqa_probes/data/commonsenseqa.py``, ``bin/csqa_split`
 and it trains with ``training_config/csqa_*.jsonnet``.
 
 Drivers run allennlp with this project's registered components, so importing any of them
-registers them (``mcqa_probes.plugin``), in the main process and in Ray workers alike.
+registers them (:func:`mcqa_probes.components.register`, an explicit call), in the main process
+and in Ray workers alike.
 """
-import mcqa_probes.plugin  # noqa: F401
+from mcqa_probes.components import register
+
+register()

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from mcqa_probes.common.configs import CONFIG_DIR
-from mcqa_probes.reports.atomic import write_text
+from mcqa_probes.common.io import write_text
 
 RESULT_FILE = "result.json"
 LOG_FILE = "trial.log"

@@ -8,7 +8,7 @@ The same extraction serves the allennlp Metrics (fed from instance metadata duri
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, Iterator, List, Optional
 
-from mcqa_probes.data.question import McqaFormatError, read_jsonl
+from mcqa_probes.common.io import McqaFormatError, read_jsonl
 
 #: Where the cluster key is looked for, first match wins (ours, then the released files').
 CLUSTER_KEY_FIELDS = ("notes.cluster_key", "notes.synset_id", "notes.gold_synset", "question_concept")

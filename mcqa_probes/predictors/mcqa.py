@@ -5,7 +5,8 @@ from allennlp.common.util import JsonDict, sanitize
 from allennlp.data import Instance
 from allennlp.predictors import Predictor
 
-from mcqa_probes.data.question import McqaFormatError, question_from_json
+from mcqa_probes.data.question import question_from_json
+from mcqa_probes.common.io import McqaFormatError
 
 
 @Predictor.register("mcqa")

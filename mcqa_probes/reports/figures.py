@@ -1,5 +1,5 @@
 """The figures of the package, and the one place that selects matplotlib's backend and saves
-figures (atomically, via :mod:`mcqa_probes.reports.atomic`).
+figures (atomically, via :mod:`mcqa_probes.common.io`).
 
 matplotlib is imported lazily (inside the functions), so ``mcqa_probes.reports`` stays importable
 without it and without torch / allennlp / transformers.
@@ -13,7 +13,7 @@ without it and without torch / allennlp / transformers.
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Union
 
-from mcqa_probes.reports.atomic import write_with
+from mcqa_probes.common.io import write_with
 
 PathLike = Union[str, Path]
 

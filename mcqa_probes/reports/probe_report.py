@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 from mcqa_probes.metrics.probe_records import ProbeRecord, breakdown, cluster_tally, read_prediction_records
-from mcqa_probes.reports.atomic import write_json, write_text
+from mcqa_probes.common.io import write_json, write_text
 from mcqa_probes.reports.figures import breakdown_heatmap
 from mcqa_probes.reports.tables import markdown_table
 

@@ -4,9 +4,10 @@ import json
 import pytest
 
 from mcqa_probes.data.commonsenseqa import (
-    answer_pool, question_concept, question_concept_split, sanity_question, sanity_questions, to_layout, write_jsonl,
+    answer_pool, question_concept, question_concept_split, sanity_question, sanity_questions, to_layout, write_questions,
 )
-from mcqa_probes.data.question import McqaFormatError, read_questions
+from mcqa_probes.data.question import read_questions
+from mcqa_probes.common.io import McqaFormatError
 from tests.conftest import FIXTURES
 
 CSQA = FIXTURES / "csqa"
@@ -83,7 +84,7 @@ def test_question_concept_split_is_disjoint_seeded_and_complete():
 @pytest.mark.parametrize("layout", ["original", "hf"])
 def test_written_layouts_read_back(tmp_path, layout):
     questions = list(read_questions(CSQA / "dev_hf.jsonl"))
-    write_jsonl(questions, tmp_path / "out.jsonl", layout)
+    write_questions(tmp_path / "out.jsonl", questions, layout)
     again = list(read_questions(tmp_path / "out.jsonl"))
     assert again == questions
     first = json.loads((tmp_path / "out.jsonl").read_text().splitlines()[0])

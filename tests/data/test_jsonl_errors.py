@@ -3,7 +3,8 @@ import json
 
 import pytest
 
-from mcqa_probes.data.question import McqaFormatError, read_jsonl, read_questions
+from mcqa_probes.data.question import read_questions
+from mcqa_probes.common.io import McqaFormatError, read_jsonl
 from mcqa_probes.metrics.probe_records import read_prediction_records
 
 GOOD = {"id": "1", "question": {"stem": "s", "choices": [{"label": "A", "text": "a"}, {"label": "B", "text": "b"}]},

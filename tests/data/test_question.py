@@ -2,7 +2,8 @@ import json
 
 import pytest
 
-from mcqa_probes.data.question import McqaFormatError, question_from_json, read_questions
+from mcqa_probes.data.question import question_from_json, read_questions
+from mcqa_probes.common.io import McqaFormatError
 from tests.conftest import DATA
 
 

@@ -1,7 +1,7 @@
 """WinoVenti TSV: pairing (row i <-> i + N), registry, subsets, the §3.3 splits."""
 import pytest
 
-from mcqa_probes.data.question import McqaFormatError
+from mcqa_probes.common.io import McqaFormatError
 from mcqa_probes.data.winoventi import (
     full_exception_split, half_exception_split, individual_pairs, intersection_pairs, pairs, read_nouns,
     read_registry, read_triples, read_winoventi, registry_column, write_registry, write_winoventi,

@@ -11,7 +11,7 @@ from transformers import AutoModelForMaskedLM, AutoTokenizer
 import mcqa_probes.plugin  # noqa: F401  (registers the components)
 from mcqa_probes.data.dataset_readers.olmpics_mlm import OlmpicsMlmReader
 from mcqa_probes.models.masked_lm_mc import MaskedLmMc
-from mcqa_probes.models.pseudo_log_likelihood import candidate_pieces, resolve_multi_token
+from mcqa_probes.data.candidates import candidate_pieces, resolve_multi_token
 from tests.conftest import FIXTURES, ROOT
 from tests.mlm_families import FAMILIES, tiny_mlm  # noqa: F401
 from tests.olmpics_models import olmpics_bert  # noqa: F401
@@ -177,7 +177,7 @@ def bin_main(name):
 
 
 def test_bin_zero_shot_scores_multi_piece_questions(olmpics_bert, capsys):
-    from mcqa_probes.data.question import McqaFormatError
+    from mcqa_probes.common.io import McqaFormatError
 
     main = bin_main("zero_shot")
     arguments = ["--model", olmpics_bert, "--data", str(FIXTURES / "olmpics" / "multi_piece_candidate.jsonl"),

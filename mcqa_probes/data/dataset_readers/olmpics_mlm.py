@@ -10,9 +10,11 @@ from allennlp.data.fields import LabelField, MetadataField, TensorField, TextFie
 from allennlp.data.token_indexers import PretrainedTransformerIndexer, SingleIdTokenIndexer
 from allennlp.data.tokenizers import PretrainedTransformerTokenizer, Token
 
-from mcqa_probes.data.question import as_question, McqaFormatError, MultipleChoiceQuestion, read_numbered_questions
-from mcqa_probes.data.candidates import CandidateNotSinglePieceError, candidate_token_id
-from mcqa_probes.models.pseudo_log_likelihood import PLL_MODES, candidate_pieces, resolve_multi_token
+from mcqa_probes.data.question import as_question, MultipleChoiceQuestion, read_numbered_questions
+from mcqa_probes.common.io import McqaFormatError
+from mcqa_probes.data.candidates import (
+    PLL_MODES, CandidateNotSinglePieceError, candidate_pieces, candidate_token_id, resolve_multi_token,
+)
 from mcqa_probes.resources.pretrained import resolve_transformer_name
 
 logger = logging.getLogger(__name__)

@@ -56,7 +56,7 @@ def sweep(model_name: str, values: Sequence[int], template: str = AGE_TEMPLATE, 
 
 def write_outputs(result: Dict[str, Any], out, title: str = "") -> Dict[str, Path]:
     from mcqa_probes.reports import figures
-    from mcqa_probes.reports.atomic import write_csv
+    from mcqa_probes.common.io import write_csv
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)

@@ -32,7 +32,6 @@ def untrained_accuracy(
     from allennlp.models import Model
     from allennlp.training.util import evaluate
 
-    import mcqa_probes.plugin  # noqa: F401  (registers the components)
 
     accuracies = []
     for seed in range(max(1, seeds)):

@@ -32,7 +32,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from mcqa_probes.data.olmpics_controls import CONTROLS, apply_control, pooled_answer_map, probe_from_path
 from mcqa_probes.data.question import MultipleChoiceQuestion, read_questions
 from mcqa_probes.reports import figures
-from mcqa_probes.reports.atomic import write_csv, write_json, write_jsonl
+from mcqa_probes.common.io import sha256_file, write_csv, write_json, write_jsonl
 from mcqa_probes.metrics.learning_curve import (
     PAPER_SIZES,
     language_sensitivity,
@@ -64,7 +64,6 @@ def default_trainer(config: str, serialization_dir: Path, overrides: Dict[str, A
     """One allennlp training run; returns its best validation accuracy."""
     from allennlp.commands.train import train_model_from_file
 
-    import mcqa_probes.plugin  # noqa: F401  (registers the components)
 
     train_model_from_file(config, str(serialization_dir), overrides=json.dumps(overrides), force=True)
     metrics = json.loads((serialization_dir / "metrics.json").read_text())
@@ -152,13 +151,12 @@ def run_learning_curve(
         logger.warning("%s has %d training questions: sizes %s not run; the curve stops at N=%d",
                        train, available, missing, available)
     import dataclasses
-    import hashlib
 
     from mcqa_probes.experiments.grid import GridOptions, Trial, config_variables, describe_metrics, run_grid
 
     trials: List[Trial] = []
     for variant in variants:
-        dev_sha = hashlib.sha256(Path(variants[variant]["dev"]).read_bytes()).hexdigest()
+        dev_sha = sha256_file(variants[variant]["dev"])
         for size in sizes:
             for seed in range(seeds):
                 questions = variants[variant]["train"]
@@ -181,7 +179,7 @@ def run_learning_curve(
                      "overrides": run_overrides, "variables": device_variables, "keep_models": keep_models, "row": row},
                     spec={"row": row, "config": str(config), "trainer": trainer, "overrides": run_overrides,
                           "variables": device_variables, "config_environment": config_variables(config),
-                          "data_sha256": [hashlib.sha256(train_path.read_bytes()).hexdigest(), dev_sha]},
+                          "data_sha256": [sha256_file(train_path), dev_sha]},
                     label=f"{out.name} {variant} N={size} seed={seed}"))
     options = grid_options or GridOptions()
     if not progress:

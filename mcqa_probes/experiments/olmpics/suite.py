@@ -25,7 +25,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence
 from mcqa_probes.metrics.learning_curve import PAPER_SIZES
 from mcqa_probes.common.configs import CONFIG_DIR
 from mcqa_probes.common.environment import environment
-from mcqa_probes.reports.atomic import write_json
+from mcqa_probes.common.io import write_json
 from mcqa_probes.reports.tables import text_row, text_table
 
 CONFIGS = CONFIG_DIR

@@ -25,7 +25,6 @@ class LoadedArchive:
 def load_archive_model(location: str, cuda_device: int, precision: str) -> LoadedArchive:
     """The archive's model (eval mode, on ``cuda_device``, scoring in ``precision``) and its
     validation dataset reader."""
-    import mcqa_probes.plugin  # noqa: F401  (registered names)
     from allennlp.models.archival import load_archive
 
     from mcqa_probes.common.device import place_model

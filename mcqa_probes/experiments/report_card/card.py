@@ -19,7 +19,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from mcqa_probes.experiments.report_card import commonsenseqa, olmpics, winoventi, wordnetqa
 from mcqa_probes.experiments.report_card.inputs import CardInputs, absent, section_key
 from mcqa_probes.experiments.report_card.models import CardModel, classify_all, masked_lm_head
-from mcqa_probes.reports.atomic import write_json, write_text
+from mcqa_probes.common.io import write_json, write_text
 from mcqa_probes.reports.card.render import render_html, render_markdown, section_tables
 
 #: bump when a section's numbers change meaning: stored sections with another version are recomputed

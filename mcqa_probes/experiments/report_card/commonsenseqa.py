@@ -6,7 +6,8 @@ import shlex
 from pathlib import Path
 from typing import Any, Dict, Optional
 
-from mcqa_probes.experiments.report_card.inputs import CardInputs, absent, data_sha256, done
+from mcqa_probes.common.io import sha256_file
+from mcqa_probes.experiments.report_card.inputs import CardInputs, absent, done
 from mcqa_probes.experiments.report_card.models import CardModel
 
 SANITY_SEED = 0
@@ -24,7 +25,7 @@ def why_absent(model: CardModel, inputs: CardInputs) -> Optional[str]:
 
 
 def key_parts(inputs: CardInputs) -> Dict[str, Any]:
-    return {"dev": data_sha256(inputs.csqa_dev), "max_questions": inputs.max_questions,
+    return {"dev": sha256_file(inputs.csqa_dev), "max_questions": inputs.max_questions,
             "precision": inputs.precision, "sanity_seed": SANITY_SEED}
 
 
@@ -62,4 +63,4 @@ def run(model: CardModel, inputs: CardInputs, out: Path, figure_prefix: str) -> 
                "distractors are random answers (SANITY): "
                + ("the distractors, not the questions, make it hard" if results["sanity_accuracy"] - results["accuracy"] > 0.2
                   else "it gains little from easy distractors"))
-    return done(results, reading + ".", commands, {inputs.csqa_dev: data_sha256(inputs.csqa_dev)})
+    return done(results, reading + ".", commands, {inputs.csqa_dev: sha256_file(inputs.csqa_dev)})

@@ -4,12 +4,11 @@ A section runner returns :func:`absent` (with the reason the section cannot run 
 and data) or :func:`done` (its numbers, a one-line reading, figures, the equivalent commands and
 the sha256 of every data file it read).
 """
-import hashlib
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from mcqa_probes.reports.atomic import json_text
+from mcqa_probes.common.io import sha256_json
 
 #: The probe files looked for under --probes-dir, in the paper's order.
 WORDNETQA_PROBES = ("definitions", "synonymy", "hypernymy", "hyponymy", "dictionary")
@@ -54,28 +53,9 @@ class CardInputs:
         return asdict(self)
 
 
-_SHA256: Dict[str, tuple] = {}
-
-
-def data_sha256(path) -> str:
-    """sha256 of a data file (remembered per path, size and mtime within one process)."""
-    path = Path(path)
-    stat = path.stat()
-    key = str(path.resolve())
-    cached = _SHA256.get(key)
-    if cached and cached[:2] == (stat.st_size, stat.st_mtime_ns):
-        return cached[2]
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    _SHA256[key] = (stat.st_size, stat.st_mtime_ns, digest.hexdigest())
-    return digest.hexdigest()
-
-
 def section_key(*parts: Any) -> str:
     """A stable hash of what a section's numbers depend on (model fingerprint, data sha256, options)."""
-    return hashlib.sha256(json_text(list(parts), indent=None, sort_keys=True).encode()).hexdigest()
+    return sha256_json(list(parts))
 
 
 def absent(reason: str) -> Dict[str, Any]:

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
-from mcqa_probes.experiments.report_card.inputs import data_sha256
+from mcqa_probes.common.io import sha256_file
 from mcqa_probes.resources.pretrained import MINILM_ALIASES
 
 MCQA = "mcqa"
@@ -78,7 +78,7 @@ def classify(argument: str) -> CardModel:
             raise ValueError(f"{path}: model type {model_type!r}; the report card takes a transformer_mcqa "
                              f"archive, a masked LM name or directory, or minilm")
         label = path.parent.name if path.name == "model.tar.gz" and path.parent.name else path.name
-        return CardModel(argument, MCQA, label, str(path), "sha256:" + data_sha256(path), model_type,
+        return CardModel(argument, MCQA, label, str(path), "sha256:" + sha256_file(path), model_type,
                          model.get("model_name"))
     if path.is_dir():
         if not (path / "config.json").is_file():

@@ -10,8 +10,9 @@ import shlex
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
+from mcqa_probes.common.io import sha256_file
 from mcqa_probes.experiments.olmpics.suite import PROBES
-from mcqa_probes.experiments.report_card.inputs import CardInputs, absent, data_sha256, done
+from mcqa_probes.experiments.report_card.inputs import CardInputs, absent, done
 from mcqa_probes.experiments.report_card.models import CardModel
 
 MULTI_TOKEN = "skip"  # as the suite: a question with a multi-piece choice is skipped and counted
@@ -41,7 +42,7 @@ def why_absent(model: CardModel, inputs: CardInputs) -> Optional[str]:
 
 
 def key_parts(model: CardModel, inputs: CardInputs) -> Dict[str, Any]:
-    return {"files": {p: data_sha256(f) for p, (_, f) in probe_files(inputs, _setup(model)).items()},
+    return {"files": {p: sha256_file(f) for p, (_, f) in probe_files(inputs, _setup(model)).items()},
             "max_questions": inputs.max_questions, "precision": inputs.precision, "multi_token": MULTI_TOKEN}
 
 
@@ -88,7 +89,7 @@ def run(model: CardModel, inputs: CardInputs, out: Path, figure_prefix: str, hea
             commands.append(f"bin/zero_shot --model {shlex.quote(model.location)} --data {shlex.quote(str(path))}"
                             + (f" --limit {limit}" if limit else "") + f" --multi-token {MULTI_TOKEN}"
                             + f" --precision {inputs.precision}")
-    data = {str(path): data_sha256(path) for _, path in files.values()}
+    data = {str(path): sha256_file(path) for _, path in files.values()}
     return done(results, reading(model, results, head), commands, data)
 
 

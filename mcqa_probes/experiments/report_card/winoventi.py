@@ -6,7 +6,8 @@ import shlex
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from mcqa_probes.experiments.report_card.inputs import CardInputs, absent, data_sha256, done
+from mcqa_probes.common.io import sha256_file
+from mcqa_probes.experiments.report_card.inputs import CardInputs, absent, done
 from mcqa_probes.experiments.report_card.models import CardModel
 
 MULTI_TOKEN = "skip"
@@ -25,7 +26,7 @@ def why_absent(model: CardModel, inputs: CardInputs) -> Optional[str]:
 
 def key_parts(inputs: CardInputs) -> Dict[str, Any]:
     registry = inputs.winoventi_registry
-    return {"tsv": data_sha256(inputs.winoventi_tsv), "registry": data_sha256(registry) if registry else None,
+    return {"tsv": sha256_file(inputs.winoventi_tsv), "registry": sha256_file(registry) if registry else None,
             "max_pairs": inputs.max_questions, "precision": inputs.precision, "multi_token": MULTI_TOKEN}
 
 
@@ -71,9 +72,9 @@ def run(model: CardModel, inputs: CardInputs, out: Path, figure_prefix: str, hea
     commands.append(f"bin/winoventi_eval --model {shlex.quote(model.location)} --tsv {shlex.quote(tsv)}"
                     + (f" --registry {shlex.quote(inputs.winoventi_registry)}" if registry else "")
                     + f" --multi-token {MULTI_TOKEN} --precision {inputs.precision}")
-    data = {inputs.winoventi_tsv: data_sha256(inputs.winoventi_tsv)}
+    data = {inputs.winoventi_tsv: sha256_file(inputs.winoventi_tsv)}
     if registry is not None:
-        data[inputs.winoventi_registry] = data_sha256(inputs.winoventi_registry)
+        data[inputs.winoventi_registry] = sha256_file(inputs.winoventi_registry)
     return done(row, reading(model, row, head), commands, data, notes=notes)
 
 

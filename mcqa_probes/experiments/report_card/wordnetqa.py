@@ -13,8 +13,9 @@ import shlex
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
+from mcqa_probes.common.io import sha256_file
 from mcqa_probes.experiments.report_card.answers import answer_questions, first_questions, load_archive_model
-from mcqa_probes.experiments.report_card.inputs import WORDNETQA_PROBES, CardInputs, absent, data_sha256, done
+from mcqa_probes.experiments.report_card.inputs import WORDNETQA_PROBES, CardInputs, absent, done
 from mcqa_probes.experiments.report_card.models import CardModel
 from mcqa_probes.metrics.probe_records import record_from
 from mcqa_probes.reports.probe_report import heatmap, summarize
@@ -40,7 +41,7 @@ def why_absent(model: CardModel, inputs: CardInputs) -> Optional[str]:
 
 
 def key_parts(inputs: CardInputs) -> Dict[str, Any]:
-    return {"files": {p: data_sha256(f) for p, f in probe_files(inputs).items()}, "max_questions": inputs.max_questions,
+    return {"files": {p: sha256_file(f) for p, f in probe_files(inputs).items()}, "max_questions": inputs.max_questions,
             "precision": inputs.precision}
 
 
@@ -80,7 +81,7 @@ def run(model: CardModel, inputs: CardInputs, out: Path, figure_prefix: str) -> 
         if figure is not None:
             figures[probe] = str(figure.relative_to(out))
         commands += _commands(model, probe, path, inputs)
-        data[str(path)] = data_sha256(path)
+        data[str(path)] = sha256_file(path)
     return done(results, reading(model, results), commands, data, figures)
 
 
@@ -139,7 +140,7 @@ def choice_only_control(inputs: CardInputs, out: Path, progress=print) -> Dict[s
 def _control_probe_dir(inputs: CardInputs, probe: str, root: Path) -> Path:
     """The control's probe directory: the probe's train file, and as dev and test the first
     ``max_questions`` questions of its dev / test files (the questions the models answer)."""
-    from mcqa_probes.reports.atomic import write_text
+    from mcqa_probes.common.io import write_text
 
     source, target = Path(inputs.probes_dir) / probe, root / probe
     for split in ("train", "dev", "test"):
@@ -186,7 +187,7 @@ def inoculation_sweeps(inputs: CardInputs) -> List[Dict[str, Any]]:
             rows = [{k: _number(v) for k, v in row.items()} for row in csv.DictReader(handle)]
         best = [r for r in rows if r.get("best_for_k")] or rows
         figure = table.parent / "inoculation_curves.png"
-        sweeps.append({"name": table.parent.name, "table": str(table), "sha256": data_sha256(table),
+        sweeps.append({"name": table.parent.name, "table": str(table), "sha256": sha256_file(table),
                        "best": sorted(best, key=lambda r: (r.get("k") or 0, r.get("seed") or 0)),
                        "figure": str(figure) if figure.is_file() else None})
     return sweeps

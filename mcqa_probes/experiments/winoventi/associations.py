@@ -17,13 +17,11 @@ can be scored by the adversarial filter. Words are compared lower-cased across m
 Jaccard similarity of two models at k: ``|A ∩ B| / |A ∪ B|`` over the sets of (noun, word) pairs,
 on the nouns both models were run on.
 """
-import json
 import math
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 import torch
 
-from mcqa_probes.reports.atomic import atomic_open
 from mcqa_probes.reports.tables import text_table
 from mcqa_probes.models.masked_lm_scoring import CandidateNotSinglePieceError, candidate_token_id
 from mcqa_probes.experiments.winoventi.scoring import MaskedLm
@@ -132,17 +130,3 @@ def format_jaccard_table(rows: Sequence[Dict], ks: Sequence[int] = (1, 3, 5)) ->
     lines = [f"Jaccard similarity of generic associations with respect to {rows[0]['reference']}" if rows else "",
              text_table(table, widths, align, gaps="", header=[["Model name"] + [f"k = {k}" for k in ks] + ["nouns"]])]
     return "\n".join(lines)
-
-
-def write_jsonl(records: Iterable[Dict], path) -> int:
-    count = 0
-    with atomic_open(path, "w", encoding="utf-8") as handle:
-        for record in records:
-            handle.write(json.dumps(record) + "\n")
-            count += 1
-    return count
-
-
-def read_jsonl(path) -> List[Dict]:
-    with open(path, encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle if line.strip()]

@@ -14,7 +14,6 @@ words of the probe files (same vectors, much faster to load).
 """
 import copy
 import gzip
-import hashlib
 import json
 import os
 import random
@@ -29,7 +28,7 @@ from mcqa_probes.metrics.probe_records import CLUSTER_KEY_FIELDS, cluster_key
 from mcqa_probes.common.configs import CONFIG_DIR
 from mcqa_probes.common.device import config_environment, resolve_cuda_device, torch_device
 from mcqa_probes.common.environment import environment
-from mcqa_probes.reports.atomic import atomic_open, write_json, write_text
+from mcqa_probes.common.io import atomic_open, read_jsonl, sha256_file, write_json, write_text
 from mcqa_probes.reports.tables import Section, markdown_table
 from mcqa_probes.experiments.grid import GridOptions, Trial, config_variables, describe_metrics, run_grid
 
@@ -291,7 +290,7 @@ def run_audit(
             coverage = glove_subset(Path(glove_file), probe_words(paths.values()), subset)
             entry["glove_coverage"] = coverage
             probe_settings.update({"GLOVE_FILE": str(subset), "EMBEDDING_DIM": str(coverage["dimension"])})
-        data = {name: hashlib.sha256(Path(path).read_bytes()).hexdigest() for name, path in sorted(paths.items())}
+        data = {name: sha256_file(path) for name, path in sorted(paths.items())}
         for key in models:
             config = str(CONFIG_DIR / MODELS[key].config) if MODELS[key].config else None
             trials.append(Trial(

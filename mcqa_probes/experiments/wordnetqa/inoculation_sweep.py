@@ -16,7 +16,7 @@ from mcqa_probes.common.configs import config_file
 from mcqa_probes.common.device import config_environment, resolve_cuda_device
 from mcqa_probes.common.environment import environment
 from mcqa_probes.reports import figures
-from mcqa_probes.reports.atomic import write_csv, write_json, write_text
+from mcqa_probes.common.io import write_csv, write_json, write_text
 from mcqa_probes.reports.tables import markdown_table
 
 CONFIG = config_file("inoculate.jsonnet")

@@ -87,7 +87,8 @@ from allennlp.data import Vocabulary  # noqa: E402
 from allennlp.data.tokenizers import Token  # noqa: E402
 
 from mcqa_probes.data.dataset_readers.mcqa import TRUNCATION_STRATEGIES  # noqa: E402
-from mcqa_probes.data.question import as_question, McqaFormatError, read_questions  # noqa: E402
+from mcqa_probes.data.question import as_question, read_questions  # noqa: E402
+from mcqa_probes.common.io import McqaFormatError
 
 FIXTURE_FILES = sorted(DATA.glob("*.jsonl"))
 

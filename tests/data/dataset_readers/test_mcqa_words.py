@@ -3,7 +3,7 @@ from allennlp.data import DatasetReader
 
 import mcqa_probes.plugin  # noqa: F401  (registers the components)
 from mcqa_probes.data.dataset_readers.mcqa_words import McqaWordsReader
-from mcqa_probes.data.question import McqaFormatError
+from mcqa_probes.common.io import McqaFormatError
 from tests.conftest import DATA
 
 

@@ -1,5 +1,7 @@
-"""The one atomic file writer of the package (plain Python: no torch / allennlp / transformers).
+"""The package's one home for files (plain Python: no torch / allennlp / transformers): the atomic
+writer, the JSON-lines reader and writer, and the sha256 of files and values.
 
+Writing: 
 Every result, table, figure and generated data file goes through here: the content is written
 to a uniquely named temporary file in the destination's directory, flushed and fsync'ed, and
 then renamed over the destination (``os.replace``, atomic on POSIX). A reader therefore sees
@@ -12,15 +14,22 @@ temporary file is removed and the destination is left untouched.
 * :func:`write_bytes`, :func:`write_text`, :func:`write_json`, :func:`write_jsonl`,
   :func:`write_csv` -- whole-content helpers;
 * :func:`write_with` -- for libraries that want a file name (matplotlib's ``savefig``).
+
+Reading: :func:`read_jsonl` yields ``(line number, value)`` and raises :class:`McqaFormatError`
+naming the file and line for anything that is not one JSON document per line.
+
+Hashing: :func:`sha256_bytes`, :func:`sha256_file` (remembered per path, size and mtime within a
+process) and :func:`sha256_json` (a stable digest of a JSON-able value, e.g. a cache key).
 """
 import contextlib
 import csv
+import hashlib
 import io
 import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, Optional, Sequence, Tuple, Union
 
 PathLike = Union[str, os.PathLike]
 
@@ -153,3 +162,81 @@ def write_with(path: PathLike, writer: Callable[[str], None]) -> Path:
         _discard(temporary)
         raise
     return path
+
+
+class McqaFormatError(ValueError):
+    """An input file (a line of it) is not what the reader expects; the message names the file and
+    the 1-based line."""
+
+    def __init__(self, message: str, path: Optional[str] = None, line: Optional[int] = None):
+        self.path, self.line, self.reason = path, line, message
+        if path is not None:
+            where = f"{path}, line {line}: " if line is not None else f"{path}: "
+        else:
+            where = f"line {line}: " if line is not None else ""
+        super().__init__(where + message)
+
+
+def read_jsonl(path: PathLike, *, what: str = "JSON line", allow_empty: bool = False) -> Iterator[Tuple[int, Any]]:
+    """``(1-based line number, decoded value)`` for each non-blank line of a JSON-lines file.
+
+    Raises :class:`McqaFormatError` naming the file and line for bytes that are not UTF-8 and for
+    invalid JSON, and (unless ``allow_empty``) naming the file when it holds no line at all
+    (``what`` says what was expected, e.g. "question"). A UTF-8 byte-order mark is skipped.
+    """
+    count = 0
+    with open(path, "rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise McqaFormatError(
+                    f"not UTF-8: byte 0x{raw[error.start]:02x} at byte {error.start + 1} of the line "
+                    "(expected UTF-8 encoded JSON lines; convert the file, e.g. iconv -t UTF-8)", str(path), number
+                ) from None
+            if number == 1:
+                line = line.lstrip("\ufeff")
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise McqaFormatError(f"invalid JSON ({error.msg} at column {error.colno})", str(path), number) from None
+            count += 1
+            yield number, data
+    if not count and not allow_empty:
+        raise McqaFormatError(f"no {what} in the file (it is empty or has only blank lines; expected one JSON "
+                              f"{what} per line)", str(path))
+
+
+def read_jsonl_values(path: PathLike, *, what: str = "JSON line", allow_empty: bool = True) -> list:
+    """The decoded lines of a JSON-lines file, as a list (errors as :func:`read_jsonl`)."""
+    return [value for _, value in read_jsonl(path, what=what, allow_empty=allow_empty)]
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+_SHA256: Dict[str, Tuple[int, int, str]] = {}
+
+
+def sha256_file(path: PathLike) -> str:
+    """sha256 of a file's bytes (remembered per path, size and mtime within one process)."""
+    path = Path(path)
+    stat = path.stat()
+    key = str(path.resolve())
+    cached = _SHA256.get(key)
+    if cached and cached[:2] == (stat.st_size, stat.st_mtime_ns):
+        return cached[2]
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    _SHA256[key] = (stat.st_size, stat.st_mtime_ns, digest.hexdigest())
+    return digest.hexdigest()
+
+
+def sha256_json(value: Any) -> str:
+    """A stable digest of a JSON-able value (keys sorted, compact)."""
+    return sha256_bytes(json_text(value, indent=None, sort_keys=True).encode("utf-8"))
