@@ -6,7 +6,9 @@ The same extraction serves the allennlp Metrics (fed from instance metadata duri
 ``allennlp evaluate``) and ``bin/probe_report`` (fed from a predictions file), so both agree.
 """
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, Iterator, List, Optional
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+
+import numpy
 
 from mcqa_probes.common.io import McqaFormatError, read_jsonl
 
@@ -97,6 +99,10 @@ def instance_accuracy(records: Iterable[ProbeRecord]) -> float:
     return sum(r.correct for r in records) / len(records) if records else 0.0
 
 
+#: Bootstrap resamples behind every interval the toolkit reports.
+BOOTSTRAP_SAMPLES = 1000
+
+
 class ClusterTally:
     """Running counts for strict cluster accuracy (TACL paper §4.3 / Table 8): a semantic cluster
     counts as right only if every one of its questions is right.
@@ -115,27 +121,31 @@ class ClusterTally:
     def reset(self) -> None:
         self.questions = 0
         self.right = 0
-        self._keyed: Dict[str, bool] = {}
-        self._singletons = 0
-        self._singletons_right = 0
+        self._keyed: Dict[str, List[int]] = {}  # cluster -> [questions right, questions]
+        self._singletons: List[int] = []  # 1/0 per question without a key
 
     def add(self, correct: bool, cluster: Optional[str]) -> None:
         correct = bool(correct)
         self.questions += 1
         self.right += int(correct)
         if cluster is None:
-            self._singletons += 1
-            self._singletons_right += int(correct)
+            self._singletons.append(int(correct))
         else:
-            self._keyed[cluster] = self._keyed.get(cluster, True) and correct
+            counts = self._keyed.setdefault(cluster, [0, 0])
+            counts[0] += int(correct)
+            counts[1] += 1
+
+    def groups(self) -> List[Tuple[int, int]]:
+        """(questions right, questions) per semantic cluster, singletons included."""
+        return [tuple(counts) for counts in self._keyed.values()] + [(right, 1) for right in self._singletons]
 
     @property
     def clusters(self) -> int:
-        return len(self._keyed) + self._singletons
+        return len(self._keyed) + len(self._singletons)
 
     @property
     def clusters_right(self) -> int:
-        return sum(self._keyed.values()) + self._singletons_right
+        return sum(right == total for right, total in self._keyed.values()) + sum(self._singletons)
 
     @property
     def instance_accuracy(self) -> float:
@@ -149,6 +159,42 @@ class ClusterTally:
     def cluster_delta(self) -> float:
         """Cluster minus instance accuracy, in points (the paper's Δ)."""
         return 100.0 * (self.cluster_accuracy - self.instance_accuracy)
+
+    def intervals(self, samples: int = BOOTSTRAP_SAMPLES, level: float = 0.95, seed: int = 0) -> Dict[str, float]:
+        """95% intervals of instance and strict cluster accuracy (:func:`cluster_bootstrap`)."""
+        return cluster_bootstrap(self.groups(), samples, level, seed)
+
+
+def cluster_bootstrap(groups: Sequence[Tuple[int, int]], samples: int = BOOTSTRAP_SAMPLES, level: float = 0.95,
+                      seed: int = 0) -> Dict[str, float]:
+    """Percentile-bootstrap intervals that respect semantic clusters.
+
+    The questions of one cluster ask about one concept and are not independent, so the unit that
+    is resampled is the cluster: ``groups`` holds (questions right, questions) per cluster (a
+    question without a cluster key is a cluster of one), ``samples`` resamples draw as many
+    clusters with replacement, and the interval is the central ``level`` share of the resampled
+    accuracies. Returns ``accuracy_low/high`` (question-weighted accuracy of the resampled
+    questions) and ``cluster_accuracy_low/high`` (share of resampled clusters all right), as
+    fractions. Seeded: the same groups and seed give the same interval. With no group at all the
+    bounds are 0.
+    """
+    if not groups:
+        return {"accuracy_low": 0.0, "accuracy_high": 0.0, "cluster_accuracy_low": 0.0, "cluster_accuracy_high": 0.0}
+    counts = numpy.asarray(groups, dtype=numpy.int64)
+    right, total = counts[:, 0], counts[:, 1]
+    whole = (right == total).astype(numpy.int64)
+    rng = numpy.random.default_rng(seed)
+    accuracies, cluster_accuracies = [], []
+    chunk = max(1, 2_000_000 // len(groups))  # resamples per step: bounded memory on large files
+    for start in range(0, samples, chunk):
+        picks = rng.integers(0, len(groups), size=(min(chunk, samples - start), len(groups)))
+        accuracies.append(right[picks].sum(axis=1) / total[picks].sum(axis=1))
+        cluster_accuracies.append(whole[picks].mean(axis=1))
+    tail = 100.0 * (1.0 - level) / 2.0
+    low, high = numpy.percentile(numpy.concatenate(accuracies), [tail, 100.0 - tail])
+    cluster_low, cluster_high = numpy.percentile(numpy.concatenate(cluster_accuracies), [tail, 100.0 - tail])
+    return {"accuracy_low": float(low), "accuracy_high": float(high), "cluster_accuracy_low": float(cluster_low),
+            "cluster_accuracy_high": float(cluster_high)}
 
 
 def cluster_tally(records: Iterable[ProbeRecord]) -> ClusterTally:
