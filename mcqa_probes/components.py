@@ -22,15 +22,15 @@ def register() -> None:
     global _REGISTERED
     if _REGISTERED:
         return
-    import mcqa_probes_compat
+    import mcqa_probes_compat  # lazy: registration is a call, importing this module must cost nothing
 
     mcqa_probes_compat.install()
-    from mcqa_probes.common import config_env
+    from mcqa_probes.common import config_env  # lazy: as above
 
     config_env.install()
     # Imported for their registrations (Registrable.register decorators run at import).
-    from mcqa_probes import models, predictors, training  # noqa: F401
-    from mcqa_probes.data import dataset_readers  # noqa: F401
-    from mcqa_probes.metrics import cluster_accuracy, probe_breakdown, probe_metrics  # noqa: F401
+    from mcqa_probes import models, predictors, training  # noqa: F401  # lazy: torch/allennlp, loaded when registering
+    from mcqa_probes.data import dataset_readers  # noqa: F401  # lazy: as above
+    from mcqa_probes.metrics import cluster_accuracy, probe_breakdown, probe_metrics  # noqa: F401  # lazy: as above
 
     _REGISTERED = True

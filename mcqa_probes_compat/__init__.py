@@ -138,7 +138,7 @@ def _patch_get_tokenizer(module) -> None:
     if original is None or getattr(original, "__mcqa_probes_fixed__", False):
         return
 
-    import functools
+    import functools  # lazy: this module runs at every interpreter start-up (.pth); only a patch being applied needs it
 
     @functools.wraps(original)
     def get_tokenizer(model_name: str, **kwargs):
@@ -154,7 +154,7 @@ def _patch_get_tokenizer(module) -> None:
 # 4. ReduceLROnPlateau(verbose=...)
 # --------------------------------------------------------------------------------------
 def _plateau_rejects_verbose() -> bool:
-    import inspect
+    import inspect  # lazy: this module runs at every interpreter start-up (.pth); only a patch being applied needs it
 
     import torch
 
@@ -164,8 +164,8 @@ def _plateau_rejects_verbose() -> bool:
 def _patch_reduce_on_plateau(module) -> None:
     if not _plateau_rejects_verbose():
         return
-    import functools
-    import inspect
+    import functools  # lazy: this module runs at every interpreter start-up (.pth); only a patch being applied needs it
+    import inspect  # lazy: this module runs at every interpreter start-up (.pth); only a patch being applied needs it
 
     import torch
 
@@ -346,9 +346,9 @@ PTH_NAME = "mcqa_probes_compat.pth"
 
 def write_pth(site_packages: Optional[str] = None) -> str:
     """Write the start-up file that activates this layer in every Python process of the venv."""
-    import os
-    import site
-    import sysconfig
+    import os  # lazy: runs at every interpreter start-up (.pth); only bin/setup writes the file
+    import site  # lazy: as above
+    import sysconfig  # lazy: as above
 
     directory = site_packages or sysconfig.get_paths()["purelib"]
     target = os.path.join(directory, PTH_NAME)

@@ -21,6 +21,11 @@ from mcqa_probes.builders.probe_question import ProbeQuestion
 from mcqa_probes.builders.splits import SPLITS, check_leakage, deduplicate, split_by_concept
 from mcqa_probes.builders.wordnetqa import WORDNET_PROBES, WordNetQABuilder, merged_settings
 from mcqa_probes.knowledge.graph import KnowledgeGraph
+import multiprocessing
+import traceback
+from mcqa_probes.knowledge.wordnet import load_wordnet_graph
+from mcqa_probes.builders.dictionary_qa import build_dictionary_questions
+from mcqa_probes.knowledge.gcide import load_gcide
 
 ALL_PROBES = WORDNET_PROBES + ("dictionary",)
 FORMAT_VERSION = 1
@@ -54,14 +59,12 @@ FORKED_PROBES = ("definitions", "synonymy")
 
 
 def _can_fork() -> bool:
-    import multiprocessing
 
     return "fork" in multiprocessing.get_all_start_methods()
 
 
 def _start_child(function, probes, results):
     """Run ``function(probes)`` in a forked process that sends back the result dicts it filled."""
-    import multiprocessing
 
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
@@ -73,7 +76,6 @@ def _start_child(function, probes, results):
             function(probes)
             sender.send(("ok", results))
         except BaseException as error:  # reported by the parent
-            import traceback
 
             sender.send(("error", f"{type(error).__name__}: {error}\n{traceback.format_exc()}"))
         finally:
@@ -148,7 +150,6 @@ def build_probes(
     if wordnet_probes:
         start = time.perf_counter()
         if wordnet is None:
-            from mcqa_probes.knowledge.wordnet import load_wordnet_graph
 
             log("loading WordNet")
             wordnet = load_wordnet_graph(wordnet_path, pos=settings["pos"], progress=progress)
@@ -173,10 +174,8 @@ def build_probes(
     if "dictionary" in names:
         start = time.perf_counter()
         # lazy imports: the DictionaryQA builder is optional for the WordNetQA part
-        from mcqa_probes.builders.dictionary_qa import build_dictionary_questions
 
         if dictionary is None:
-            from mcqa_probes.knowledge.gcide import load_gcide
 
             log("loading GCIDE")
             dictionary = load_gcide(gcide_path)

@@ -53,6 +53,7 @@ import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from mcqa_probes.builders.probe_question import ProbeQuestion
+import math
 
 logger = logging.getLogger(__name__)
 
@@ -329,7 +330,6 @@ def artifact_audit(questions: Sequence[ProbeQuestion], seed: int = 0) -> Dict[st
 
     Ties count fractionally, so a heuristic with no signal scores chance.
     """
-    import math
 
     if not questions:
         return {}

@@ -16,6 +16,7 @@ Installed when ``mcqa_probes`` is imported (i.e. as an allennlp plugin, before c
 import functools
 import json
 import os
+from mcqa_probes.resources.glove import glove_50d_file
 
 EXT_VAR = "MCQA_PROBES_ENV"
 
@@ -27,7 +28,6 @@ GLOVE_50D_VARIABLE = "MCQA_PROBES_GLOVE_50D"
 def _derived_defaults():
     defaults = {}
     try:
-        from mcqa_probes.resources.glove import glove_50d_file
 
         defaults[GLOVE_50D_VARIABLE] = str(glove_50d_file(create=False))
     except Exception:  # the config then needs GLOVE_FILE; allennlp reports a missing file clearly

@@ -23,6 +23,7 @@ from itertools import islice
 from typing import Any, Callable, Dict, List, Optional
 
 from mcqa_probes.data.question import read_numbered_questions, read_questions
+from mcqa_probes.data.dataset_readers.mcqa import McqaReader
 
 DEFAULT_DATA = "/work/shared/data/semantic_fragments/hypernymy/train.jsonl"
 
@@ -71,7 +72,6 @@ def bench(
     reader_kwargs: Optional[Dict[str, Any]] = None,
 ) -> Dict[str, Any]:
     """Times (a), (b) and (c) (see the module docstring); returns figures as a dict."""
-    from mcqa_probes.data.dataset_readers.mcqa import McqaReader
 
     if not os.path.isfile(data):
         raise FileNotFoundError(f"--data: no such file {data}")

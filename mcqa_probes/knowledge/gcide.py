@@ -47,6 +47,8 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Tuple, Union
 
 from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph
+from mcqa_probes.resources.gcide import find_gcide
+import gzip
 
 logger = logging.getLogger(__name__)
 
@@ -531,12 +533,10 @@ def load_gcide(path: Optional[str] = None, progress: bool = False) -> GcideDicti
     ``gcide.dict``); by default ``$MCQA_GCIDE_DIR`` then ``/usr/share/dictd``. The whole
     dictionary (about 126k articles) parses in a few seconds.
     """
-    from mcqa_probes.resources.gcide import find_gcide
 
     files = find_gcide(path)
     rows = read_index(files.index)
     if files.dictionary.suffix == ".dz":
-        import gzip
 
         with gzip.open(files.dictionary, "rb") as handle:
             body = handle.read()

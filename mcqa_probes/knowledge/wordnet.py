@@ -19,6 +19,7 @@ import os
 from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Sequence, Union
 
 from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph
+from mcqa_probes.resources.wordnet import load_wordnet
 
 #: Parts of speech that have an ISA hierarchy in WordNet (adjectives and adverbs have none).
 ISA_POS = ("n", "v")
@@ -92,7 +93,6 @@ def load_wordnet_graph(
     progress: Progress = _no_progress,
 ) -> KnowledgeGraph:
     """Open WordNet (see :func:`mcqa_probes.resources.load_wordnet`) and convert it."""
-    from mcqa_probes.resources.wordnet import load_wordnet
 
     return graph_from_nltk(load_wordnet(path), pos=pos, instances=instances, progress=progress)
 

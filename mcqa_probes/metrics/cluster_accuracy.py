@@ -24,8 +24,16 @@ class ClusterAccuracy(Metric):
             self._tally.add(bool(is_right), key)
 
     def get_metric(self, reset: bool = False) -> Dict[str, float]:
+        """With ``reset`` (the end of an evaluation or an epoch) also the 95% intervals of instance
+        and strict cluster accuracy, resampled over semantic clusters (``accuracy_ci_low``,
+        ``accuracy_ci_high``, ``cluster_accuracy_ci_low``, ``cluster_accuracy_ci_high``: the same
+        numbers as ``bin/probe_report``); not after every batch, where they would cost time."""
         result = {"cluster_accuracy": self._tally.cluster_accuracy, "cluster_delta": self._tally.cluster_delta}
         if reset:
+            if self._tally.questions:
+                intervals = self._tally.intervals()
+                result.update({f"{name.rsplit('_', 1)[0]}_ci_{name.rsplit('_', 1)[1]}": value
+                               for name, value in intervals.items()})
             self.reset()
         return result
 

@@ -53,6 +53,7 @@ logger = logging.getLogger(__name__)
 from mcqa_probes.data.candidates import (  # noqa: E402,F401
     CandidateNotSinglePieceError, candidate_token_id, word_initial_pieces,
 )
+from mcqa_probes.resources.pretrained import resolve_transformer_name
 
 
 class _RobertaTransform(torch.nn.Module):
@@ -303,6 +304,5 @@ def load_masked_lm(name: str):
     """``AutoModelForMaskedLM`` for a name or directory (``minilm`` resolves to the offline copy)."""
     from transformers import AutoModelForMaskedLM
 
-    from mcqa_probes.resources.pretrained import resolve_transformer_name
 
     return AutoModelForMaskedLM.from_pretrained(resolve_transformer_name(name))

@@ -8,6 +8,7 @@ from allennlp.modules import TextFieldEmbedder
 from allennlp.nn import util
 
 from mcqa_probes.models.multiple_choice_model import MultipleChoiceModel
+from mcqa_probes.resources.pretrained import resolve_transformer_name
 
 
 def masked_lm_hidden_size(config) -> int:
@@ -58,7 +59,6 @@ class MlmBaseline(MultipleChoiceModel):
         super().__init__(vocab, **kwargs)
         from transformers import AutoConfig
 
-        from mcqa_probes.resources.pretrained import resolve_transformer_name
 
         self.text_field_embedder = text_field_embedder
         self.num_tokens = num_tokens

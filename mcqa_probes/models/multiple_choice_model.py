@@ -58,7 +58,8 @@ class MultipleChoiceModel(Model):
         label: Optional[torch.Tensor] = None,
         metadata: Optional[List[Dict[str, Any]]] = None,
     ) -> Dict[str, Any]:
-        logits = logits.float()  # scores are returned in fp32 whatever the autocast precision
+        if logits.dtype in (torch.float16, torch.bfloat16):
+            logits = logits.float()  # scores are returned in fp32 (or fp64 for a float64 model) whatever the autocast
         if choice_mask is not None:
             logits = util.replace_masked_values(logits, choice_mask, util.min_value_of_dtype(logits.dtype))
         result: Dict[str, Any] = {

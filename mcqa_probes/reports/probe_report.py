@@ -1,6 +1,7 @@
 """Probe report from a predictions file: instance accuracy, strict cluster accuracy and its Δ
-(TACL paper Table 8), and accuracy by ISA hops k × distractor family@depth k' (Figure 3) as a
-markdown table, JSON and a heat-map PNG."""
+(TACL paper Table 8), each with its 95% interval from a bootstrap over semantic clusters, and
+accuracy by ISA hops k × distractor family@depth k' (Figure 3) as a markdown table, JSON and a
+heat-map PNG."""
 from pathlib import Path
 from typing import Dict, List, Optional
 
@@ -29,18 +30,32 @@ def summarize(records: List[ProbeRecord]) -> Dict:
         "instance_accuracy": tally.instance_accuracy,
         "cluster_accuracy": tally.cluster_accuracy,
         "cluster_delta": tally.cluster_delta,
+        # the same intervals as allennlp evaluate's *_ci_low / *_ci_high metrics
+        "intervals": tally.intervals(),
         "breakdown": {"rows": rows, "columns": columns,
                       "cells": {h: {c: {"correct": v[0], "total": v[1], "accuracy": v[0] / v[1]}
                                     for c, v in table[h].items()} for h in rows}},
     }
 
 
+def with_interval(value: float, low: float, high: float) -> str:
+    """A percentage with its interval: ``48.6 [44.1, 53.0]``."""
+    return f"{100 * value:.1f} [{100 * low:.1f}, {100 * high:.1f}]"
+
+
 def markdown(summary: Dict, title: str = "Probe report") -> str:
+    intervals = summary["intervals"]
     lines = [f"# {title}", "",
-             markdown_table(["questions", "clusters", "instance accuracy", "strict cluster accuracy", "Δ (points)"],
-                            [[summary["questions"], summary["clusters"], f"{100 * summary['instance_accuracy']:.1f}",
-                              f"{100 * summary['cluster_accuracy']:.1f}", f"{summary['cluster_delta']:+.1f}"]],
-                            align="r"), ""]
+             markdown_table(["questions", "clusters", "instance accuracy [95% CI]", "strict cluster accuracy [95% CI]",
+                             "Δ (points)"],
+                            [[summary["questions"], summary["clusters"],
+                              with_interval(summary["instance_accuracy"], intervals["accuracy_low"], intervals["accuracy_high"]),
+                              with_interval(summary["cluster_accuracy"], intervals["cluster_accuracy_low"],
+                                            intervals["cluster_accuracy_high"]),
+                              f"{summary['cluster_delta']:+.1f}"]],
+                            align="r"), "",
+             "95% intervals: percentile bootstrap over semantic clusters (1,000 resamples; the questions of a "
+             "cluster are not independent).", ""]
     grid = summary["breakdown"]
     if grid["rows"]:
         rows = []

@@ -4,10 +4,16 @@ console table is rendered here, so drivers only choose columns and format cell v
 * :func:`markdown_table` -- a GitHub-flavoured markdown table (``| a | b |``, ``|---|---:|``),
   with optional :class:`Section` rows (``| **title** | | |``) between groups of rows;
 * :func:`text_row` / :func:`text_table` -- fixed-width console tables: each cell padded to its
-  column width (``<`` left, ``>`` right, ``^`` centred, as in ``format``), columns joined by a gap.
+  column width (``<`` left, ``>`` right, ``^`` centred, as in ``format``), columns joined by a gap;
+* :func:`format_number` -- the one cell formatter for numbers: a missing value (``None`` or NaN)
+  prints as :data:`MISSING`.
 """
+import math
 from dataclasses import dataclass
 from typing import Any, Iterable, List, Optional, Sequence, Union
+
+#: What a table shows for a number that does not exist (None or NaN).
+MISSING = "-"
 
 #: markdown separator per alignment: "l"/"" (plain ``---``, the renderer's default), "r", "c"
 _MARKDOWN_RULES = {"": "---", "l": "---", "r": "---:", "c": ":---:"}
@@ -17,6 +23,15 @@ _MARKDOWN_RULES = {"": "---", "l": "---", "r": "---:", "c": ":---:"}
 class Section:
     """A bold group-title row of a markdown table (the other cells left empty)."""
     title: str
+
+
+def is_missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def format_number(value: Any, digits: int = 1, scale: float = 1.0, missing: str = MISSING) -> str:
+    """``value * scale`` with ``digits`` decimals; ``missing`` for None or NaN."""
+    return missing if is_missing(value) else f"{value * scale:.{digits}f}"
 
 
 def _cell(value: Any) -> str:

@@ -24,7 +24,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m mcqa_probes.resources", description=__doc__)
     parser.add_argument("action", choices=["prepare", "check"])
     args = parser.parse_args(argv)
-    from mcqa_probes.resources import find_gcide, find_wordnet_root, glove_50d_file, load_wordnet, minilm_dir
+    from mcqa_probes.resources import find_gcide, find_wordnet_root, glove_50d_file, load_wordnet, minilm_dir  # lazy: --help needs none of them
+    from mcqa_probes.resources.pretrained import smollm2_dir  # lazy: as above
 
     def wordnet():
         reader = load_wordnet()
@@ -38,6 +39,7 @@ def main(argv=None) -> int:
         _report("GCIDE", lambda: find_gcide().index.parent),
         _report("GloVe 50d", lambda: glove_50d_file(create=True)),
         _report("MiniLM", minilm_dir),
+        _report("SmolLM2", smollm2_dir),  # converted by python -m mcqa_probes.models.causal_lm_loading prepare
     ]
     return 0 if all(results) else 1
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import NamedTuple, Optional
 
 from mcqa_probes.resources.errors import MissingResourceError
+import gzip
 
 DEBIAN_DICTD_DIR = Path("/usr/share/dictd")
 INSTALL_HINT = "apt-get install dict-gcide (as root; bin/setup does it)"
@@ -41,7 +42,6 @@ def find_gcide(path: Optional[str] = None) -> GcideFiles:
 def open_dictionary_text(files: GcideFiles) -> str:
     """The whole dictionary body as text (dictzip files are gzip-compatible)."""
     if files.dictionary.suffix == ".dz":
-        import gzip
 
         with gzip.open(files.dictionary, "rb") as handle:
             return handle.read().decode("utf-8", errors="replace")

@@ -17,6 +17,8 @@ from typing import List, Optional
 
 from mcqa_probes.resources.cache import cache_dir
 from mcqa_probes.resources.errors import MissingResourceError
+import hashlib
+import warnings
 
 DEBIAN_WORDNET_DIR = Path("/usr/share/wordnet")
 INSTALL_HINT = "apt-get install wordnet-base wordnet-sense-index (as root; bin/setup does it)"
@@ -124,7 +126,6 @@ def find_wordnet_root(path: Optional[str] = None) -> Path:
 
 
 def _slug(path: Path) -> str:
-    import hashlib
 
     return hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:10]
 
@@ -155,7 +156,6 @@ def load_wordnet(path: Optional[str] = None):
     # NLTK only opens corpora under one of its data paths ("Security Violation ... Unauthorized path").
     if str(root) not in nltk.data.path:
         nltk.data.path.append(str(root))
-    import warnings
 
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="The multilingual functions are not available")

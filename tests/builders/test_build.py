@@ -1,11 +1,11 @@
 from pathlib import Path
 import hashlib
 import json
-import sys
 import types
 
 import pytest
 
+from mcqa_probes.builders import build as build_module
 from mcqa_probes.builders.build import build_probes, parse_probes
 from mcqa_probes.builders.probe_question import ProbeQuestion
 from mcqa_probes.data.question import read_questions
@@ -74,8 +74,7 @@ def test_dictionary_is_built_through_the_contract_with_int_labels(tmp_path, monk
         return [ProbeQuestion(f"d{i}", "dictionary", f"stem {i}", ["a", "b", "c"], 1, f"w{i}", f"dictionary:w{i}")
                 for i in range(6)]
 
-    monkeypatch.setitem(sys.modules, "mcqa_probes.builders.dictionary_qa",
-                        types.SimpleNamespace(build_dictionary_questions=build_dictionary_questions))
+    monkeypatch.setattr(build_module, "build_dictionary_questions", build_dictionary_questions)
     dictionary = types.SimpleNamespace(source="gcide", version="0.48")
     result = build_probes(tmp_path, probes="dictionary", seed=1, train_size=2, dictionary=dictionary)
     assert calls["args"][0] is dictionary and calls["args"][1] == {}  # default settings; the seed is in the rng

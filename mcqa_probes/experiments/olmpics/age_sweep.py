@@ -11,6 +11,9 @@ files (:data:`DATA_TEMPLATE`, the one the learning curves train on) is an option
 """
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
+from mcqa_probes.experiments.olmpics.zero_shot import build, predict_instances
+from mcqa_probes.reports import figures
+from mcqa_probes.common.io import write_csv
 
 #: The oLMpics paper's zero-shot template (§3.1, Figure 3A).
 PAPER_TEMPLATE = "A {a} year old person is [MASK] than me in age, If I am a {b} year old person."
@@ -36,7 +39,6 @@ def sweep(model_name: str, values: Sequence[int], template: str = AGE_TEMPLATE, 
           batch_size: int = 64, cuda_device: Optional[int] = None, precision: str = "fp32") -> Dict[str, Any]:
     """Zero-shot prediction for every (a, b) pair, on ``cuda_device`` (``None``: the GPU when there is one)
     in ``precision``."""
-    from mcqa_probes.experiments.olmpics.zero_shot import build, predict_instances
 
     reader, model = build(model_name, cuda_device=cuda_device, precision=precision)
     pairs = [(a, b) for a in values for b in values]
@@ -55,8 +57,6 @@ def sweep(model_name: str, values: Sequence[int], template: str = AGE_TEMPLATE, 
 
 
 def write_outputs(result: Dict[str, Any], out, title: str = "") -> Dict[str, Path]:
-    from mcqa_probes.reports import figures
-    from mcqa_probes.common.io import write_csv
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)

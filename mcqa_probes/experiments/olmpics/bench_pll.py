@@ -18,6 +18,8 @@ import torch
 from mcqa_probes.common.device import describe, resolve_cuda_device
 from mcqa_probes.data.question import MultipleChoiceQuestion, read_questions
 from mcqa_probes.experiments.olmpics.zero_shot import build, predict_instances
+from mcqa_probes.data.dataset_readers.winoventi import prompt_question
+from mcqa_probes.data.winoventi import read_winoventi
 
 MINICONS_METRIC = {"pll": "original", "pll_word_l2r": "within_word_l2r"}
 
@@ -25,8 +27,6 @@ MINICONS_METRIC = {"pll": "original", "pll_word_l2r": "within_word_l2r"}
 def read_bench_questions(data_path: str) -> List[MultipleChoiceQuestion]:
     """MC-MLM questions of a jsonl file, or the prompts of a WinoVenti TSV as 2-choice questions."""
     if str(data_path).endswith(".tsv"):
-        from mcqa_probes.data.dataset_readers.winoventi import prompt_question
-        from mcqa_probes.data.winoventi import read_winoventi
 
         return [prompt_question(p) for p in read_winoventi(data_path, check_pairs=False)]
     return list(read_questions(data_path))

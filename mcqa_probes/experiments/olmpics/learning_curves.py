@@ -42,6 +42,10 @@ from mcqa_probes.metrics.learning_curve import (
     summarize,
     weights_for,
 )
+from mcqa_probes.common.device import config_environment, resolve_cuda_device
+from mcqa_probes.common.environment import environment
+import dataclasses
+from mcqa_probes.experiments.grid import GridOptions, Trial, config_variables, describe_metrics, run_grid
 
 logger = logging.getLogger(__name__)
 
@@ -137,8 +141,6 @@ def run_learning_curve(
     Each run trains and validates on ``cuda_device`` (``None``: the GPU when there is one; the
     config's ``CUDA_DEVICE``) with the model in ``precision`` (the config's ``PRECISION``).
     """
-    from mcqa_probes.common.device import config_environment, resolve_cuda_device
-    from mcqa_probes.common.environment import environment
 
     device_variables = config_environment(resolve_cuda_device(cuda_device), precision)
     out = Path(out)
@@ -150,9 +152,7 @@ def run_learning_curve(
     if missing:
         logger.warning("%s has %d training questions: sizes %s not run; the curve stops at N=%d",
                        train, available, missing, available)
-    import dataclasses
 
-    from mcqa_probes.experiments.grid import GridOptions, Trial, config_variables, describe_metrics, run_grid
 
     trials: List[Trial] = []
     for variant in variants:
@@ -196,7 +196,6 @@ def run_learning_curve(
 def curve_trial(trainer: Callable[[str, Path, Dict[str, Any]], float], config: str, train_dir: str,
                 overrides: Dict[str, Any], variables: Dict[str, str], keep_models: bool, row: Dict[str, Any]) -> Dict[str, Any]:
     """One grid trial: one training run of the curve; returns its row with the accuracy."""
-    from mcqa_probes.common.environment import environment
 
     train_dir = Path(train_dir)
     with environment(variables):

@@ -26,7 +26,13 @@ from mcqa_probes.metrics.learning_curve import PAPER_SIZES
 from mcqa_probes.common.configs import CONFIG_DIR
 from mcqa_probes.common.environment import environment
 from mcqa_probes.common.io import write_json
-from mcqa_probes.reports.tables import text_row, text_table
+from mcqa_probes.reports.tables import format_number, text_row, text_table
+from mcqa_probes.experiments.grid import GridFailed
+from mcqa_probes.experiments.olmpics.learning_curves import run_learning_curve
+from mcqa_probes.common.device import resolve_cuda_device
+from mcqa_probes.experiments.olmpics.zero_shot import zero_shot_evaluate
+from mcqa_probes.experiments.olmpics.baseline_zero_shot import untrained_accuracy
+from mcqa_probes.experiments.grid import GridFailed, GridReport
 
 CONFIGS = CONFIG_DIR
 
@@ -45,7 +51,7 @@ BASELINE = "Baseline"
 
 
 def _percent(value: Optional[float]) -> str:
-    return "-" if value is None else f"{100 * value:.0f}"
+    return format_number(value, digits=0, scale=100)
 
 
 def render_tables(results: Dict[str, Dict[str, Dict[str, Any]]], probes: Optional[Iterable[str]] = None) -> str:
@@ -95,8 +101,6 @@ def _curve(config: Path, train: Path, dev: Path, out: Path, controls: Sequence[s
            **options):
     """The curve's (full summary, language sensitivity); with a ``failures`` list, a curve with failed
     runs is (None, {}) (shown as '-') and its grid report goes to the list."""
-    from mcqa_probes.experiments.grid import GridFailed
-    from mcqa_probes.experiments.olmpics.learning_curves import run_learning_curve
 
     try:
         summary = run_learning_curve(str(config), str(train), str(dev), out, controls=controls, probe=probe, **options)
@@ -131,8 +135,6 @@ def run_suite(
 
     Zero-shot scoring and every training run use ``cuda_device`` (``None``: the GPU when there is
     one) and ``precision``."""
-    from mcqa_probes.common.device import resolve_cuda_device
-    from mcqa_probes.experiments.olmpics.zero_shot import zero_shot_evaluate
 
     cuda_device = resolve_cuda_device(cuda_device)
 
@@ -170,7 +172,6 @@ def run_suite(
                 key = "mlp" if setup == "mc_mlm" else "curve"
                 results[probe][BASELINE] = {key: curve, "langsense": {"nolang": sense.get("nolang")}}
                 if setup == "mc_mlm":  # the untrained MLM-BASELINE (random FF_MLM), as the paper's tables
-                    from mcqa_probes.experiments.olmpics.baseline_zero_shot import untrained_accuracy
 
                     sample = out / probe / BASELINE / "data" / "full" / "dev.jsonl"  # the curves' dev (dev_limit)
                     results[probe][BASELINE]["zero_shot"] = untrained_accuracy(
@@ -178,7 +179,6 @@ def run_suite(
                         cuda_device if cuda_device is not None else -1)
         write_json(results_file, results, end="")
     if failures:
-        from mcqa_probes.experiments.grid import GridFailed, GridReport
 
         raise GridFailed(GridReport([o for report in failures for o in report.outcomes]))
     return results

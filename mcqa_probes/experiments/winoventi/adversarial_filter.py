@@ -10,7 +10,7 @@ subset for :mod:`.evaluate`.
 from typing import Callable, Dict, List, Optional, Sequence
 
 from mcqa_probes.data.winoventi import Registry, Triple
-from mcqa_probes.models.masked_lm_scoring import CandidateNotSinglePieceError
+from mcqa_probes.data.candidates import CandidateNotSinglePieceError
 from mcqa_probes.experiments.winoventi.scoring import MaskedLm
 
 NEUTRAL_TEMPLATE = "The {noun} is [MASK]."

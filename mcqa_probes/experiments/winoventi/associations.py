@@ -22,8 +22,8 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tupl
 
 import torch
 
-from mcqa_probes.reports.tables import text_table
-from mcqa_probes.models.masked_lm_scoring import CandidateNotSinglePieceError, candidate_token_id
+from mcqa_probes.reports.tables import format_number, text_table
+from mcqa_probes.data.candidates import CandidateNotSinglePieceError, candidate_token_id
 from mcqa_probes.experiments.winoventi.scoring import MaskedLm
 
 AFFIRMATIVE_TEMPLATES = ("The {noun} is [MASK].", "The {noun} is [MASK],")
@@ -126,7 +126,7 @@ def jaccard_table(models: Dict[str, List[Dict]], ks: Sequence[int] = (1, 3, 5), 
 def format_jaccard_table(rows: Sequence[Dict], ks: Sequence[int] = (1, 3, 5)) -> str:
     width = max([len("Model name")] + [len(r["model"]) for r in rows]) + 2
     widths, align = [width] + [9] * len(ks) + [8], "<" + ">" * (len(ks) + 1)
-    table = [[r["model"]] + ["-" if math.isnan(r[str(k)]) else f"{r[str(k)]:.2f}" for k in ks] + [r["nouns"]] for r in rows]
+    table = [[r["model"]] + [format_number(r[str(k)], digits=2) for k in ks] + [r["nouns"]] for r in rows]
     lines = [f"Jaccard similarity of generic associations with respect to {rows[0]['reference']}" if rows else "",
              text_table(table, widths, align, gaps="", header=[["Model name"] + [f"k = {k}" for k in ks] + ["nouns"]])]
     return "\n".join(lines)

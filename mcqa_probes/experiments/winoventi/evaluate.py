@@ -16,8 +16,10 @@ from mcqa_probes.data.winoventi import (
     TABLE6_MODELS, Registry, WinoVentiPrompt, individual_pairs, intersection_models as resolve_intersection_models,
     intersection_pairs, read_registry, read_winoventi, registry_column, unique_triples,
 )
-from mcqa_probes.models.masked_lm_scoring import CandidateNotSinglePieceError
+from mcqa_probes.data.candidates import CandidateNotSinglePieceError
 from mcqa_probes.experiments.winoventi.scoring import MaskedLm
+from mcqa_probes.experiments.winoventi.adversarial_filter import adversarial_filter, filter_flags
+from mcqa_probes.reports.tables import format_number, text_table
 
 logger = logging.getLogger(__name__)
 
@@ -98,7 +100,6 @@ def evaluate_model(
     by :func:`registry_column`); otherwise, with ``compute_individual``, from the model's own
     adversarial filter over the TSV's triples (§2.4, neutral template).
     """
-    from mcqa_probes.experiments.winoventi.adversarial_filter import adversarial_filter, filter_flags
 
     lm = lm or MaskedLm(model_name, cuda_device=cuda_device, precision=precision, multi_token=multi_token)
     scores = score_prompts(lm, prompts, batch_size, progress)
@@ -139,29 +140,20 @@ def evaluate_tsv(model_names: Sequence[str], tsv_path, registry_path=None, **kwa
     return [evaluate_model(name, prompts, registry, **kwargs) for name in model_names]
 
 
-def _cell(value: Optional[float], width: int = 8, digits: int = 1) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "-".rjust(width)
-    return f"{value:.{digits}f}".rjust(width)
-
-
 def format_table(rows: Sequence[Dict[str, Any]], total_pairs: Optional[int] = None) -> str:
     """The rows in the layout of the paper's Table 6 (accuracy %, N = pairs)."""
-    name_width = max([len("Model name")] + [len(str(r["model"])) for r in rows]) + 2
-    head1 = " " * name_width + "All".center(17) + " " + "Individual".center(24) + "  " + "Intersection".center(23)
-    head2 = ("Model name".ljust(name_width) + "Generic".rjust(8) + "Exceptn".rjust(9) + " " +
-             "Generic".rjust(8) + "Exceptn".rjust(9) + "N".rjust(7) + "  " +
-             "N".rjust(6) + "Generic".rjust(8) + "Exceptn".rjust(9))
-    lines = [head1, head2, "-" * len(head2)]
+    name_width = max([len("Model name")] + [len(str(r["model"])) for r in rows]) + 1
+    widths = [name_width, 8, 8, 8, 8, 6, 6, 8, 8]
+    gaps = [" ", " ", "  ", " ", " ", "  ", " ", " "]
+    header = [["", "All", "", "Individual", "", "", "Intersection", "", ""],
+              ["Model name", "Generic", "Exceptn", "Generic", "Exceptn", "N", "N", "Generic", "Exceptn"]]
+    table = []
     for r in rows:
-        a = r["all"]
-        i = r.get("individual", {})
-        x = r.get("intersection", {})
-        lines.append(
-            str(r["model"]).ljust(name_width) + _cell(a["generic"]) + _cell(a["exception"], 9) + " " +
-            _cell(i.get("generic")) + _cell(i.get("exception"), 9) + _cell(i.get("n"), 7, 0) + "  " +
-            _cell(x.get("n"), 6, 0) + _cell(x.get("generic")) + _cell(x.get("exception"), 9)
-        )
+        a, i, x = r["all"], r.get("individual", {}), r.get("intersection", {})
+        table.append([r["model"], format_number(a["generic"]), format_number(a["exception"]),
+                      format_number(i.get("generic")), format_number(i.get("exception")), format_number(i.get("n"), 0),
+                      format_number(x.get("n"), 0), format_number(x.get("generic")), format_number(x.get("exception"))])
+    lines = [text_table(table, widths, "<" + ">" * 8, gaps, header=header, rule="-")]
     notes = []
     for r in rows:
         note = f"{r['model']}: scored {r['scored_prompts']}/{r['prompts']} prompts (All N = {r['all']['n']} pairs)"

@@ -22,6 +22,8 @@ import torch
 from mcqa_probes.data.winoventi import WinoVentiPrompt, full_exception_split, half_exception_split, read_winoventi
 from mcqa_probes.experiments.winoventi.evaluate import score_prompts, subset_accuracy
 from mcqa_probes.experiments.winoventi.scoring import MaskedLm
+from mcqa_probes.data.candidates import CandidateNotSinglePieceError
+from mcqa_probes.reports.tables import format_number, text_table
 
 logger = logging.getLogger(__name__)
 
@@ -54,7 +56,6 @@ def train(lm: MaskedLm, prompts: Sequence[WinoVentiPrompt], epochs: int = 1, lr:
     from allennlp.training import GradientDescentTrainer
     from allennlp.training.optimizers import AdamWOptimizer
 
-    from mcqa_probes.models.masked_lm_scoring import CandidateNotSinglePieceError
 
     random.seed(seed)
     torch.manual_seed(seed)
@@ -116,15 +117,12 @@ def finetune_on_exceptions(
 
 
 def format_before_after(result: Dict[str, Any]) -> str:
-    lines = [f"{result['model']}  split={result['split']}  probe_type={result['probe_type']}  "
-             f"epochs={result['epochs']}  lr={result['lr']}  train prompts={result['train_prompts']}",
-             f"{'test set':<16}{'prompts':>8}{'Generic before':>16}{'after':>8}{'Exceptn before':>16}{'after':>8}"]
+    rows = []
     for name, before in result["before"].items():
         after = result["after"][name]
-        prompts = before["generic_prompts"] + before["exception_prompts"]
-
-        def cell(value, width):
-            return ("-" if value != value else f"{value:.1f}").rjust(width)
-        lines.append(f"{name:<16}{prompts:>8}{cell(before['generic'], 16)}{cell(after['generic'], 8)}"
-                     f"{cell(before['exception'], 16)}{cell(after['exception'], 8)}")
-    return "\n".join(lines)
+        rows.append([name, before["generic_prompts"] + before["exception_prompts"], format_number(before["generic"]),
+                     format_number(after["generic"]), format_number(before["exception"]), format_number(after["exception"])])
+    header = [["test set", "prompts", "Generic before", "after", "Exceptn before", "after"]]
+    title = (f"{result['model']}  split={result['split']}  probe_type={result['probe_type']}  "
+             f"epochs={result['epochs']}  lr={result['lr']}  train prompts={result['train_prompts']}")
+    return title + "\n" + text_table(rows, [16, 8, 16, 8, 16, 8], "<>>>>>", gaps="", header=header)

@@ -18,6 +18,11 @@ from mcqa_probes.common.environment import environment
 from mcqa_probes.reports import figures
 from mcqa_probes.common.io import write_csv, write_json, write_text
 from mcqa_probes.reports.tables import markdown_table
+from mcqa_probes.common.device import place_model
+from mcqa_probes.training.evaluation import evaluate_file
+from dataclasses import asdict
+from mcqa_probes.experiments.grid import Trial, config_variables
+from mcqa_probes.experiments.grid import describe_metrics, run_grid
 
 CONFIG = config_file("inoculate.jsonnet")
 COLUMNS = ["k", "lr", "add_some", "seed", "probe_dev_accuracy", "probe_test_accuracy", "orig_accuracy_before",
@@ -72,8 +77,6 @@ def grid(settings: SweepSettings) -> Iterator[Dict]:
 def _evaluate(archive: Path, data_file: Path, batch_size: int, cuda_device: int = -1, precision: str = "fp32") -> float:
     from allennlp.models.archival import load_archive
 
-    from mcqa_probes.common.device import place_model
-    from mcqa_probes.training.evaluation import evaluate_file
 
     loaded = load_archive(str(archive), cuda_device=cuda_device)
     place_model(loaded.model, cuda_device, precision)
@@ -171,9 +174,7 @@ def sweep_trial(settings: SweepSettings, point: Dict) -> Dict:
 
 def sweep_trials(settings: SweepSettings) -> List:
     """The sweep as grid trials (id ``k<k>_lr<lr>_add<a>``; spec: settings, point, config environment)."""
-    from dataclasses import asdict
 
-    from mcqa_probes.experiments.grid import Trial, config_variables
 
     described = {key: value for key, value in asdict(settings).items() if key != "out"}
     variables = config_variables(settings.config)
@@ -192,7 +193,6 @@ def run_sweep(settings: SweepSettings, progress=None, grid_options=None) -> List
     ``OUT/trials/<run>/result.json`` (log: ``trial.log`` beside it); it trains in ``OUT/runs/<run>``.
     A failed run is left out of the tables and raises :class:`~mcqa_probes.experiments.grid.GridFailed`
     after they are written. ``progress`` is unused (the runner prints a line per finished run)."""
-    from mcqa_probes.experiments.grid import describe_metrics, run_grid
 
     trials = sweep_trials(settings)
     report = run_grid(trials, Path(settings.out), grid_options,

@@ -4,7 +4,7 @@ from transformers import AutoTokenizer
 import mcqa_probes.plugin  # noqa: F401  (registers the components)
 from mcqa_probes.data.dataset_readers.olmpics_mlm import OlmpicsMlmReader
 from mcqa_probes.common.io import McqaFormatError
-from mcqa_probes.models.masked_lm_scoring import CandidateNotSinglePieceError, candidate_token_id
+from mcqa_probes.data.candidates import CandidateNotSinglePieceError, candidate_token_id
 from tests.conftest import FIXTURES
 from tests.olmpics_models import olmpics_bert, olmpics_roberta  # noqa: F401
 
