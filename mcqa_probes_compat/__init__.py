@@ -347,7 +347,6 @@ PTH_NAME = "mcqa_probes_compat.pth"
 def write_pth(site_packages: Optional[str] = None) -> str:
     """Write the start-up file that activates this layer in every Python process of the venv."""
     import os  # lazy: runs at every interpreter start-up (.pth); only bin/setup writes the file
-    import site  # lazy: as above
     import sysconfig  # lazy: as above
 
     directory = site_packages or sysconfig.get_paths()["purelib"]

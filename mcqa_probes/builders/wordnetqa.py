@@ -310,16 +310,3 @@ class WordNetQABuilder:
                 found.append((family, selection))
                 taken += 1
         return sorted(found, key=lambda item: item[0])
-
-
-def build_wordnet_questions(
-    graph: KnowledgeGraph,
-    probe: str,
-    rng: random.Random,
-    settings: Optional[dict] = None,
-    progress: Progress = _no_progress,
-    builder: Optional[WordNetQABuilder] = None,
-) -> List[ProbeQuestion]:
-    """All questions (with perturbations) of one WordNetQA probe."""
-    builder = builder or WordNetQABuilder(graph, settings, progress)
-    return builder.build(probe, rng)

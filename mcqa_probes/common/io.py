@@ -117,11 +117,6 @@ def write_json(path: PathLike, value: Any, indent: Optional[int] = 2, sort_keys:
     return write_text(path, json_text(value, indent, sort_keys, ensure_ascii, end))
 
 
-def jsonl_text(records: Iterable[Any], ensure_ascii: bool = True) -> str:
-    """One compact JSON document per line, each line ending in a newline ("" for no records)."""
-    return "".join(json.dumps(record, ensure_ascii=ensure_ascii) + "\n" for record in records)
-
-
 def write_jsonl(path: PathLike, records: Iterable[Any], ensure_ascii: bool = True) -> int:
     """Write one JSON document per line; returns the number of lines."""
     count = 0

@@ -14,7 +14,6 @@ line and what was expected (the lines come from :func:`mcqa_probes.common.io.rea
 JSON-lines reader of the project): bytes that are not UTF-8 and a file without any question are
 errors too, never an empty result.
 """
-import json
 import os
 import string
 from dataclasses import dataclass, field

@@ -47,8 +47,7 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Tuple, Union
 
 from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph
-from mcqa_probes.resources.gcide import find_gcide
-import gzip
+from mcqa_probes.resources.gcide import dictionary_bytes, find_gcide
 
 logger = logging.getLogger(__name__)
 
@@ -536,12 +535,7 @@ def load_gcide(path: Optional[str] = None, progress: bool = False) -> GcideDicti
 
     files = find_gcide(path)
     rows = read_index(files.index)
-    if files.dictionary.suffix == ".dz":
-
-        with gzip.open(files.dictionary, "rb") as handle:
-            body = handle.read()
-    else:
-        body = files.dictionary.read_bytes()
+    body = dictionary_bytes(files)
     for headword, offset, length in rows:
         if offset + length > len(body):
             raise ValueError(f"{files.index}: entry {headword!r} points past the end of {files.dictionary}")

@@ -1,11 +1,7 @@
 """The ``choice_only`` model: a partial-input baseline that never sees the question."""
-from typing import Optional
-
 import torch
 from allennlp.data import TextFieldTensors, Vocabulary
 from allennlp.models import Model
-from allennlp.modules import Seq2SeqEncoder, TextFieldEmbedder
-from allennlp.nn import InitializerApplicator
 
 from mcqa_probes.models.choice_scorer_base import ChoiceScorer
 
@@ -26,16 +22,8 @@ class ChoiceOnly(ChoiceScorer):
     initializer : `InitializerApplicator`, optional
     """
 
-    def __init__(
-        self,
-        vocab: Vocabulary,
-        text_field_embedder: TextFieldEmbedder,
-        encoder: Optional[Seq2SeqEncoder] = None,
-        dropout: float = 0.0,
-        initializer: Optional[InitializerApplicator] = None,
-        **kwargs,
-    ) -> None:
-        super().__init__(vocab, text_field_embedder, encoder, dropout, initializer, **kwargs)
+    def __init__(self, vocab: Vocabulary, **kwargs) -> None:  # the config keys of ChoiceScorer (allennlp reads them there)
+        super().__init__(vocab, **kwargs)
         self.choice_weight = torch.nn.Linear(self.representation_dim, 1)
         self.apply_initializer()
 

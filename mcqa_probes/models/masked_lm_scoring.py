@@ -46,14 +46,9 @@ from typing import List, NamedTuple, Optional
 
 import torch
 
-logger = logging.getLogger(__name__)
-
-
-# The candidate-word mapping is a tokenizer matter (readers use it): it lives with the data.
-from mcqa_probes.data.candidates import (  # noqa: E402,F401
-    CandidateNotSinglePieceError, candidate_token_id, word_initial_pieces,
-)
 from mcqa_probes.resources.pretrained import resolve_transformer_name
+
+logger = logging.getLogger(__name__)
 
 
 class _RobertaTransform(torch.nn.Module):

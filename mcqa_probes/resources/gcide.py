@@ -39,10 +39,9 @@ def find_gcide(path: Optional[str] = None) -> GcideFiles:
     raise MissingResourceError("GCIDE dictd files (gcide.index + gcide.dict.dz)", looked, INSTALL_HINT)
 
 
-def open_dictionary_text(files: GcideFiles) -> str:
-    """The whole dictionary body as text (dictzip files are gzip-compatible)."""
+def dictionary_bytes(files: GcideFiles) -> bytes:
+    """The whole dictionary body (dictzip files are gzip-compatible)."""
     if files.dictionary.suffix == ".dz":
-
         with gzip.open(files.dictionary, "rb") as handle:
-            return handle.read().decode("utf-8", errors="replace")
-    return files.dictionary.read_text(encoding="utf-8", errors="replace")
+            return handle.read()
+    return files.dictionary.read_bytes()

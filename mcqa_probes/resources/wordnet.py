@@ -161,9 +161,3 @@ def load_wordnet(path: Optional[str] = None):
         warnings.filterwarnings("ignore", message="The multilingual functions are not available")
         return WordNetCorpusReader(str(root / "corpora" / "wordnet"), None)
 
-
-def wordnet_version(reader) -> str:
-    try:
-        return str(reader.get_version())
-    except Exception:  # pragma: no cover
-        return "unknown"

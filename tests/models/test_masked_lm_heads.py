@@ -8,7 +8,8 @@ import mcqa_probes.plugin  # noqa: F401  (registers the components)
 from mcqa_probes.data.dataset_readers.olmpics_mlm import OlmpicsMlmReader
 from mcqa_probes.models import masked_lm_scoring
 from mcqa_probes.models.masked_lm_mc import MaskedLmMc
-from mcqa_probes.models.masked_lm_scoring import MaskedLmHead, candidate_token_id
+from mcqa_probes.data.candidates import candidate_token_id
+from mcqa_probes.models.masked_lm_scoring import MaskedLmHead
 from tests.mlm_families import FAMILIES, QUESTIONS, tensors, tiny_mlm  # noqa: F401
 
 

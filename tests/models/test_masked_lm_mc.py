@@ -10,7 +10,7 @@ from transformers import AutoModelForMaskedLM, AutoTokenizer
 import mcqa_probes.plugin  # noqa: F401  (registers the components)
 from mcqa_probes.data.dataset_readers.olmpics_mlm import OlmpicsMlmReader
 from mcqa_probes.models.masked_lm_mc import MaskedLmMc
-from mcqa_probes.models.masked_lm_scoring import candidate_token_id
+from mcqa_probes.data.candidates import candidate_token_id
 from tests.conftest import FIXTURES, ROOT
 from tests.olmpics_models import olmpics_bert, olmpics_roberta  # noqa: F401
 from tests.mlm_families import QUESTIONS, tensors

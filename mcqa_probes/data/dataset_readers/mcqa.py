@@ -11,8 +11,10 @@ from allennlp.data.fields import IndexField, ListField, MetadataField, TextField
 from allennlp.data.token_indexers import PretrainedTransformerIndexer
 from allennlp.data.tokenizers import PretrainedTransformerTokenizer, Token
 
+from mcqa_probes.data.dataset_readers.question_reader import QuestionReader
+from mcqa_probes.common.io import McqaFormatError
 from mcqa_probes.data.question import (
-    as_question, Choice, McqaFormatError, MultipleChoiceQuestion, read_numbered_questions,
+    Choice, MultipleChoiceQuestion, read_numbered_questions,
 )
 from mcqa_probes.resources.pretrained import resolve_transformer_name
 
@@ -22,7 +24,7 @@ TRUNCATION_STRATEGIES = ("longest_first", "question_start", "question_end", "cho
 
 
 @DatasetReader.register("mcqa")
-class McqaReader(DatasetReader):
+class McqaReader(QuestionReader):
     """Reads multiple-choice JSON lines (WordNetQA/DictionaryQA, oLMpics, CommonsenseQA, ARC-style).
 
     Each choice becomes one ``[CLS] question [SEP] choice [SEP]`` sequence (the model's own
@@ -227,16 +229,7 @@ class McqaReader(DatasetReader):
         fields: Dict[str, Any] = {"alternatives": alternatives}
         if question.answer_index is not None:
             fields["label"] = IndexField(question.answer_index, alternatives)
-        metadata = {
-            "id": question.id,
-            "question": question.stem,
-            "choices": [c.text for c in choice_list],
-            "labels": [c.label for c in choice_list],
-            "answer_index": question.answer_index,
-            "num_real_choices": len(question.choices),
-        }
-        metadata.update(question.extras)
-        fields["metadata"] = MetadataField(metadata)
+        fields["metadata"] = MetadataField(self.question_metadata(question, choice_list))
         return Instance(fields)
 
     # ------------------------------------------------------------------ the per-pair reference
@@ -289,14 +282,8 @@ class McqaReader(DatasetReader):
         return self._instance(question, choice_list, [self.pair_tokens(stem, c.text) for c in choice_list])
 
     # ------------------------------------------------------------------ one question
-    def text_to_instance(  # type: ignore[override]
-        self,
-        question: Union[MultipleChoiceQuestion, str],
-        choices: Optional[List[str]] = None,
-        answer_index: Optional[int] = None,
-    ) -> Instance:
-        """Build an instance from a :class:`MultipleChoiceQuestion`, or from a stem and choice texts."""
-        return self.batch_to_instances([as_question(question, choices, answer_index)])[0]
+    def question_to_instance(self, question: MultipleChoiceQuestion) -> Instance:
+        return self.batch_to_instances([question])[0]
 
 
 @contextmanager

@@ -1,5 +1,5 @@
 """The ``mcqa_words`` dataset reader: multiple-choice jsonl files as word-level question / choices fields."""
-from typing import Any, Dict, Iterable, List, Optional, Union
+from typing import Any, Dict, Iterable, List, Optional
 
 from allennlp.common.file_utils import cached_path
 from allennlp.data import DatasetReader, Instance
@@ -7,11 +7,12 @@ from allennlp.data.fields import IndexField, ListField, MetadataField, TextField
 from allennlp.data.token_indexers import SingleIdTokenIndexer, TokenIndexer
 from allennlp.data.tokenizers import LettersDigitsTokenizer, Token, Tokenizer
 
-from mcqa_probes.data.question import as_question, MultipleChoiceQuestion, read_questions
+from mcqa_probes.data.dataset_readers.question_reader import QuestionReader
+from mcqa_probes.data.question import MultipleChoiceQuestion, read_questions
 
 
 @DatasetReader.register("mcqa_words")
-class McqaWordsReader(DatasetReader):
+class McqaWordsReader(QuestionReader):
     """Reads the same multiple-choice JSON lines as the ``mcqa`` reader, for word-level models
     (GloVe / ELMo baselines: choice-only, choice-to-choice, question-to-choice, ESIM, VecSimilarity).
 
@@ -71,14 +72,7 @@ class McqaWordsReader(DatasetReader):
             tokens = tokens[: self.max_choice_tokens]
         return tokens
 
-    def text_to_instance(  # type: ignore[override]
-        self,
-        question: Union[MultipleChoiceQuestion, str],
-        choices: Optional[List[str]] = None,
-        answer_index: Optional[int] = None,
-    ) -> Instance:
-        """Build an instance from a :class:`MultipleChoiceQuestion`, or from a stem and choice texts."""
-        question = as_question(question, choices, answer_index)
+    def question_to_instance(self, question: MultipleChoiceQuestion) -> Instance:
         choice_fields = ListField(
             [TextField(self.tokenize_choice(c.text), self._token_indexers) for c in question.choices]
         )
@@ -88,14 +82,5 @@ class McqaWordsReader(DatasetReader):
         }
         if question.answer_index is not None:
             fields["label"] = IndexField(question.answer_index, choice_fields)
-        metadata: Dict[str, Any] = {
-            "id": question.id,
-            "question": question.stem,
-            "choices": [c.text for c in question.choices],
-            "labels": [c.label for c in question.choices],
-            "answer_index": question.answer_index,
-            "num_real_choices": len(question.choices),
-        }
-        metadata.update(question.extras)
-        fields["metadata"] = MetadataField(metadata)
+        fields["metadata"] = MetadataField(self.question_metadata(question))
         return Instance(fields)

@@ -1,7 +1,7 @@
 """The ``olmpics_mlm`` dataset reader: oLMpics MC-MLM questions (one [MASK], one choice word or phrase)."""
 import logging
 import re
-from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 import torch
 from allennlp.common.file_utils import cached_path
@@ -10,7 +10,8 @@ from allennlp.data.fields import LabelField, MetadataField, TensorField, TextFie
 from allennlp.data.token_indexers import PretrainedTransformerIndexer, SingleIdTokenIndexer
 from allennlp.data.tokenizers import PretrainedTransformerTokenizer, Token
 
-from mcqa_probes.data.question import as_question, MultipleChoiceQuestion, read_numbered_questions
+from mcqa_probes.data.dataset_readers.question_reader import QuestionReader
+from mcqa_probes.data.question import MultipleChoiceQuestion, read_numbered_questions
 from mcqa_probes.common.io import McqaFormatError
 from mcqa_probes.data.candidates import (
     PLL_MODES, CandidateNotSinglePieceError, candidate_pieces, candidate_token_id, resolve_multi_token,
@@ -23,7 +24,7 @@ _WORDS = re.compile(r"[\w']+|[^\w\s]")
 
 
 @DatasetReader.register("olmpics_mlm")
-class OlmpicsMlmReader(DatasetReader):
+class OlmpicsMlmReader(QuestionReader):
     """Reads oLMpics-style MC-MLM jsonl (``stem`` with exactly one ``[MASK]``; word choices).
 
     Each question becomes: ``tokens`` (the stem with ``[MASK]`` replaced by the model's own mask
@@ -148,14 +149,7 @@ class OlmpicsMlmReader(DatasetReader):
         words = [Token(w) for w in _WORDS.findall(before)] + [Token("[mask]")] + [Token(w) for w in _WORDS.findall(after)]
         return words
 
-    def text_to_instance(  # type: ignore[override]
-        self,
-        question: Union[MultipleChoiceQuestion, str],
-        choices: Optional[List[str]] = None,
-        answer_index: Optional[int] = None,
-    ) -> Instance:
-        """Build an instance from a :class:`MultipleChoiceQuestion`, or from a stem and choice words."""
-        question = as_question(question, choices, answer_index)
+    def question_to_instance(self, question: MultipleChoiceQuestion) -> Instance:
         tokens, mask_position = self.stem_tokens(question.stem)
         fields: Dict[str, Any] = {
             "tokens": TextField(tokens, self._token_indexers),
@@ -180,15 +174,7 @@ class OlmpicsMlmReader(DatasetReader):
             fields["words"] = TextField(self.word_tokens_of(question.stem), self._word_indexers)
         if question.answer_index is not None:
             fields["label"] = LabelField(question.answer_index, skip_indexing=True)
-        metadata = {
-            "id": question.id,
-            "question": question.stem,
-            "choices": [c.text for c in question.choices],
-            "labels": [c.label for c in question.choices],
-            "answer_index": question.answer_index,
-        }
-        metadata.update(question.extras)
-        fields["metadata"] = MetadataField(metadata)
+        fields["metadata"] = MetadataField(self.question_metadata(question))
         return Instance(fields)
 
     def apply_token_indexers(self, instance: Instance) -> None:  # tokens are indexed at creation

@@ -27,7 +27,6 @@ from mcqa_probes.common.configs import CONFIG_DIR
 from mcqa_probes.common.environment import environment
 from mcqa_probes.common.io import write_json
 from mcqa_probes.reports.tables import format_number, text_row, text_table
-from mcqa_probes.experiments.grid import GridFailed
 from mcqa_probes.experiments.olmpics.learning_curves import run_learning_curve
 from mcqa_probes.common.device import resolve_cuda_device
 from mcqa_probes.experiments.olmpics.zero_shot import zero_shot_evaluate

@@ -14,7 +14,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Set
 
 from mcqa_probes.data.winoventi import (
     TABLE6_MODELS, Registry, WinoVentiPrompt, individual_pairs, intersection_models as resolve_intersection_models,
-    intersection_pairs, read_registry, read_winoventi, registry_column, unique_triples,
+    intersection_pairs, registry_column, unique_triples,
 )
 from mcqa_probes.data.candidates import CandidateNotSinglePieceError
 from mcqa_probes.experiments.winoventi.scoring import MaskedLm
@@ -131,13 +131,6 @@ def evaluate_model(
         row["intersection_models"] = used
     row["correct"] = scores["correct"]
     return row
-
-
-def evaluate_tsv(model_names: Sequence[str], tsv_path, registry_path=None, **kwargs) -> List[Dict[str, Any]]:
-    """Table-6 rows for several models on one TSV."""
-    prompts = read_winoventi(tsv_path)
-    registry = read_registry(registry_path) if registry_path else None
-    return [evaluate_model(name, prompts, registry, **kwargs) for name in model_names]
 
 
 def format_table(rows: Sequence[Dict[str, Any]], total_pairs: Optional[int] = None) -> str:

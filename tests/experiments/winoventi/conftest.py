@@ -11,7 +11,7 @@ def boosted_copy(source: str, target, boosts, tokenizer_words=True) -> str:
     word-initial piece: a hand-set preference that dominates the random logits (|logit| < 1)."""
     from transformers import AutoModelForMaskedLM, AutoTokenizer
 
-    from mcqa_probes.models.masked_lm_scoring import candidate_token_id
+    from mcqa_probes.data.candidates import candidate_token_id
 
     tokenizer = AutoTokenizer.from_pretrained(source)
     model = AutoModelForMaskedLM.from_pretrained(source)
