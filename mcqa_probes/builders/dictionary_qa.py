@@ -12,7 +12,7 @@ Distractors are first the *other senses of the same word* (at most ``num_choices
 random when there are more), then *random definitions* of other words to reach ``num_choices``.
 ``notes.sense_choices`` counts the choices that are senses of the word (gold included).
 
-Artifact controls (see docs/dictionary_qa.md for the audit that motivated each):
+Artifact controls (see docs/wordnetqa.md, "Artifact audit of DictionaryQA", for the audit that motivated each):
 
 * distractors only come from senses that have a usage example, like the gold (the paper's fix:
   without it a choice-only model learned the style of example-less entries);

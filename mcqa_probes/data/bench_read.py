@@ -25,9 +25,6 @@ from typing import Any, Callable, Dict, List, Optional
 from mcqa_probes.data.question import read_numbered_questions, read_questions
 from mcqa_probes.data.dataset_readers.mcqa import McqaReader
 
-DEFAULT_DATA = "/work/shared/data/semantic_fragments/hypernymy/train.jsonl"
-
-
 def instance_key(instance: Any) -> Any:
     """Everything of an mcqa instance that the model sees or reports, as plain data."""
     alternatives = [
@@ -62,8 +59,8 @@ def _best(function: Callable[[], Any], repeat: int) -> float:
 
 
 def bench(
-    model: str = "minilm",
-    data: str = DEFAULT_DATA,
+    model: str,
+    data: str,
     limit: int = 1200,
     batch_size: int = 128,
     max_length: int = 256,

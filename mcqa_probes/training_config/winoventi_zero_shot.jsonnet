@@ -1,6 +1,6 @@
 // WinoVenti through `allennlp evaluate`: a zero-shot masked LM (nothing trains) saved as an archive.
 //   MODEL_NAME=bert-large-cased-whole-word-masking allennlp train training_config/winoventi_zero_shot.jsonnet -s runs/wv
-//   allennlp evaluate runs/wv/model.tar.gz /work/shared/data/winoventi/winoventi_bert_large_final.tsv
+//   allennlp evaluate runs/wv/model.tar.gz winoventi_bert_large_final.tsv
 // prints accuracy, generic_accuracy (test_type 1), exception_accuracy (test_type 2) and counts.
 // Subsets: --overrides '{"dataset_reader": {"subset": "individual", "registry_path": ".../associativebias_registry.tsv",
 //   "subset_model": "bert-base-cased"}}' (or "intersection"). Table 6 in one go: bin/winoventi_eval.
