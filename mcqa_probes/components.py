@@ -32,5 +32,7 @@ def register() -> None:
     from mcqa_probes import models, predictors, training  # noqa: F401  # lazy: torch/allennlp, loaded when registering
     from mcqa_probes.data import dataset_readers  # noqa: F401  # lazy: as above
     from mcqa_probes.metrics import cluster_accuracy, probe_breakdown, probe_metrics  # noqa: F401  # lazy: as above
+    from mcqa_probes.data.dataset_readers import causal_lm_mc as _causal_reader  # noqa: F401  # lazy: as above
+    from mcqa_probes.models import causal_lm_mc as _causal_model  # noqa: F401  # lazy: as above
 
     _REGISTERED = True

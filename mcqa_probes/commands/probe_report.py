@@ -9,18 +9,21 @@ data allow it and says why it is absent otherwise. Writes DIR/report.html (self-
 report.json (every number) and report.md; a re-run with the same DIR reuses finished sections.
 """
 import argparse
+import logging
 import shlex
 import sys
+from pathlib import Path
 from typing import List, Optional
 
 from allennlp.commands.subcommand import Subcommand
 
+from mcqa_probes.common import cli
 from mcqa_probes.common.device import add_device_arguments
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """The options of the report card (``allennlp probe-report`` and ``bin/report_card``)."""
-    from mcqa_probes.experiments.report_card.inputs import CardInputs
+    from mcqa_probes.experiments.report_card.inputs import CardInputs  # lazy: `allennlp --help` loads every command
 
     defaults = CardInputs()
     parser.add_argument("models", nargs="+", metavar="MODEL",
@@ -50,13 +53,46 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return parser
 
 
+#: the path options checked before any model loads: option, attribute, kind, what is expected there
+PATH_OPTIONS = (
+    ("--probes-dir", "probes_dir", "directory", "the bin/build_probes output: <probe>/<split>.jsonl"),
+    ("--olmpics-dir", "olmpics_dir", "directory", "the oLMpics data directory: <probe>_dev.jsonl as released"),
+    ("--olmpics-curves", "olmpics_curves", "directory", "a bin/olmpics_suite or bin/learning_curve output directory"),
+    ("--winoventi-tsv", "winoventi_tsv", "file", "a WinoVenti TSV (winoventi_bert_large_final.tsv layout)"),
+    ("--winoventi-registry", "winoventi_registry", "file", "an associative-bias registry TSV"),
+    ("--csqa-dev", "csqa_dev", "file", "a labelled CommonsenseQA dev file"),
+    ("--audit-dir", "audit_dir", "directory", "a bin/artifact_audit output directory"),
+    ("--inoculation-dir", "inoculation_dir", "directory", "a bin/inoculate output directory (or a directory of them)"),
+)
+
+
+def check_arguments(args: argparse.Namespace) -> None:
+    """Before any model loads: a MODEL meant as a path (see :func:`cli.looks_like_path`) and every
+    path option given must exist, ``--max-questions`` must be ≥ 0. An :class:`cli.InputError`
+    names the option, the path and what was expected there (``--probes-dir`` at its default may
+    be missing: the WordNetQA section then says why it did not run)."""
+    from mcqa_probes.experiments.report_card.inputs import CardInputs  # lazy: the report card loads when it runs
+
+    if args.max_questions < 0:
+        raise cli.InputError(f"--max-questions {args.max_questions}: expected a count ≥ 0 (0 = all)")
+    for model in args.models:
+        if cli.looks_like_path(model) and not Path(model).expanduser().exists():
+            raise cli.InputError(f"MODEL {model}: no such model archive or directory (expected a transformer_mcqa "
+                                 f"model.tar.gz, the -s directory of allennlp train, a masked LM name or directory, "
+                                 f"or minilm)")
+    for option, attribute, kind, what in PATH_OPTIONS:
+        value = getattr(args, attribute, None)
+        if not value or (attribute == "probes_dir" and value == CardInputs().probes_dir):
+            continue
+        (cli.require_directory if kind == "directory" else cli.require_file)(value, what, option)
+
+
 def run(args: argparse.Namespace, argv: Optional[List[str]] = None, program: str = "allennlp probe-report") -> int:
-    from mcqa_probes.experiments.report_card.card import build_report_card
-    from mcqa_probes.experiments.report_card.inputs import CardInputs
+    check_arguments(args)
+    from mcqa_probes.experiments.report_card.card import build_report_card  # lazy: the card loads when it runs
+    from mcqa_probes.experiments.report_card.inputs import CardInputs  # lazy: as above
 
     quiet()
-    if args.max_questions < 0:
-        raise SystemExit(f"{program}: --max-questions must be ≥ 0 (0 = all), got {args.max_questions}")
     inputs = CardInputs(probes_dir=args.probes_dir, split=args.split, olmpics_dir=args.olmpics_dir,
                         olmpics_curves=args.olmpics_curves, winoventi_tsv=args.winoventi_tsv,
                         winoventi_registry=args.winoventi_registry, csqa_dev=args.csqa_dev, audit_dir=args.audit_dir,
@@ -64,7 +100,7 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None, program: str
                         control_max_train=args.control_max_train, control_epochs=args.control_epochs, batch_size=args.batch_size,
                         cuda_device=args.cuda_device, precision=args.precision)
     argv = sys.argv[1:] if argv is None else argv
-    command = " ".join([program] + [shlex.quote(a) for a in argv if a != "probe-report"])
+    command = " ".join([program] + [shlex.quote(a) for a in argv if a not in ("probe-report", cli.DEBUG_FLAG)])
     report = build_report_card(args.models, args.out, inputs, command=command,
                                progress=lambda line: print(line, file=sys.stderr, flush=True))
     print(summary(report, args.out))
@@ -73,8 +109,6 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None, program: str
 
 def quiet() -> None:
     """Progress lines, not allennlp's and transformers' INFO logs (archive loading, parameters)."""
-    import logging
-
     from transformers.utils import logging as hf_logging
 
     logging.basicConfig(level=logging.WARNING)
@@ -103,5 +137,16 @@ class ProbeReport(Subcommand):
         subparser = parser.add_parser(self.name, description=__doc__, help="the probe report card of one or more models",
                                       formatter_class=argparse.RawDescriptionHelpFormatter)
         add_arguments(subparser)
-        subparser.set_defaults(func=lambda args: run(args))
+        subparser.add_argument(cli.DEBUG_FLAG, action="store_true",
+                               help=f"show the full traceback of an error (also {cli.DEBUG_VARIABLE}=1)")
+        subparser.set_defaults(func=main)
         return subparser
+
+
+def main(args: argparse.Namespace) -> None:
+    """What allennlp calls: :func:`run` with its errors reported as every command reports them
+    (:mod:`mcqa_probes.common.cli`: one ``error:`` line, exit status 2 for bad input). allennlp's
+    own main ignores the return value, so a failure leaves through ``SystemExit``."""
+    status = cli.call(run, args, debug=getattr(args, "debug", False))
+    if status:
+        raise SystemExit(status)

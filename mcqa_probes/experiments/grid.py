@@ -18,7 +18,12 @@ the function and its arguments) and its resources (CPUs, a GPU fraction). :func:
   ``num_gpus`` (a fraction allowed) and no retries;
 * prints a line per finished trial (``[3/8] trial k=100,lr=1e-05 done in 42 s (...)``) and a
   summary; failures are listed with their log path and returned (:class:`GridReport`), the
-  driver decides (:meth:`GridReport.raise_for_failures` raises :class:`GridFailed`).
+  driver decides (:meth:`GridReport.raise_for_failures` raises :class:`GridFailed`);
+* SIGINT or SIGTERM to the driver stops the grid: the trials in flight are cancelled (their Ray
+  workers killed), a local Ray started here is shut down (a cluster given by ``address`` is left
+  running: only this driver disconnects), and :class:`GridInterrupted` says how many trials
+  finished; their results stay on disk, so the same command resumes (exit status 130 / 143
+  through :func:`mcqa_probes.common.cli.run`).
 
 Results do not depend on the number of workers: every trial seeds itself and gets the same
 thread count whichever way it runs, and nothing depends on the order of execution.
@@ -34,6 +39,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import sys
 import time
 import traceback
@@ -41,7 +47,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
+from mcqa_probes.common.cli import Interrupted, signal_name, stop_on_signals
 from mcqa_probes.common.configs import CONFIG_DIR
+from mcqa_probes.common.environment import environment
 from mcqa_probes.common.io import write_text
 
 RESULT_FILE = "result.json"
@@ -100,6 +108,10 @@ class GridFailed(RuntimeError):
     def __init__(self, report: "GridReport"):
         self.report = report
         super().__init__(report.failure_text())
+
+
+class GridInterrupted(Interrupted):
+    """The grid was stopped by SIGINT / SIGTERM; the message says what finished (kept on disk)."""
 
 
 @dataclass
@@ -273,8 +285,6 @@ def _captured(log_path: Path):
 
 def execute_trial(payload: Dict[str, Any]) -> Dict[str, Any]:
     """Run one trial (in this process or a Ray worker); never raises for the trial's own errors."""
-    from mcqa_probes.common.environment import environment
-
     directory = Path(payload["directory"])
     if directory.exists():  # half-finished, or from another spec: start again
         shutil.rmtree(directory)
@@ -405,16 +415,28 @@ def run_grid(
         outcomes[trial.id] = outcome
 
     if pending:
-        if not use_ray:
-            for trial, payload, label in pending:
-                finished(trial, label, payload["directory"], execute_trial(payload))
-        else:
-            _run_on_ray(pending, workers, options, finished)
+        with stop_on_signals() as stop:
+            try:
+                if not use_ray:
+                    for trial, payload, label in pending:
+                        finished(trial, label, payload["directory"], execute_trial(payload))
+                else:
+                    _run_on_ray(pending, workers, options, finished, stop)
+            except KeyboardInterrupt as interrupt:  # ray turns the handler's Interrupted into a KeyboardInterrupt
+                signum = stop.signum or getattr(interrupt, "signum", signal.SIGINT)
+                raise GridInterrupted(signum, _stopped_text(signum, pending, outcomes, out)) from None
     report = GridReport([outcomes[t.id] for t in trials], round(time.time() - started, 1))
     say(report.summary())
     if report.failed:
         say(report.failure_text())
     return report
+
+
+def _stopped_text(signum: int, pending, outcomes: Dict[str, TrialOutcome], out: Optional[Path]) -> str:
+    done = sum(1 for trial, _, _ in pending if trial.id in outcomes)
+    where = f" under {Path(out) / 'trials'}" if out is not None else ""
+    return (f"grid stopped by {signal_name(signum)}: {done} of {len(pending)} trials finished (kept{where}), "
+            f"{len(pending) - done} stopped or not started; run the same command again to resume")
 
 
 # ---------------------------------------------------------------------------- Ray
@@ -432,8 +454,6 @@ def start_ray(address: Optional[str] = None, num_cpus: Optional[int] = None):
     if address:
         ray.init(address=address, runtime_env={"env_vars": {"PYTHONPATH": os.pathsep.join(paths)}}, **common)
         return ray
-    from mcqa_probes.common.environment import environment
-
     # inherited by the local raylet and its workers: the import path, no usage reporting, and no
     # memory monitor killing trials on a machine shared with other work
     started = {"PYTHONPATH": os.pathsep.join(paths), "RAY_USAGE_STATS_ENABLED": "0",
@@ -444,21 +464,35 @@ def start_ray(address: Optional[str] = None, num_cpus: Optional[int] = None):
     return ray
 
 
-def _run_on_ray(pending, workers: int, options: GridOptions, finished: Callable) -> None:
+def stop_ray(ray) -> None:
+    """``ray.shutdown()``: a local Ray started by this process stops (its raylet, GCS and workers);
+    a driver connected to a cluster (``address``) only disconnects, the cluster runs on."""
+    with contextlib.suppress(Exception):
+        ray.shutdown()
+
+
+def _run_on_ray(pending, workers: int, options: GridOptions, finished: Callable, stop=None) -> None:
+    import ray as ray_module
+
     biggest = max(p["num_cpus"] for _, p, _ in pending)
-    ray = start_ray(options.address, num_cpus=max(machine_cores(), math.ceil(workers * biggest)))
-    remote = ray.remote(execute_trial)
-    queue = list(pending)
-    queue.reverse()
+    started_here = not ray_module.is_initialized()  # a Ray the caller started stays the caller's
     in_flight: Dict[Any, Any] = {}
+    ray = ray_module
     try:
+        ray = start_ray(options.address, num_cpus=max(machine_cores(), math.ceil(workers * biggest)))
+        if stop is not None:
+            stop.install()  # ray.init replaced the SIGTERM handler with its own
+        remote = ray.remote(execute_trial)
+        queue = list(pending)
+        queue.reverse()
         while queue or in_flight:
             while queue and len(in_flight) < workers:
                 trial, payload, label = queue.pop()
                 ref = remote.options(num_cpus=payload["num_cpus"], num_gpus=payload["num_gpus"], max_retries=0,
                                      name=f"trial {trial.id}").remote(payload)
                 in_flight[ref] = (trial, payload, label, time.time())
-            ready, _ = ray.wait(list(in_flight), num_returns=1)
+            # a timeout, so that a signal is seen within a second whatever ray does meanwhile
+            ready, _ = ray.wait(list(in_flight), num_returns=1, timeout=1.0)
             for ref in ready:
                 trial, payload, label, submitted = in_flight.pop(ref)
                 try:
@@ -471,10 +505,12 @@ def _run_on_ray(pending, workers: int, options: GridOptions, finished: Callable)
                         with open(Path(payload["directory"]) / LOG_FILE, "a", encoding="utf-8") as log:
                             log.write(f"\nthe Ray task failed:\n{error}\n")
                 finished(trial, label, payload["directory"], raw)
-    except BaseException:
+    except BaseException:  # a signal (Interrupted), or an error of the driver: stop the trials in flight
         for ref in in_flight:
             with contextlib.suppress(Exception):
-                ray.cancel(ref, force=True)
+                ray.cancel(ref, force=True)  # kills the worker running the trial
+        if started_here:
+            stop_ray(ray)
         raise
 
 
@@ -490,5 +526,6 @@ def describe_metrics(*keys: str) -> Callable[[Any], str]:
     return describe
 
 
-__all__ = ["Trial", "GridOptions", "GridReport", "GridFailed", "TrialOutcome", "run_grid", "add_grid_arguments",
-           "grid_options", "default_workers", "start_ray", "execute_trial", "describe_metrics", "jsonable"]
+__all__ = ["Trial", "GridOptions", "GridReport", "GridFailed", "GridInterrupted", "TrialOutcome", "run_grid",
+           "add_grid_arguments", "grid_options", "default_workers", "start_ray", "stop_ray", "execute_trial",
+           "describe_metrics", "jsonable"]

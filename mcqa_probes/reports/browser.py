@@ -3,14 +3,14 @@
 * :func:`find_chromium` -- the Chromium (or Chrome) binary: ``$MCQA_CHROMIUM``, else ``chromium``,
   ``chromium-browser``, ``google-chrome`` or ``google-chrome-stable`` on ``PATH``;
 * :func:`inspect_page` -- load a page, and say which of its images did not load, what its tables
-  hold and what its title is; optionally take a (full-page) screenshot.
+  hold, how wide they are and what its title is; optionally take a (full-page) screenshot.
 
 How: Chromium's ``--dump-dom`` prints the DOM after the page has run. The page is not required
 to carry any check of its own: a temporary copy of it is written next to the original (so that
 relative image paths resolve the same way), with a small script appended that, on ``load``,
 marks every ``<img>`` with ``data-mcqa-loaded="1"`` or ``"0"`` (``complete && naturalWidth > 0``)
-and writes the page's height and title onto ``<html>``. The dumped DOM is then read with
-:mod:`html.parser`, and the copy removed. A screenshot is a second run on the original page
+and every ``<table>`` with its rendered width, and writes the page's height, width, viewport width
+and title onto ``<html>``. The dumped DOM is then read with :mod:`html.parser`, and the copy removed. A screenshot is a second run on the original page
 (``--screenshot``), as tall as the page measured by the first (at most :data:`MAX_HEIGHT` px).
 
 Each run gets a fresh ``--user-data-dir`` and ``HOME`` in a temporary directory, removed
@@ -52,8 +52,14 @@ CHECK_SCRIPT = """
       var ok = images[k].complete && images[k].naturalWidth > 0;
       images[k].setAttribute("data-mcqa-loaded", ok ? "1" : "0");
     }
+    var tables = document.getElementsByTagName("table");
+    for (var t = 0; t < tables.length; t++) {
+      tables[t].setAttribute("data-mcqa-width", String(Math.ceil(tables[t].getBoundingClientRect().width)));
+    }
     var body = document.body ? document.body.scrollHeight : 0;
     root.setAttribute("data-mcqa-height", String(Math.ceil(Math.max(root.scrollHeight, body))));
+    root.setAttribute("data-mcqa-viewport", String(root.clientWidth));
+    root.setAttribute("data-mcqa-page-width", String(Math.ceil(Math.max(root.scrollWidth, document.body ? document.body.scrollWidth : 0))));
     root.setAttribute("data-mcqa-title", document.title);
     root.setAttribute("data-mcqa-done", "1");
   }
@@ -131,6 +137,7 @@ class _DumpedDom(HTMLParser):
         self.root: Dict[str, str] = {}
         self.images: List[Dict[str, str]] = []
         self.tables: List[List[List[str]]] = []
+        self.table_widths: List[int] = []
         self._open_tables: List[List[List[str]]] = []  # innermost last
         self._cells: List[List[str]] = []  # text pieces of the open cells, innermost last
         self._skip = 0
@@ -148,6 +155,7 @@ class _DumpedDom(HTMLParser):
         elif tag == "table":
             table: List[List[str]] = []
             self.tables.append(table)
+            self.table_widths.append(int(attributes.get("data-mcqa-width") or 0))
             self._open_tables.append(table)
         elif tag == "tr" and self._open_tables:
             self._open_tables[-1].append([])
@@ -199,7 +207,9 @@ def inspect_page(html_path: PathLike, screenshot_path: Optional[PathLike] = None
     "screenshot": path or None}``: ``broken_images`` names each ``<img>`` that had not loaded by
     the ``load`` event (not ``complete`` or ``naturalWidth == 0``) by its ``src`` (cut to 80
     characters) or, for an inline ``data:`` image with an ``alt``, by that; ``tables`` holds each
-    ``<table>`` as rows of cell texts (whitespace collapsed), in document order. With
+    ``<table>`` as rows of cell texts (whitespace collapsed), in document order, and
+    ``table_widths`` their rendered widths in px; ``viewport_width`` is the window's width and
+    ``page_width`` the page's scroll width (wider than the viewport: the page scrolls sideways). With
     ``screenshot_path`` a PNG of the page at ``width`` px is written: ``height`` px tall, or with
     ``height=None`` the whole page (at most :data:`MAX_HEIGHT` px). ``timeout`` applies to each
     Chromium run. ``FileNotFoundError`` when the page does not exist; ``RuntimeError`` when
@@ -245,4 +255,6 @@ def inspect_page(html_path: PathLike, screenshot_path: Optional[PathLike] = None
         if not shot.is_file():
             raise RuntimeError(f"Chromium exited without writing the screenshot {shot}")
     return {"images": len(parser.images), "broken_images": broken, "tables": parser.tables,
+            "table_widths": parser.table_widths, "viewport_width": int(parser.root.get("data-mcqa-viewport") or 0),
+            "page_width": int(parser.root.get("data-mcqa-page-width") or 0),
             "title": parser.root.get("data-mcqa-title", ""), "screenshot": str(shot) if shot else None}

@@ -1,5 +1,9 @@
 """Tiny BERT, RoBERTa (and DistilBERT, ALBERT, MobileBERT, ELECTRA) checkpoints with random weights and a small vocabulary.
 
+Also tiny CAUSAL LMs (:func:`make_tiny_causal_lm`): GPT-2 (byte-level BPE, no BOS added by the
+tokenizer, ``<|endoftext|>`` as BOS/EOS) and Llama (byte-level BPE whose tokenizer adds ``<s>`` in
+front of every text, as Llama's does), for the causal-LM scoring tests.
+
 Built in a few seconds from word lists, saved with ``save_pretrained`` so that every code path
 that takes a HuggingFace name or directory (AutoModel, AutoTokenizer, allennlp's
 PretrainedTransformer* classes) can be tested offline. The masked-LM head is included
@@ -137,6 +141,66 @@ def make_tiny_roberta(directory, words: Optional[Iterable[str]] = None, seed: in
         eos_token_id=tokenizer.eos_token_id, **{**_SIZES, "max_position_embeddings": 130},
     )
     RobertaForMaskedLM(config).save_pretrained(str(directory))
+    return directory
+
+
+#: causal-LM families :func:`make_tiny_causal_lm` builds
+TINY_CAUSAL_FAMILIES = ("gpt2", "llama")
+
+
+def _byte_level_bpe(directory: Path, words, special_tokens):
+    from tokenizers import ByteLevelBPETokenizer
+
+    word_list = list(words or DEFAULT_WORDS)
+    corpus = [" ".join(word_list)] * 3 + [" " + w for w in word_list] + [w.capitalize() for w in word_list]
+    bpe = ByteLevelBPETokenizer()
+    bpe.train_from_iterator(corpus, vocab_size=256 + len(special_tokens) + 10 * len(word_list), min_frequency=1,
+                            special_tokens=list(special_tokens), show_progress=False)
+    bpe.save_model(str(directory))
+    return bpe
+
+
+def make_tiny_causal_lm(directory, family: str = "gpt2", words: Optional[Iterable[str]] = None, seed: int = 0,
+                        max_positions: int = 128) -> Path:
+    """A tiny random causal LM of ``family`` (:data:`TINY_CAUSAL_FAMILIES`) in ``directory``.
+
+    ``gpt2``: ``GPT2LMHeadModel`` (learned absolute positions, tied output layer) with a GPT-2
+    tokenizer (no special token added to texts; ``<|endoftext|>`` is BOS, EOS and the
+    lm-evaluation-harness prefix of an empty context). ``llama``: ``LlamaForCausalLM`` (rotary
+    positions, RMSNorm, grouped-query attention, untied output layer) with a fast tokenizer that
+    puts ``<s>`` in front of every text. Hidden 32, 2 layers, a few hundred tokens: about a second.
+    """
+    import transformers
+
+    if family not in TINY_CAUSAL_FAMILIES:
+        raise ValueError(f"unknown tiny causal family {family!r} (expected one of {TINY_CAUSAL_FAMILIES})")
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    if family == "gpt2":
+        _byte_level_bpe(directory, words, ["<|endoftext|>"])
+        tokenizer = transformers.GPT2TokenizerFast(vocab_file=str(directory / "vocab.json"),
+                                                   merges_file=str(directory / "merges.txt"))
+        config = transformers.GPT2Config(vocab_size=len(tokenizer), n_positions=max_positions, n_embd=32, n_layer=2,
+                                         n_head=2, bos_token_id=tokenizer.bos_token_id,
+                                         eos_token_id=tokenizer.eos_token_id)
+    else:
+        bpe = _byte_level_bpe(directory, words, ["<s>", "</s>", "<unk>"])
+        tokenizer = transformers.LlamaTokenizerFast(tokenizer_object=bpe._tokenizer, bos_token="<s>",
+                                                    eos_token="</s>", unk_token="<unk>", add_bos_token=True,
+                                                    add_eos_token=False, legacy=False)
+        config = transformers.LlamaConfig(vocab_size=len(tokenizer), hidden_size=32, intermediate_size=37,
+                                          num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+                                          max_position_embeddings=max_positions, tie_word_embeddings=False,
+                                          bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id)
+    for name in ("vocab.json", "merges.txt"):
+        (directory / name).unlink(missing_ok=True)
+    tokenizer.save_pretrained(str(directory))
+    _seeded(seed)
+    model = transformers.AutoModelForCausalLM.from_config(config)
+    # random weights give near-uniform distributions; a larger output scale makes choices differ clearly
+    with __import__("torch").no_grad():
+        model.get_output_embeddings().weight.mul_(8.0)
+    model.save_pretrained(str(directory))
     return directory
 
 

@@ -7,21 +7,29 @@
 * ``predict_instances``: per-instance outputs of a multiple-choice model in file order (candidate
   logits of the real choices, best choice), one forward per batch, for the scorers that need the
   logits rather than a metric (zero-shot MC-MLM, WinoVenti).
+* ``load_archived_model``: an archive's model (eval mode, placed on a device and precision) and its
+  validation dataset reader: what ``allennlp evaluate`` / ``predict`` load.
+* ``answer_instances`` / ``answer_questions``: per question the model's best choice, the gold choice
+  and the instance metadata (``notes``, cluster keys), in order: the per-question correctness that
+  the probe metrics and the bootstrap intervals of the report card read. Questions go through the
+  reader's ``text_to_instance`` (or ``batch_to_instances``): the instances reading the file builds.
 
 The model's metric state is reset afterwards; ``evaluate_*`` leave the model in eval mode.
 """
 import contextlib
 import io
+from dataclasses import dataclass
 from typing import Any, Dict, Iterable, Iterator, List, Sequence
 
 import torch
 from allennlp.data import Batch, Instance
 from allennlp.data.data_loaders import MultiProcessDataLoader, SimpleDataLoader
 from allennlp.models import Model
+from allennlp.models.archival import load_archive
 from allennlp.nn.util import move_to_device
 from allennlp.training.util import evaluate
 
-from mcqa_probes.common.device import model_device
+from mcqa_probes.common.device import model_device, place_model
 
 
 def batches(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
@@ -79,3 +87,66 @@ def predict_instances(model: Model, instances: List[Instance], batch_size: int =
         best += output["best_alternative"].tolist()
     model.get_metrics(reset=True)
     return {"logits": logits, "best": best}
+
+
+@dataclass
+class ArchivedModel:
+    """A loaded archive: the model (eval mode, placed) and its validation dataset reader."""
+
+    model: Model
+    reader: Any
+
+
+def load_archived_model(location: str, cuda_device: int = -1, precision: str = "fp32") -> ArchivedModel:
+    """The archive's model in eval mode on ``cuda_device``, scoring in ``precision``, and its
+    validation dataset reader (``allennlp evaluate``'s reader)."""
+    archive = load_archive(str(location), cuda_device=cuda_device)
+    place_model(archive.model, cuda_device, precision)
+    archive.model.eval()
+    return ArchivedModel(archive.model, archive.validation_dataset_reader)
+
+
+@dataclass
+class Answer:
+    """A model's answer to one question: its best choice, the gold choice and the instance metadata."""
+
+    best: int
+    gold: int
+    metadata: Dict[str, Any]
+
+    @property
+    def correct(self) -> bool:
+        return self.best == self.gold
+
+
+def gold_index(instance: Instance) -> int:
+    """The gold choice of an instance (an ``IndexField`` or a ``LabelField`` named ``label``)."""
+    field = instance["label"]
+    return int(field.sequence_index if hasattr(field, "sequence_index") else field.label)
+
+
+def answer_instances(model: Model, instances: Sequence[Instance], batch_size: int = 32) -> List[Answer]:
+    """The model's best choice for each labelled instance (:func:`predict_instances`), in order."""
+    instances = list(instances)
+    if not instances:
+        return []
+    best = predict_instances(model, instances, batch_size)["best"]
+    return [Answer(int(b), gold_index(instance), dict(instance["metadata"].metadata) if "metadata" in instance.fields else {})
+            for b, instance in zip(best, instances)]
+
+
+def answer_questions(model: Model, reader, questions: Sequence[Any], batch_size: int = 32) -> List[Answer]:
+    """:func:`answer_instances` over labelled questions (``MultipleChoiceQuestion``), turned into
+    instances by ``reader`` as reading their file would (one tokenizer call per 128 questions when
+    the reader has ``batch_to_instances``)."""
+    questions = list(questions)
+    if hasattr(reader, "batch_to_instances"):
+        instances = [i for chunk in batches(questions, 128) for i in reader.batch_to_instances(list(chunk))]
+    else:
+        instances = [reader.text_to_instance(question) for question in questions]
+    return answer_instances(model, instances, batch_size)
+
+
+def accuracy(answers: Sequence[Answer]) -> float:
+    """Share of answers that are right (NaN for none)."""
+    return sum(a.correct for a in answers) / len(answers) if answers else float("nan")

@@ -63,7 +63,8 @@ def test_audit_on_a_fixture_probe_writes_table_7_layout(probe_dir, tmp_path, mon
     messages.clear()
     again = run_audit([probe_dir], out, models=["random", "choice_only"], dev_size=2, test_size=2, epochs=1,
                       glove_file=TINY_GLOVE, progress=messages.append)
-    assert all("done before" in m for m in messages)
+    assert messages[0].startswith("hypernymy: dev 2 questions (1 clusters) held out of train")  # the splits used
+    assert len(messages) == 3 and all("done before" in m for m in messages[1:])
     assert again["probes"]["hypernymy"]["results"]["choice_only"] == results["choice_only"]
 
 

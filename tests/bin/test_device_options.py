@@ -57,10 +57,12 @@ def test_a_gpu_that_is_not_there_is_a_usage_error(name, monkeypatch, capsys, tmp
     assert "--cuda-device 0: torch sees 0 GPU" in capsys.readouterr().err
 
 
-def test_zero_shot_passes_device_and_precision_to_the_library(monkeypatch, capsys):
+def test_zero_shot_passes_device_and_precision_to_the_library(monkeypatch, capsys, tmp_path):
     import torch
 
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.jsonl").write_text("")  # bin/zero_shot checks that --data exists before loading a model
     module = load_command("zero_shot")
     calls = []
     monkeypatch.setattr(module, "zero_shot_evaluate", lambda *a, **k: calls.append(k) or {"accuracy": 1.0})

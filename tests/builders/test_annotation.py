@@ -134,5 +134,5 @@ def test_command_line_round_trip(tmp_path, capsys):
                        "--gold-output", str(tmp_path / "gold.jsonl")]) == 0
     assert "majority-vote accuracy 50.0%" in capsys.readouterr().out
     assert [json.loads(l)["id"] for l in open(tmp_path / "gold.jsonl")] == ["0"]
-    assert score.main([str(tmp_path / "q.jsonl"), str(tmp_path / "batch.csv")]) == 1
-    assert "batch.csv, line 1: no worker column" in capsys.readouterr().err
+    with pytest.raises(AnnotationError, match="batch.csv, line 1: no worker column"):  # cli.run: error line, exit 2
+        score.main([str(tmp_path / "q.jsonl"), str(tmp_path / "batch.csv")])

@@ -176,9 +176,11 @@ def test_artifact_audit_on_ray_matches_the_serial_audit(tmp_path, ray_session, m
     probe = tmp_path / "hypernymy"
     probe.mkdir()
     shutil.copy(DATA / "wordnetqa_hypernymy.jsonl", probe / "train.jsonl")
+    shutil.copy(DATA / "dictionary_qa.jsonl", probe / "dev.jsonl")  # 8 questions, capped to 4 (test is carved)
     cli = load_cli()
     common = ["--probe-dir", str(probe), "--models", "random,choice_only,vec_similarity,question_to_choice",
-              "--dev-size", "2", "--test-size", "2", "--epochs", "1", "--glove-file", str(TINY_GLOVE)]
+              "--dev-size", "2", "--test-size", "2", "--eval-max", "4", "--epochs", "1",
+              "--glove-file", str(TINY_GLOVE)]
     assert cli.main(common + ["--out", str(tmp_path / "ray"), "--workers", "2"]) == 0
     assert cli.main(common + ["--out", str(tmp_path / "serial"), "--workers", "1"]) == 0
 
@@ -188,6 +190,14 @@ def test_artifact_audit_on_ray_matches_the_serial_audit(tmp_path, ray_session, m
         return {model: (r["dev"], r["test"], r["row"]) for model, r in results.items()}
 
     assert scores("ray") == scores("serial") and len(scores("ray")) == 4
+
+    def splits(name):  # the same seed gives the same split files whatever --workers
+        return json.loads((tmp_path / name / "trials" / "hypernymy" / "random" / "result.json").read_text())["spec"][
+            "data_sha256"]
+
+    assert splits("ray") == splits("serial")
+    assert json.loads((tmp_path / "ray" / "artifact_audit.json").read_text())["probes"]["hypernymy"]["splits"][
+        "eval"]["dev"]["questions"] == 4
     spec = json.loads((tmp_path / "ray" / "trials" / "hypernymy" / "choice_only" / "result.json").read_text())["spec"]
     assert spec["config_environment"]["HIDDEN"] == "4"
     log = (tmp_path / "ray" / "trials" / "hypernymy" / "question_to_choice" / "trial.log").read_text()

@@ -1,66 +1,110 @@
 """The CommonsenseQA section (Talmor et al. 2019): accuracy of an MCQA archive on the dev file, and in
 SANITY mode (§5: every distractor replaced by a random answer of another question) -- the numbers of
-``allennlp evaluate`` on the file and on ``bin/csqa_sanity``'s output.
+``allennlp evaluate`` on the file and on ``bin/csqa_sanity``'s output -- each with its 95% interval:
+a bootstrap over the questions' ``question_concept`` (the questions about one concept are one
+semantic cluster).
 """
+import itertools
 import shlex
 from pathlib import Path
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 from mcqa_probes.common.io import sha256_file
-from mcqa_probes.experiments.report_card.inputs import CardInputs, absent, done
+from mcqa_probes.data.commonsenseqa import sanity_questions
+from mcqa_probes.data.question import read_questions
+from mcqa_probes.experiments.report_card.inputs import CardInputs, bootstrap_intervals, chance, done
 from mcqa_probes.experiments.report_card.models import CardModel
+from mcqa_probes.experiments.report_card.section import ReportSection, SectionContext
+from mcqa_probes.metrics.probe_records import cluster_key
+from mcqa_probes.reports.card.tables import (
+    best_reference, count_cell, grid_table, interval_of, percent_cell, ran_models, reference_columns, summary_row,
+)
+from mcqa_probes.training.evaluation import accuracy, answer_questions
 
 SANITY_SEED = 0
+#: the paper's split the dev file is compared with (its BERT-large number on the question-concept
+#: split is in the reference column's footnote)
+SPLIT = "random split"
 
 
-def why_absent(model: CardModel, inputs: CardInputs) -> Optional[str]:
-    if not model.is_mcqa:
-        return (f"{model.label} is a masked LM; CommonsenseQA needs a multiple-choice QA model fine-tuned on it "
-                "(training_config/csqa_bert.jsonnet) and its model.tar.gz")
-    if not inputs.csqa_dev:
-        return "no --csqa-dev given (the CommonsenseQA dev file, original or HuggingFace layout)"
-    if not Path(inputs.csqa_dev).is_file():
-        return f"--csqa-dev {inputs.csqa_dev}: no such file"
-    return None
+def _reference(row: Dict[str, Any]) -> bool:
+    return row["model"] in ("BERT-large", "Human", "Random")
 
 
-def key_parts(inputs: CardInputs) -> Dict[str, Any]:
-    return {"dev": sha256_file(inputs.csqa_dev), "max_questions": inputs.max_questions,
-            "precision": inputs.precision, "sanity_seed": SANITY_SEED}
+def reading(model: CardModel, results: Dict[str, Any]) -> str:
+    text = (f"{model.label} answers {100 * results['accuracy']:.1f}% of {results['count']} CommonsenseQA dev "
+            f"questions (chance {100 * results['chance']:.0f}%) and {100 * results['sanity_accuracy']:.1f}% once the "
+            "distractors are random answers (SANITY): "
+            + ("the distractors, not the questions, make it hard" if results["sanity_accuracy"] - results["accuracy"] > 0.2
+               else "it gains little from easy distractors"))
+    return text + "."
 
 
-def run(model: CardModel, inputs: CardInputs, out: Path, figure_prefix: str) -> Dict[str, Any]:
-    reason = why_absent(model, inputs)
-    if reason:
-        return absent(reason)
-    import itertools
+@ReportSection.register("commonsenseqa")
+class CommonsenseQaSection(ReportSection):
+    """Accuracy and SANITY accuracy of an MCQA archive on the CommonsenseQA dev file."""
 
-    from mcqa_probes.common.device import resolve_cuda_device
-    from mcqa_probes.data.commonsenseqa import sanity_questions
-    from mcqa_probes.data.question import read_questions
-    from mcqa_probes.experiments.report_card.answers import accuracy, answer_questions, load_archive_model
+    title = "CommonsenseQA (Talmor et al. 2019)"
+    order = 40
 
-    loaded = load_archive_model(model.location, resolve_cuda_device(inputs.cuda_device), inputs.precision)
-    limit = inputs.max_questions or None
-    questions = list(read_questions(inputs.csqa_dev))
-    sanity = sanity_questions(questions, SANITY_SEED)  # the pool of answers is the whole file's
-    plain = answer_questions(loaded, list(itertools.islice(questions, limit)), inputs.batch_size)
-    controlled = answer_questions(loaded, list(itertools.islice(sanity, limit)), inputs.batch_size)
-    results = {"accuracy": accuracy(plain), "sanity_accuracy": accuracy(controlled), "count": len(plain),
-               "chance": sum(1 / len(q.choices) for q in questions[: len(plain)]) / len(plain), "file": inputs.csqa_dev}
-    dev = shlex.quote(inputs.csqa_dev)
-    commands = [f"bin/csqa_sanity {dev} csqa_dev_sanity.jsonl --seed {SANITY_SEED}"]
-    if limit:
-        commands += [f"head -n {limit} {dev} > csqa_dev_{limit}.jsonl",
-                     f"head -n {limit} csqa_dev_sanity.jsonl > csqa_dev_sanity_{limit}.jsonl",
-                     f"allennlp evaluate {shlex.quote(model.location)} csqa_dev_{limit}.jsonl",
-                     f"allennlp evaluate {shlex.quote(model.location)} csqa_dev_sanity_{limit}.jsonl"]
-    else:
-        commands += [f"allennlp evaluate {shlex.quote(model.location)} {dev}",
-                     f"allennlp evaluate {shlex.quote(model.location)} csqa_dev_sanity.jsonl"]
-    reading = (f"{model.label} answers {100 * results['accuracy']:.1f}% of {results['count']} CommonsenseQA dev "
-               f"questions (chance {100 * results['chance']:.0f}%) and {100 * results['sanity_accuracy']:.1f}% once the "
-               "distractors are random answers (SANITY): "
-               + ("the distractors, not the questions, make it hard" if results["sanity_accuracy"] - results["accuracy"] > 0.2
-                  else "it gains little from easy distractors"))
-    return done(results, reading + ".", commands, {inputs.csqa_dev: sha256_file(inputs.csqa_dev)})
+    def why_absent(self, model: CardModel, inputs: CardInputs) -> Optional[str]:
+        if not model.is_mcqa:
+            return (f"{model.label} is a masked LM; CommonsenseQA needs a multiple-choice QA model fine-tuned on it "
+                    "(allennlp train training_config/csqa_transformer.jsonnet, or csqa_glove.jsonnet) and its "
+                    "model.tar.gz")
+        if not inputs.csqa_dev:
+            return "no --csqa-dev given (the CommonsenseQA dev file, original or HuggingFace layout)"
+        if not Path(inputs.csqa_dev).is_file():
+            return f"--csqa-dev {inputs.csqa_dev}: no such file"
+        return None
+
+    def key_parts(self, model: CardModel, inputs: CardInputs) -> Dict[str, Any]:
+        return {"dev": sha256_file(inputs.csqa_dev), "max_questions": inputs.max_questions,
+                "precision": inputs.precision, "sanity_seed": SANITY_SEED}
+
+    def run(self, model: CardModel, inputs: CardInputs, context: SectionContext) -> Dict[str, Any]:
+        loaded = context.archive(model)
+        limit = inputs.max_questions or None
+        questions = list(read_questions(inputs.csqa_dev))
+        sanity = sanity_questions(questions, SANITY_SEED)  # the pool of answers is the whole file's
+        plain = answer_questions(loaded.model, loaded.reader, list(itertools.islice(questions, limit)), inputs.batch_size)
+        controlled = answer_questions(loaded.model, loaded.reader, list(itertools.islice(sanity, limit)), inputs.batch_size)
+        intervals = {key: bootstrap_intervals((a.correct, cluster_key(a.metadata)) for a in answers).get("accuracy")
+                     for key, answers in (("accuracy", plain), ("sanity_accuracy", controlled))}
+        results = {"accuracy": accuracy(plain), "sanity_accuracy": accuracy(controlled), "count": len(plain),
+                   "clustered": sum(cluster_key(a.metadata) is not None for a in plain),
+                   "chance": chance(questions[: len(plain)]), "file": inputs.csqa_dev, "intervals": intervals}
+        dev = shlex.quote(inputs.csqa_dev)
+        commands = [f"bin/csqa_sanity {dev} csqa_dev_sanity.jsonl --seed {SANITY_SEED}"]
+        if limit:
+            commands += [f"head -n {limit} {dev} > csqa_dev_{limit}.jsonl",
+                         f"head -n {limit} csqa_dev_sanity.jsonl > csqa_dev_sanity_{limit}.jsonl",
+                         f"allennlp evaluate {shlex.quote(model.location)} csqa_dev_{limit}.jsonl",
+                         f"allennlp evaluate {shlex.quote(model.location)} csqa_dev_sanity_{limit}.jsonl"]
+        else:
+            commands += [f"allennlp evaluate {shlex.quote(model.location)} {dev}",
+                         f"allennlp evaluate {shlex.quote(model.location)} csqa_dev_sanity.jsonl"]
+        return done(results, reading(model, results), commands, {inputs.csqa_dev: sha256_file(inputs.csqa_dev)})
+
+    def tables(self, section: Dict[str, Any], models: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        specs = [("accuracy %", lambda r: percent_cell(r.get("accuracy"), interval_of(r, "accuracy")),
+                  ("commonsenseqa", "accuracy")),
+                 ("SANITY accuracy %", lambda r: percent_cell(r.get("sanity_accuracy"), interval_of(r, "sanity_accuracy")),
+                  ("commonsenseqa", "sanity_accuracy")),
+                 ("questions", lambda r: count_cell(r.get("count")), None)]
+        table = grid_table("CommonsenseQA dev", specs, section, models, (), reference_columns("commonsenseqa", None, _reference),
+                           ["SANITY: every distractor replaced by a random answer of another question (§5). Accuracy % "
+                            "with its 95% interval (bootstrap over question concepts)."])
+        return [table] if table else []
+
+    def summary(self, section: Dict[str, Any], models: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        ran = ran_models(section, models)
+        if not ran:
+            return []
+        cells, chance_cell = {}, None
+        for model in ran:
+            results = section["models"][model["label"]]["results"]
+            cells[model["label"]] = percent_cell(results.get("accuracy"), interval_of(results, "accuracy"))
+            chance_cell = chance_cell or percent_cell(results.get("chance"))
+        best = best_reference("commonsenseqa", "commonsenseqa", "accuracy", lambda r: SPLIT in (r.get("setting") or ""))
+        return [summary_row("CommonsenseQA: dev", cells, None, chance_cell, best)]

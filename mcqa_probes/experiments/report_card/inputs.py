@@ -1,14 +1,18 @@
 """What a report card is computed from (the command's options), and the shape of a section result.
 
-A section runner returns :func:`absent` (with the reason the section cannot run for this model
+A section's ``run`` returns :func:`absent` (with the reason the section cannot run for this model
 and data) or :func:`done` (its numbers, a one-line reading, figures, the equivalent commands and
-the sha256 of every data file it read).
+the sha256 of every data file it read). :func:`first_questions` reads a file as ``allennlp
+evaluate`` does, up to ``--max-questions``; :func:`bootstrap_intervals` gives the 95% intervals of
+an accuracy from per-question correctness, resampling semantic clusters.
 """
+import itertools
 from dataclasses import asdict, dataclass
-from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from mcqa_probes.common.io import sha256_json
+from mcqa_probes.data.question import read_questions
+from mcqa_probes.metrics.probe_records import BOOTSTRAP_SAMPLES, ClusterTally
 
 #: The probe files looked for under --probes-dir, in the paper's order.
 WORDNETQA_PROBES = ("definitions", "synonymy", "hypernymy", "hyponymy", "dictionary")
@@ -58,15 +62,46 @@ def section_key(*parts: Any) -> str:
     return sha256_json(list(parts))
 
 
+#: how every interval on the card is computed (kept in report.json)
+BOOTSTRAP = {"samples": BOOTSTRAP_SAMPLES, "level": 0.95, "seed": 0,
+             "unit": "semantic cluster (a question without a cluster key is a cluster of its own)"}
+
+
+def bootstrap_intervals(answers: Iterable[Tuple[bool, Optional[str]]]) -> Dict[str, List[float]]:
+    """95% intervals (fractions) of instance accuracy (``accuracy``) and strict cluster accuracy
+    (``cluster_accuracy``) over (correct, cluster key) per question: a percentile bootstrap that
+    resamples semantic clusters (:meth:`mcqa_probes.metrics.probe_records.ClusterTally.intervals`)."""
+    tally = ClusterTally()
+    for correct, cluster in answers:
+        tally.add(correct, cluster)
+    if not tally.questions:
+        return {}
+    found = tally.intervals(BOOTSTRAP["samples"], BOOTSTRAP["level"], BOOTSTRAP["seed"])
+    return {"accuracy": [found["accuracy_low"], found["accuracy_high"]],
+            "cluster_accuracy": [found["cluster_accuracy_low"], found["cluster_accuracy_high"]]}
+
+
+def first_questions(path, limit: Optional[int]) -> List[Any]:
+    """The first ``limit`` questions of a labelled file (all with ``limit`` 0 or None), as
+    ``allennlp evaluate`` reads them."""
+    return list(itertools.islice(read_questions(path), limit or None))
+
+
+def chance(questions: List[Any]) -> float:
+    """Mean 1/K over ``questions`` (NaN for none)."""
+    return sum(1 / len(q.choices) for q in questions) / len(questions) if questions else float("nan")
+
+
 def absent(reason: str) -> Dict[str, Any]:
     """A section that does not run for this model / data, and why."""
     return {"status": "absent", "reason": reason}
 
 
 def done(results: Dict[str, Any], reading: str, commands: List[str], data: Dict[str, str],
-         figures: Optional[Dict[str, str]] = None, notes: Optional[List[str]] = None) -> Dict[str, Any]:
-    """A finished section: ``results`` (every number), a one-line ``reading``, the equivalent
-    ``commands``, the ``data`` files' sha256, ``figures`` (name -> path relative to the page) and
-    ``notes`` shown under its table."""
+         figures: Optional[List[Dict[str, str]]] = None, notes: Optional[List[str]] = None) -> Dict[str, Any]:
+    """A finished section: ``results`` (every number; an accuracy's 95% interval is in the same
+    dict under ``intervals[<its key>]``, same unit), a one-line ``reading``, the equivalent
+    ``commands``, the ``data`` files' sha256, ``figures`` (``{"path": relative to the page,
+    "caption": ...}``) and ``notes`` shown under its reading."""
     return {"status": "done", "results": results, "reading": reading, "commands": commands, "data": data,
-            "figures": figures or {}, "notes": notes or []}
+            "figures": figures or [], "notes": notes or []}

@@ -6,19 +6,24 @@
 * a masked LM: a HuggingFace name (``roberta-large``), a local directory with ``config.json``, or
   ``minilm`` (the offline MiniLM) -- oLMpics MC-MLM and WinoVenti sections.
 
+A model fact (:data:`MODEL_FACTS`) is something about a model that a section asks for by name
+(``ReportSection.model_facts``) and that the card computes once per model and keeps with its
+fingerprint: today whether a masked LM's head is trained (:func:`masked_lm_head`).
+
 The fingerprint identifies the weights (sha256 of an archive; names, sizes and the config of a
 directory's files; the name of a hub model), so a re-run reuses a finished section only for the
 same model.
 """
 import hashlib
 import json
+import logging
 import tarfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from mcqa_probes.common.io import sha256_file
-from mcqa_probes.resources.pretrained import MINILM_ALIASES
+from mcqa_probes.resources.pretrained import MINILM_ALIASES, minilm_dir, resolve_transformer_name
 
 MCQA = "mcqa"
 MASKED_LM = "masked_lm"
@@ -89,8 +94,6 @@ def classify(argument: str) -> CardModel:
     if argument.endswith((".tar.gz", ".tgz")):
         raise FileNotFoundError(f"{argument}: no such model archive")
     if argument in MINILM_ALIASES:
-        from mcqa_probes.resources.pretrained import minilm_dir
-
         directory = minilm_dir()
         return CardModel(argument, MASKED_LM, argument, argument, "minilm:" + _directory_fingerprint(directory))
     return CardModel(argument, MASKED_LM, argument, argument, "hub:" + argument)
@@ -113,12 +116,8 @@ def classify_all(arguments: Sequence[str]) -> List[CardModel]:
 def masked_lm_head(name: str) -> Dict[str, Any]:
     """Whether the checkpoint carries trained masked-LM head weights: transformers' loading report
     lists the head weights it had to initialise at random (the offline MiniLM has none)."""
-    import logging
-
     from transformers import AutoModelForMaskedLM
     from transformers.utils import logging as hf_logging
-
-    from mcqa_probes.resources.pretrained import resolve_transformer_name
 
     verbosity = hf_logging.get_verbosity()
     hf_logging.set_verbosity_error()
@@ -129,3 +128,9 @@ def masked_lm_head(name: str) -> Dict[str, Any]:
     logging.getLogger(__name__).debug("loading info of %s: %s", name, info)
     missing = sorted(info.get("missing_keys") or [])
     return {"trained": not missing, "missing_weights": missing[:20], "missing_count": len(missing)}
+
+
+#: the facts a section may ask for (``ReportSection.model_facts``): name -> fact of a model (None: not applicable)
+MODEL_FACTS: Dict[str, Callable[[CardModel], Any]] = {
+    "masked_lm_head": lambda model: None if model.is_mcqa else masked_lm_head(model.location),
+}

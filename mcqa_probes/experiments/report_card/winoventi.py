@@ -1,33 +1,30 @@
 """The WinoVenti section (Do & Pavlick 2021, Table 6): generic and exception accuracy of a masked LM
 over All pairs, the pairs of its own adversarial filter (Individual) and the pairs every Table-6
-model's filter kept (Intersection; needs the registry) -- the numbers of ``bin/winoventi_eval``.
+model's filter kept (Intersection; needs the registry) -- the numbers of ``bin/winoventi_eval`` --
+each with its 95% interval: a bootstrap over semantic clusters, the prompts about one (word,
+associative outcome, alternative) triple.
 """
 import shlex
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Set
 
 from mcqa_probes.common.io import sha256_file
-from mcqa_probes.experiments.report_card.inputs import CardInputs, absent, done
+from mcqa_probes.data.winoventi import (
+    individual_pairs, intersection_pairs, read_registry, read_winoventi, unique_triples, write_winoventi,
+)
+from mcqa_probes.experiments.report_card.inputs import CardInputs, bootstrap_intervals, done
 from mcqa_probes.experiments.report_card.models import CardModel
+from mcqa_probes.experiments.report_card.section import ReportSection, SectionContext
+from mcqa_probes.experiments.winoventi.adversarial_filter import adversarial_filter, filter_flags
+from mcqa_probes.experiments.winoventi.evaluate import evaluate_model
+from mcqa_probes.experiments.winoventi.scoring import MaskedLm
+from mcqa_probes.reports.card.tables import (
+    best_reference, count_cell, grid_table, interval_of, number_cell, percent_cell, ran_models, reference_columns,
+    summary_row,
+)
 
 MULTI_TOKEN = "skip"
-
-
-def why_absent(model: CardModel, inputs: CardInputs) -> Optional[str]:
-    if model.is_mcqa:
-        return (f"{model.label} is a multiple-choice QA archive; WinoVenti scores the outcome words at a masked "
-                "LM's [MASK]: give the masked LM (its HuggingFace name or directory)")
-    if not inputs.winoventi_tsv:
-        return "no --winoventi-tsv given (winoventi_bert_large_final.tsv layout)"
-    if not Path(inputs.winoventi_tsv).is_file():
-        return f"--winoventi-tsv {inputs.winoventi_tsv}: no such file"
-    return None
-
-
-def key_parts(inputs: CardInputs) -> Dict[str, Any]:
-    registry = inputs.winoventi_registry
-    return {"tsv": sha256_file(inputs.winoventi_tsv), "registry": sha256_file(registry) if registry else None,
-            "max_pairs": inputs.max_questions, "precision": inputs.precision, "multi_token": MULTI_TOKEN}
+SUBSETS = (("all", "All"), ("individual", "Individual"), ("intersection", "Intersection"))
 
 
 def first_pairs(prompts: List[Any], limit: Optional[int]) -> List[Any]:
@@ -43,39 +40,111 @@ def first_pairs(prompts: List[Any], limit: Optional[int]) -> List[Any]:
     return [p for p in prompts if p.pair_index in chosen]
 
 
-def run(model: CardModel, inputs: CardInputs, out: Path, figure_prefix: str, head: Optional[Dict] = None) -> Dict[str, Any]:
-    reason = why_absent(model, inputs)
-    if reason:
-        return absent(reason)
-    from mcqa_probes.common.device import resolve_cuda_device
-    from mcqa_probes.data.winoventi import read_registry, read_winoventi, write_winoventi
-    from mcqa_probes.experiments.winoventi.evaluate import evaluate_model
+def subset_intervals(prompts: List[Any], correct: Dict[int, bool], pairs: Optional[Set[int]] = None) -> Dict[str, List[float]]:
+    """95% intervals (percent) of generic and exception accuracy over the scored prompts of a subset of
+    pairs (``None``: all), resampling the (word, o_g, o_e) triples: the prompts about one triple are
+    one semantic cluster."""
+    found = {}
+    for key, test_type in (("generic", 1), ("exception", 2)):
+        answers = [(correct[p.line], "|".join(p.triple)) for p in prompts
+                   if p.test_type == test_type and p.line in correct and (pairs is None or p.pair_index in pairs)]
+        interval = bootstrap_intervals(answers).get("accuracy")
+        if interval:
+            found[key] = [100.0 * interval[0], 100.0 * interval[1]]
+    return found
 
-    prompts = read_winoventi(inputs.winoventi_tsv)
-    chosen = first_pairs(prompts, inputs.max_questions)
-    registry = read_registry(inputs.winoventi_registry) if inputs.winoventi_registry else None
-    row = evaluate_model(model.location, chosen, registry, batch_size=inputs.batch_size,
-                         cuda_device=resolve_cuda_device(inputs.cuda_device), precision=inputs.precision,
-                         multi_token=MULTI_TOKEN)
-    row.pop("correct")
-    notes = []
-    if registry is None:
-        notes.append("Intersection needs the associative-bias registry (--winoventi-registry)")
-    tsv = inputs.winoventi_tsv
-    commands = []
-    if len(chosen) < len(prompts):
-        tsv = f"winoventi_first_{inputs.max_questions}_pairs.tsv"
-        commands.append(f"# the first {inputs.max_questions} pairs of {inputs.winoventi_tsv} written to {tsv}")
-        if out is not None:
-            write_winoventi(chosen, out / tsv)
-            tsv = str(out / tsv)
-    commands.append(f"bin/winoventi_eval --model {shlex.quote(model.location)} --tsv {shlex.quote(tsv)}"
-                    + (f" --registry {shlex.quote(inputs.winoventi_registry)}" if registry else "")
-                    + f" --multi-token {MULTI_TOKEN} --precision {inputs.precision}")
-    data = {inputs.winoventi_tsv: sha256_file(inputs.winoventi_tsv)}
-    if registry is not None:
-        data[inputs.winoventi_registry] = sha256_file(inputs.winoventi_registry)
-    return done(row, reading(model, row, head), commands, data, notes=notes)
+
+def _reference(row: Dict[str, Any]) -> bool:
+    return row["model"] in ("RoBERTa-large", "BERT-large", "Human")
+
+
+@ReportSection.register("winoventi")
+class WinoVentiSection(ReportSection):
+    """Generic / exception accuracy of a masked LM on WinoVenti (Table 6 layout)."""
+
+    title = "WinoVenti (Do & Pavlick 2021)"
+    order = 30
+    model_facts = ("masked_lm_head",)
+
+    def why_absent(self, model: CardModel, inputs: CardInputs) -> Optional[str]:
+        if model.is_mcqa:
+            return (f"{model.label} is a multiple-choice QA archive; WinoVenti scores the outcome words at a masked "
+                    "LM's [MASK]: give the masked LM (its HuggingFace name or directory)")
+        if not inputs.winoventi_tsv:
+            return "no --winoventi-tsv given (winoventi_bert_large_final.tsv layout)"
+        if not Path(inputs.winoventi_tsv).is_file():
+            return f"--winoventi-tsv {inputs.winoventi_tsv}: no such file"
+        return None
+
+    def key_parts(self, model: CardModel, inputs: CardInputs) -> Dict[str, Any]:
+        registry = inputs.winoventi_registry
+        return {"tsv": sha256_file(inputs.winoventi_tsv), "registry": sha256_file(registry) if registry else None,
+                "max_pairs": inputs.max_questions, "precision": inputs.precision, "multi_token": MULTI_TOKEN}
+
+    def run(self, model: CardModel, inputs: CardInputs, context: SectionContext) -> Dict[str, Any]:
+        prompts = read_winoventi(inputs.winoventi_tsv)
+        chosen = first_pairs(prompts, inputs.max_questions)
+        registry = read_registry(inputs.winoventi_registry) if inputs.winoventi_registry else None
+        lm = MaskedLm(model.location, cuda_device=inputs.cuda_device, precision=inputs.precision, multi_token=MULTI_TOKEN)
+        row = evaluate_model(model.location, chosen, registry, batch_size=inputs.batch_size, lm=lm)
+        correct = row.pop("correct")
+        row["all"]["intervals"] = subset_intervals(chosen, correct)
+        if "individual" in row:
+            source = row.get("individual_source", "")
+            if source.startswith("registry:"):
+                flags = registry.flags[source.split(":", 1)[1]]
+            else:  # the model's own filter, as evaluate_model ran it
+                flags = filter_flags(adversarial_filter(lm, unique_triples(chosen), batch_size=inputs.batch_size))
+            row["individual"]["intervals"] = subset_intervals(chosen, correct, individual_pairs(chosen, flags))
+        if "intersection" in row:
+            row["intersection"]["intervals"] = subset_intervals(
+                chosen, correct, intersection_pairs(chosen, registry, row["intersection_models"]))
+        notes = []
+        if registry is None:
+            notes.append("Intersection needs the associative-bias registry (--winoventi-registry)")
+        tsv = inputs.winoventi_tsv
+        commands = []
+        if len(chosen) < len(prompts):
+            tsv = f"winoventi_first_{inputs.max_questions}_pairs.tsv"
+            commands.append(f"# the first {inputs.max_questions} pairs of {inputs.winoventi_tsv} written to {tsv}")
+            write_winoventi(chosen, context.out / tsv)
+            tsv = str(context.out / tsv)
+        commands.append(f"bin/winoventi_eval --model {shlex.quote(model.location)} --tsv {shlex.quote(tsv)}"
+                        + (f" --registry {shlex.quote(inputs.winoventi_registry)}" if registry else "")
+                        + f" --multi-token {MULTI_TOKEN} --precision {inputs.precision}")
+        data = {inputs.winoventi_tsv: sha256_file(inputs.winoventi_tsv)}
+        if registry is not None:
+            data[inputs.winoventi_registry] = sha256_file(inputs.winoventi_registry)
+        return done(row, reading(model, row, context.facts.get("masked_lm_head")), commands, data, notes=notes)
+
+    def tables(self, section: Dict[str, Any], models: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        specs = []
+        for subset, name in SUBSETS:
+            get = lambda r, s=subset: r.get(s) or {}  # noqa: E731
+            specs += [(f"{name}: generic %", lambda r, get=get: number_cell(get(r).get("generic"), interval_of(get(r), "generic")),
+                       ("winoventi", f"generic_{subset}")),
+                      (f"{name}: exception %", lambda r, get=get: number_cell(get(r).get("exception"), interval_of(get(r), "exception")),
+                       ("winoventi", f"exception_{subset}")),
+                      (f"{name}: N pairs", lambda r, get=get: count_cell(get(r).get("n")), ("winoventi", f"n_{subset}"))]
+        table = grid_table("Generic / exception accuracy (Table 6 layout)", specs, section, models, (),
+                           reference_columns("winoventi", None, _reference),
+                           ["A prompt is right when P(target) > P(incorrect) at the [MASK]; N = pairs. Accuracy % with "
+                            "its 95% interval (bootstrap over the (word, outcome, alternative) triples)."])
+        return [table] if table else []
+
+    def summary(self, section: Dict[str, Any], models: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        ran = ran_models(section, models)
+        if not ran:
+            return []
+        rows = []
+        for key in ("generic", "exception"):
+            cells = {}
+            for model in ran:
+                every = section["models"][model["label"]]["results"].get("all") or {}
+                cells[model["label"]] = number_cell(every.get(key), interval_of(every, key))
+            rows.append(summary_row(f"WinoVenti: {key} prompts", cells, None, percent_cell(0.5),
+                                    best_reference("winoventi", "winoventi", f"{key}_all")))
+        return rows
 
 
 def reading(model: CardModel, row: Dict[str, Any], head: Optional[Dict] = None) -> str:

@@ -1,6 +1,7 @@
 """The WordNetQA / DictionaryQA section (Richardson & Sabharwal 2020): per probe, instance accuracy,
-strict cluster accuracy and Δ (Table 8), the hops × distractor-family heat map (Figure 3), the
-Choice-Only control beside it, and the inoculation curves (Figure 4) of a given sweep.
+strict cluster accuracy and Δ (Table 8) with 95% intervals over semantic clusters, the hops ×
+distractor-family heat map (Figure 3), the Choice-Only-GloVe control beside it, and the inoculation
+curves (Figure 4) of a given sweep.
 
 The per-probe numbers are those of ``allennlp predict ... --predictor mcqa`` followed by
 ``bin/probe_report`` on the first ``max_questions`` questions of ``<probes_dir>/<probe>/<split>.jsonl``
@@ -9,16 +10,28 @@ and the inoculation sweep do not depend on the page's models: they are computed 
 """
 import csv
 import json
+import logging
 import shlex
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from mcqa_probes.common.io import sha256_file
-from mcqa_probes.experiments.report_card.answers import answer_questions, first_questions, load_archive_model
-from mcqa_probes.experiments.report_card.inputs import WORDNETQA_PROBES, CardInputs, absent, done
+from mcqa_probes.common.io import sha256_file, write_text
+from mcqa_probes.experiments.report_card.inputs import (
+    WORDNETQA_PROBES, CardInputs, chance, done, first_questions,
+)
 from mcqa_probes.experiments.report_card.models import CardModel
+from mcqa_probes.experiments.report_card.section import ReportSection, SectionContext, slug
+from mcqa_probes.experiments.wordnetqa.artifact_audit import run_audit
 from mcqa_probes.metrics.probe_records import record_from
+from mcqa_probes.reports.card.tables import (
+    best_reference, column, count_cell, grid_table, interval_of, make_table, percent_cell, points_cell,
+    ran_models, reference_columns, summary_row, text_cell,
+)
 from mcqa_probes.reports.probe_report import heatmap, summarize
+from mcqa_probes.training.evaluation import answer_questions
+
+CONTROL = "Choice-Only-GloVe"
+
 
 def probe_files(inputs: CardInputs) -> Dict[str, Path]:
     """The probe files present under ``probes_dir`` (``<probe>/<split>.jsonl``), in the paper's order."""
@@ -26,23 +39,6 @@ def probe_files(inputs: CardInputs) -> Dict[str, Path]:
         return {}
     root = Path(inputs.probes_dir)
     return {p: root / p / f"{inputs.split}.jsonl" for p in WORDNETQA_PROBES if (root / p / f"{inputs.split}.jsonl").is_file()}
-
-
-def why_absent(model: CardModel, inputs: CardInputs) -> Optional[str]:
-    if not model.is_mcqa:
-        return (f"{model.label} is a masked LM; the WordNetQA / DictionaryQA probes need a multiple-choice QA "
-                "model: fine-tune one (allennlp train training_config/roberta_probe.jsonnet, see the README's "
-                "main job) and give its model.tar.gz")
-    if not probe_files(inputs):
-        return (f"no probe files: {inputs.probes_dir or '--probes-dir'}/<probe>/{inputs.split}.jsonl not found "
-                f"for any of {', '.join(WORDNETQA_PROBES)}; build them with bin/build_probes --out "
-                f"{inputs.probes_dir or 'probes'}")
-    return None
-
-
-def key_parts(inputs: CardInputs) -> Dict[str, Any]:
-    return {"files": {p: sha256_file(f) for p, f in probe_files(inputs).items()}, "max_questions": inputs.max_questions,
-            "precision": inputs.precision}
 
 
 def _commands(model: CardModel, probe: str, path: Path, inputs: CardInputs) -> List[str]:
@@ -58,33 +54,6 @@ def _commands(model: CardModel, probe: str, path: Path, inputs: CardInputs) -> L
     return lines
 
 
-def run(model: CardModel, inputs: CardInputs, out: Path, figure_prefix: str) -> Dict[str, Any]:
-    reason = why_absent(model, inputs)
-    if reason:
-        return absent(reason)
-    from mcqa_probes.common.device import resolve_cuda_device
-
-    loaded = load_archive_model(model.location, resolve_cuda_device(inputs.cuda_device), inputs.precision)
-    results: Dict[str, Any] = {}
-    figures: Dict[str, str] = {}
-    commands: List[str] = []
-    data: Dict[str, str] = {}
-    for probe, path in probe_files(inputs).items():
-        questions = first_questions(path, inputs.max_questions)
-        answers = answer_questions(loaded, questions, inputs.batch_size)
-        summary = summarize([record_from(a.metadata, a.correct) for a in answers])
-        summary["file"] = str(path)
-        summary["chance"] = sum(1 / len(q.choices) for q in questions) / len(questions)
-        results[probe] = summary
-        figure = heatmap(summary, out / f"{figure_prefix}wordnetqa_{probe}.png",
-                         title=f"{model.label}: {probe} (accuracy by hops × distractor)")
-        if figure is not None:
-            figures[probe] = str(figure.relative_to(out))
-        commands += _commands(model, probe, path, inputs)
-        data[str(path)] = sha256_file(path)
-    return done(results, reading(model, results), commands, data, figures)
-
-
 def reading(model: CardModel, results: Dict[str, Any]) -> str:
     ranked = sorted(results, key=lambda p: results[p]["instance_accuracy"], reverse=True)
     best, worst = ranked[0], ranked[-1]
@@ -97,6 +66,166 @@ def reading(model: CardModel, results: Dict[str, Any]) -> str:
              "accuracy on average, so what it knows about a concept does not survive all of its perturbations"
              if delta < 0 else f"; strict cluster accuracy is {delta:+.1f} points from instance accuracy on average")
     return text + "."
+
+
+def _reference(row: Dict[str, Any]) -> bool:
+    """The paper's rows shown beside the models: RoBERTa-large, BERT-large, ESIM (inoculated), the
+    Choice-Only-GloVe baseline and humans on test (Table 7), strict cluster accuracy and Δ of the
+    inoculated transformers (Table 8, dev); every row is in references.json."""
+    model, setting, table = row["model"], row.get("setting") or "", row["table"]
+    if table == "Table 8":
+        return model in ("RoBERTa-large", "BERT-large") and "inoculated" in setting
+    return setting.endswith("(test)") and (
+        (model in ("RoBERTa-large", "BERT-large", "ESIM-GloVe") and "inoculated" in setting)
+        or model in (CONTROL, "Human"))
+
+
+@ReportSection.register("wordnetqa")
+class WordNetQaSection(ReportSection):
+    """Instance and strict cluster accuracy of an MCQA archive on the WordNetQA / DictionaryQA probes."""
+
+    title = "WordNetQA / DictionaryQA (Richardson & Sabharwal 2020)"
+    order = 10
+
+    def why_absent(self, model: CardModel, inputs: CardInputs) -> Optional[str]:
+        if not model.is_mcqa:
+            return (f"{model.label} is a masked LM; the WordNetQA / DictionaryQA probes need a multiple-choice QA "
+                    "model: fine-tune one (allennlp train training_config/roberta_probe.jsonnet, see the README's "
+                    "main job) and give its model.tar.gz")
+        if not probe_files(inputs):
+            return (f"no probe files: {inputs.probes_dir or '--probes-dir'}/<probe>/{inputs.split}.jsonl not found "
+                    f"for any of {', '.join(WORDNETQA_PROBES)}; build them with bin/build_probes --out "
+                    f"{inputs.probes_dir or 'probes'}")
+        return None
+
+    def key_parts(self, model: CardModel, inputs: CardInputs) -> Dict[str, Any]:
+        return {"files": {p: sha256_file(f) for p, f in probe_files(inputs).items()},
+                "max_questions": inputs.max_questions, "precision": inputs.precision}
+
+    def run(self, model: CardModel, inputs: CardInputs, context: SectionContext) -> Dict[str, Any]:
+        loaded = context.archive(model)
+        results: Dict[str, Any] = {}
+        figures: List[Dict[str, str]] = []
+        commands: List[str] = []
+        data: Dict[str, str] = {}
+        for probe, path in probe_files(inputs).items():
+            questions = first_questions(path, inputs.max_questions)
+            answers = answer_questions(loaded.model, loaded.reader, questions, inputs.batch_size)
+            records = [record_from(a.metadata, a.correct) for a in answers]
+            summary = summarize(records)  # bin/probe_report's numbers, with its bootstrap over semantic clusters
+            found = summary["intervals"]
+            summary["intervals"] = {"instance_accuracy": [found["accuracy_low"], found["accuracy_high"]],
+                                    "cluster_accuracy": [found["cluster_accuracy_low"], found["cluster_accuracy_high"]]}
+            summary["file"] = str(path)
+            summary["chance"] = chance(questions)
+            results[probe] = summary
+            figure = heatmap(summary, context.figure_path(f"wordnetqa_{probe}.png"),
+                             title=f"{model.label}: {probe} (accuracy by hops × distractor)")
+            if figure is not None:
+                figures.append({"path": context.relative(figure),
+                                "caption": f"{model.label}: {probe} (accuracy by ISA hops × distractor family, "
+                                           "Figure 3 layout)"})
+            commands += _commands(model, probe, path, inputs)
+            data[str(path)] = sha256_file(path)
+        return done(results, reading(model, results), commands, data, figures)
+
+    def shared(self, section: Dict[str, Any], inputs: CardInputs, context: SectionContext) -> None:
+        section["shared"]["probes"] = list(probe_files(inputs))
+        section["shared"]["split"] = inputs.split
+        if not any(entry["status"] == "done" for entry in section["models"].values()):
+            return
+        control = section["shared"]["choice_only"] = choice_only_control(inputs, context.out, context.progress)
+        _drop_closed_log_handlers()
+        section["commands"] += [c["command"] for c in control.values() if c.get("command")]
+        section["shared"]["inoculation"] = sweeps = inoculation_sweeps(inputs)
+        for sweep in sweeps:
+            section["data"][sweep["table"]] = sweep["sha256"]
+            path = context.copy_figure(sweep["figure"], f"inoculation_{slug(sweep['name'])}.png")
+            if path:
+                section["figures"].append({"path": path, "caption": f"Inoculation curves: {sweep['name']} (Figure 4 layout)"})
+
+    def tables(self, section: Dict[str, Any], models: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        shared = section.get("shared", {})
+        probes = shared.get("probes", [])
+        control = shared.get("choice_only", {})
+        split = shared.get("split", "test")
+        specs = []
+        control_cells: Dict[str, Any] = {}
+        for probe in probes:
+            get = lambda r, p=probe: r.get(p) or {}  # noqa: E731
+            rows = [(f"{probe}: accuracy %",
+                     lambda r, get=get: percent_cell(get(r).get("instance_accuracy"), interval_of(get(r), "instance_accuracy")),
+                     (probe, "accuracy")),
+                    (f"{probe}: strict cluster accuracy %",
+                     lambda r, get=get: percent_cell(get(r).get("cluster_accuracy"), interval_of(get(r), "cluster_accuracy")),
+                     (probe, "cluster_accuracy")),
+                    (f"{probe}: Δ (points)", lambda r, get=get: points_cell(get(r).get("cluster_delta")), (probe, "cluster_delta")),
+                    (f"{probe}: questions", lambda r, get=get: count_cell(get(r).get("questions")), None)]
+            specs += rows
+            if probe in control:
+                control_cells[rows[0][0]] = percent_cell(control[probe].get(split))
+        extra = []
+        if control:
+            where = "; ".join(f"{p}: {c.get('train_questions')} training questions, "
+                              + ("computed here" if c["source"] == "computed" else f"from {c['source']}")
+                              for p, c in control.items())
+            extra.append((column(f"{CONTROL} (control)", "control",
+                                 footnote=f"{CONTROL} never sees the question (trained on the probe's train, scored on the "
+                                          f"same questions): far above chance means the choices give the answer away. "
+                                          f"{where}. No interval: only its accuracy is kept."),
+                          lambda label: control_cells.get(label, text_cell())))
+        notes = ["Accuracy and strict cluster accuracy in % with their 95% interval (bootstrap over semantic clusters); "
+                 "Δ = cluster − instance accuracy in points (Table 8). The paper's numbers are on its own probe files "
+                 "(ours are rebuilt from WordNet 3.0 / GCIDE) and have no interval."]
+        table = grid_table("Instance and strict cluster accuracy", specs, section, models, extra,
+                           reference_columns("wordnetqa", probes, _reference), notes)
+        tables = [table] if table else []
+        for sweep in shared.get("inoculation", []):
+            rows = [[count_cell(r.get("k")), text_cell(f"{r.get('lr')}"),
+                     count_cell(r.get("seed")) if r.get("seed") is not None else text_cell(),
+                     percent_cell(r.get("probe_dev_accuracy")), percent_cell(r.get("orig_accuracy_before")),
+                     percent_cell(r.get("orig_accuracy_after")), points_cell(r.get("inoculation_cost"))] for r in sweep["best"]]
+            columns = [column("k", "label"), column("lr", "label"), column("seed", "label"),
+                       *[column(h, "model") for h in ("probe dev %", "original before %", "original after %",
+                                                      "inoculation cost (points)")]]
+            tables.append(make_table(f"Inoculation: {sweep['name']} (best run per dosage k)", columns, rows,
+                                     [f"From {sweep['table']} (bin/inoculate): a result file without per-question "
+                                      "data, so no interval."]))
+        return tables
+
+    def summary(self, section: Dict[str, Any], models: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        shared = section.get("shared", {})
+        control = shared.get("choice_only", {})
+        split = shared.get("split", "test")
+        rows = []
+        ran = ran_models(section, models)
+        for probe in shared.get("probes", []):
+            cells = {}
+            chance_cell = None
+            for model in ran:
+                result = section["models"][model["label"]]["results"].get(probe)
+                if result:
+                    cells[model["label"]] = percent_cell(result["instance_accuracy"], interval_of(result, "instance_accuracy"))
+                    chance_cell = chance_cell or percent_cell(result.get("chance"))
+            if not cells:
+                continue
+            control_cell = None
+            if probe in control:
+                control_cell = percent_cell(control[probe].get(split))
+                control_cell["text"] += f" ({CONTROL})"
+            best = best_reference("wordnetqa", probe, "accuracy", lambda r: (r.get("setting") or "").endswith(f"({split})"))
+            rows.append(summary_row(f"WordNetQA: {probe}", cells, control_cell, chance_cell, best))
+        return rows
+
+
+def _drop_closed_log_handlers() -> None:
+    """allennlp's train_model (the Choice-Only control) leaves logging handlers on files it closed;
+    later warnings would print "--- Logging error ---" tracebacks."""
+    for logger in [logging.getLogger()] + [logging.getLogger(n) for n in list(logging.root.manager.loggerDict)]:
+        for handler in list(getattr(logger, "handlers", [])):
+            stream = getattr(handler, "stream", None)
+            if stream is not None and getattr(stream, "closed", False):
+                logger.removeHandler(handler)
 
 
 # ---------------------------------------------------------------------------- shared: controls and inoculation
@@ -118,8 +247,6 @@ def choice_only_control(inputs: CardInputs, out: Path, progress=print) -> Dict[s
                                   "train_questions": (entry.get("splits") or {}).get("sizes", {}).get("train")}
     todo = [p for p in files if p not in control and (Path(inputs.probes_dir) / p / "train.jsonl").is_file()]
     if todo:
-        from mcqa_probes.experiments.wordnetqa.artifact_audit import run_audit
-
         target = out / "controls" / "choice_only"
         progress(f"Choice-Only-GloVe control on {', '.join(todo)} (trained on each probe's train; reused when done)")
         report = run_audit([_control_probe_dir(inputs, p, out / "controls" / "probes") for p in todo], target,
@@ -140,8 +267,6 @@ def choice_only_control(inputs: CardInputs, out: Path, progress=print) -> Dict[s
 def _control_probe_dir(inputs: CardInputs, probe: str, root: Path) -> Path:
     """The control's probe directory: the probe's train file, and as dev and test the first
     ``max_questions`` questions of its dev / test files (the questions the models answer)."""
-    from mcqa_probes.common.io import write_text
-
     source, target = Path(inputs.probes_dir) / probe, root / probe
     for split in ("train", "dev", "test"):
         path = source / f"{split}.jsonl"

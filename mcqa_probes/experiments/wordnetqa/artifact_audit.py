@@ -7,7 +7,8 @@ the gold away, i.e. the probe has annotation artifacts.
 
 For each probe directory (``train.jsonl`` and optionally ``dev.jsonl`` / ``test.jsonl``; a missing
 dev or test split is carved, seeded, out of train by whole semantic clusters - see
-:func:`prepare_splits`), every requested model is trained with its
+:func:`prepare_splits`; dev and test hold at most :data:`DEFAULT_EVAL_MAX` questions each, a seeded
+sample of whole clusters, given or carved), every requested model is trained with its
 config in ``training_config/`` (environment overrides: TRAIN_DATA, DEV_DATA, TEST_DATA,
 GLOVE_FILE, EPOCHS, SEED) and scored on dev and test. The GloVe file is first cut down to the
 words of the probe files (same vectors, much faster to load).
@@ -21,15 +22,16 @@ import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, Iterable, List, Optional, Sequence
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from mcqa_probes.data.question import read_questions
+from mcqa_probes.data.question import question_from_json, read_questions
 from mcqa_probes.metrics.probe_records import CLUSTER_KEY_FIELDS, cluster_key
 from mcqa_probes.common.configs import CONFIG_DIR
 from mcqa_probes.common.device import config_environment, resolve_cuda_device, torch_device
 from mcqa_probes.common.environment import environment
-from mcqa_probes.common.io import atomic_open, read_jsonl, sha256_file, write_json, write_text
+from mcqa_probes.common.io import McqaFormatError, atomic_open, read_jsonl, sha256_file, write_json, write_text
 from mcqa_probes.reports.tables import Section, markdown_table
+from mcqa_probes.resources.glove import glove_50d_file
 from mcqa_probes.experiments.grid import GridOptions, Trial, config_variables, describe_metrics, run_grid
 
 
@@ -66,53 +68,113 @@ GROUP_TITLES = {
 
 
 # ---------------------------------------------------------------------------- splits
-def _read_lines(path: Path) -> List[str]:
-    list(read_questions(path))  # validate (errors name file and line)
-    return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+#: at most this many dev and this many test questions per probe (a seeded sample of whole semantic
+#: clusters, see :func:`cap_by_clusters`); 0 = all. Every epoch validates on dev, so a full-size dev
+#: (tens of thousands of questions on a full probe build) makes the audit many times slower.
+DEFAULT_EVAL_MAX = 2000
+
+#: one question of a probe file: the line as written (copied to the split files unchanged) and its
+#: decoded JSON object
+Record = Tuple[str, Dict[str, Any]]
 
 
-def clusters_of(lines: Sequence[str]) -> List[List[str]]:
-    """The lines grouped by semantic cluster, in first-seen order: the cluster key the probe metrics
+def read_records(path: Path) -> List[Record]:
+    """The questions of a JSON-lines file as ``(line, decoded object)``, parsed once by
+    :func:`~mcqa_probes.common.io.read_jsonl` and validated as questions (errors name file and line)."""
+    path = Path(path)
+    with open(path, "rb") as handle:
+        raw_lines = handle.readlines()  # the lines read_jsonl numbers
+    records: List[Record] = []
+    for number, data in read_jsonl(path, what="question"):
+        try:
+            question_from_json(data, default_id=f"line-{number}")
+        except McqaFormatError as error:
+            raise McqaFormatError(error.reason, str(path), number) from None
+        line = raw_lines[number - 1].decode("utf-8").rstrip("\r\n")
+        records.append((line.lstrip("\ufeff") if number == 1 else line, data))
+    return records
+
+
+def clusters_of(records: Sequence[Record]) -> List[List[Record]]:
+    """The records grouped by semantic cluster, in first-seen order: the cluster key the probe metrics
     use (:data:`~mcqa_probes.metrics.probe_records.CLUSTER_KEY_FIELDS`: ``notes.cluster_key``,
     ``notes.synset_id``, ``notes.gold_synset``, ``question_concept``); a question without one is
     its own cluster."""
-    groups: Dict[object, List[str]] = {}
-    for index, line in enumerate(lines):
-        key = cluster_key(json.loads(line))
-        groups.setdefault(("key", key) if key is not None else ("line", index), []).append(line)
+    groups: Dict[object, List[Record]] = {}
+    for index, record in enumerate(records):
+        key = cluster_key(record[1])
+        groups.setdefault(("key", key) if key is not None else ("line", index), []).append(record)
     return list(groups.values())
 
 
+def cap_by_clusters(records: Sequence[Record], cap: int, seed: str) -> Tuple[List[Record], Dict[str, Any]]:
+    """At most ``cap`` of ``records`` (``cap`` 0: all), a seeded sample of whole semantic clusters
+    (:func:`clusters_of`): the clusters are shuffled with ``random.Random(seed)`` and taken in that
+    order up to the first one that would pass the cap (so the sample is a uniform draw of clusters,
+    none split, and holds ``cap`` minus less than one cluster; at least one cluster). The kept
+    questions stay in file order. Returns them and ``{"questions", "clusters", "of_questions",
+    "of_clusters", "max", "seed"}``."""
+    clusters = clusters_of(records)
+    stated = {"questions": len(records), "clusters": len(clusters), "of_questions": len(records),
+              "of_clusters": len(clusters), "max": cap, "seed": seed}
+    if not cap or len(records) <= cap:
+        return list(records), stated
+    order = list(range(len(clusters)))
+    random.Random(seed).shuffle(order)
+    chosen, count = set(), 0
+    for index in order:
+        if chosen and count + len(clusters[index]) > cap:
+            break
+        chosen.add(index)
+        count += len(clusters[index])
+    kept_ids = {id(record) for index in chosen for record in clusters[index]}
+    kept = [record for record in records if id(record) in kept_ids]
+    stated.update(questions=len(kept), clusters=len(chosen))
+    return kept, stated
+
+
 def prepare_splits(
-    probe_dir: Path, out_dir: Path, max_train: int = 3000, dev_size: int = 300, test_size: int = 300, seed: int = 0
+    probe_dir: Path, out_dir: Path, max_train: int = 3000, dev_size: int = 300, test_size: int = 300, seed: int = 0,
+    eval_max: int = DEFAULT_EVAL_MAX,
 ) -> Dict[str, object]:
     """Train / dev / test files of a probe. A missing ``dev.jsonl`` / ``test.jsonl`` is carved out
     of ``train.jsonl`` by whole semantic clusters (:func:`clusters_of`; seeded shuffle of the
     clusters, taken until the split has at least the requested size, so it may be larger by
     less than one cluster): no cluster is split, so no concept is in both train and a carved split
     (a question-level shuffle put the same synsets in train and dev and inflated partial-input
-    baselines). Train is then shuffled and cut to ``max_train`` questions. Writes the three files
-    under ``out_dir`` and returns their paths, sizes and provenance (``carved``: clusters per split)."""
+    baselines). A given dev / test file with more than ``eval_max`` questions (0: no cap) is cut to
+    a seeded sample of its whole clusters (:func:`cap_by_clusters`, seed ``"<seed>:<split>"``), and
+    the carved splits are carved at ``min(size, eval_max)``. Train is then shuffled and cut to
+    ``max_train`` questions. Writes the three files under ``out_dir`` and returns their paths, sizes
+    and provenance (``carved``: clusters per carved split; ``eval``: per dev / test split, the
+    questions and clusters used of how many, the cap and its seed)."""
     probe_dir = Path(probe_dir)
     train_file = probe_dir / "train.jsonl"
     if not train_file.is_file():
         raise FileNotFoundError(f"{probe_dir}: no train.jsonl")
     rng = random.Random(seed)
-    clusters = clusters_of(_read_lines(train_file))
+    clusters = clusters_of(read_records(train_file))
     rng.shuffle(clusters)
     total = sum(len(c) for c in clusters)
     sources = {"train": str(train_file)}
     carved: Dict[str, Dict[str, int]] = {}
-    splits: Dict[str, List[str]] = {}
+    evaluation: Dict[str, Dict[str, Any]] = {}
+    splits: Dict[str, List[Record]] = {}
     for name, size in (("dev", dev_size), ("test", test_size)):
         given = probe_dir / f"{name}.jsonl"
         if given.is_file():
-            splits[name] = _read_lines(given)
+            splits[name], evaluation[name] = cap_by_clusters(read_records(given), eval_max, f"{seed}:{name}")
             sources[name] = str(given)
+            if evaluation[name]["questions"] < evaluation[name]["of_questions"]:
+                sources[name] = (f"{evaluation[name]['questions']} of the {evaluation[name]['of_questions']} "
+                                 f"questions of {given}: a sample of whole semantic clusters "
+                                 f"({evaluation[name]['clusters']} of {evaluation[name]['of_clusters']}; "
+                                 f"at most {eval_max}, seed {seed}:{name})")
         else:
+            size = min(size, eval_max) if eval_max else size
             if total <= size:
                 raise ValueError(f"{train_file}: {total} questions, too few to hold out {size} for {name}")
-            taken: List[str] = []
+            taken: List[Record] = []
             count = 0
             while clusters and len(taken) < size:
                 taken += clusters.pop(0)
@@ -123,18 +185,21 @@ def prepare_splits(
             total -= len(taken)
             splits[name] = taken
             carved[name] = {"questions": len(taken), "clusters": count}
+            evaluation[name] = {"questions": len(taken), "clusters": count, "of_questions": len(taken),
+                                "of_clusters": count, "max": eval_max, "seed": str(seed), "carved": True}
             sources[name] = (f"{len(taken)} held out of {train_file} by whole semantic clusters ({count} clusters, "
                              f"key {' / '.join(CLUSTER_KEY_FIELDS)}; seed {seed})")
-    train = [line for cluster in clusters for line in cluster]
+    train = [record for cluster in clusters for record in cluster]
     rng.shuffle(train)
     splits["train"] = train[:max_train]
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = {}
-    for name, lines in splits.items():
+    for name, records in splits.items():
         paths[name] = str(out_dir / f"{name}.jsonl")
-        write_text(paths[name], "\n".join(lines) + "\n")
-    return {"paths": paths, "sizes": {k: len(v) for k, v in splits.items()}, "sources": sources, "carved": carved}
+        write_text(paths[name], "".join(line + "\n" for line, _ in records))
+    return {"paths": paths, "sizes": {k: len(v) for k, v in splits.items()}, "sources": sources, "carved": carved,
+            "eval": evaluation}
 
 
 # ---------------------------------------------------------------------------- embeddings
@@ -246,6 +311,7 @@ def run_audit(
     cuda_device: Optional[int] = None,
     precision: str = "fp32",
     grid_options: Optional[GridOptions] = None,
+    eval_max: int = DEFAULT_EVAL_MAX,
 ) -> Dict[str, object]:
     """Run the audit; writes ``artifact_audit.md`` and ``artifact_audit.json`` in ``out_dir`` and
     returns the JSON object. The (probe, model) runs are trials of the grid runner
@@ -253,7 +319,9 @@ def run_audit(
     when re-run with the same out_dir and settings (delete ``trials/<probe>/<model>/result.json``
     to redo one; its log is ``trial.log`` beside it); a failed run is left out of the table and
     raises :class:`~mcqa_probes.experiments.grid.GridFailed` once the table is written. Every model trains and is
-    scored on ``cuda_device`` (``None``: the GPU when there is one) in ``precision``."""
+    scored on ``cuda_device`` (``None``: the GPU when there is one) in ``precision``. Dev and test
+    hold at most ``eval_max`` questions each (0: all), a seeded sample of whole semantic clusters
+    (:func:`prepare_splits`); the report says how many were used of how many."""
     unknown = [m for m in models if m not in MODELS]
     if unknown:
         raise ValueError(f"unknown model(s) {unknown}; choose from {sorted(MODELS)}")
@@ -267,13 +335,12 @@ def run_audit(
         settings["EPOCHS"] = str(epochs)
     uses_glove = any(MODELS[m].config and "glove" in MODELS[m].config for m in models)
     if uses_glove and glove_file is None:
-        from mcqa_probes.resources.glove import glove_50d_file
-
         glove_file = Path(os.environ.get("GLOVE_FILE") or glove_50d_file())
 
     report: Dict[str, object] = {
         "models": [m for m in models],
-        "settings": {"max_train": max_train, "dev_size": dev_size, "test_size": test_size, "epochs": epochs,
+        "settings": {"max_train": max_train, "dev_size": dev_size, "test_size": test_size, "eval_max": eval_max,
+                     "epochs": epochs,
                      "seed": seed, "glove_file": str(glove_file) if glove_file else None, "flag_margin": flag_margin},
         "probes": {},
     }
@@ -281,7 +348,9 @@ def run_audit(
     for probe_dir in probe_dirs:
         probe = Path(probe_dir).name
         probe_out = out_dir / "runs" / probe
-        splits = prepare_splits(Path(probe_dir), probe_out / "splits", max_train, dev_size, test_size, seed=0)
+        splits = prepare_splits(Path(probe_dir), probe_out / "splits", max_train, dev_size, test_size, seed=0,
+                                eval_max=eval_max)
+        progress(f"{probe}: {describe_eval(splits)}")
         paths = splits["paths"]
         entry: Dict[str, object] = {"splits": splits, "results": {}}
         probe_settings = dict(settings)
@@ -331,6 +400,20 @@ def audit_trial(key: str, paths: Dict[str, str], run_dir: str, settings: Dict[st
 
 
 # ---------------------------------------------------------------------------- reporting
+def describe_eval(splits: Dict[str, Any]) -> str:
+    """``dev 1,990 of 69,120 questions (664 of 23,040 clusters), test all 2,000 questions (...)``."""
+    parts = []
+    for name, used in splits.get("eval", {}).items():
+        if used.get("carved"):
+            parts.append(f"{name} {used['questions']:,} questions ({used['clusters']:,} clusters) held out of train")
+        elif used["questions"] < used["of_questions"]:
+            parts.append(f"{name} {used['questions']:,} of {used['of_questions']:,} questions "
+                         f"({used['clusters']:,} of {used['of_clusters']:,} clusters)")
+        else:
+            parts.append(f"{name} all {used['of_questions']:,} questions ({used['of_clusters']:,} clusters)")
+    return ", ".join(parts)
+
+
 def chance(entry: Dict[str, object], split: str) -> float:
     return entry["results"]["random"][f"{split}_chance"] if "random" in entry["results"] else float("nan")
 
@@ -379,6 +462,12 @@ def format_table(report: Dict[str, object]) -> str:
         for p, e in report["probes"].items())
     lines += ["", f"Instance-level accuracy (%). Splits: {sizes}. Seed {settings['seed']}, "
               f"epochs {settings['epochs'] or 'config default'}, embeddings {settings['glove_file']}.", ""]
+    used = [f"{p}: {describe_eval(e['splits'])}" for p, e in report["probes"].items() if e["splits"].get("eval")]
+    if used:
+        cap = settings.get("eval_max")
+        lines += [f"Dev / test used (at most {cap:,} questions each, a seeded sample of whole semantic clusters; "
+                  f"--eval-max 0: all): {'; '.join(used)}." if cap else
+                  f"Dev / test used (no cap): {'; '.join(used)}.", ""]
     carved = [f"{p} {name} ({c['questions']} questions, {c['clusters']} clusters)"
               for p, e in report["probes"].items() for name, c in e["splits"].get("carved", {}).items()]
     if carved:

@@ -8,21 +8,18 @@ Resumable, in parallel: the grid runner (:mod:`mcqa_probes.experiments.grid`) sk
 """
 import json
 import shutil
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Sequence
 
 from mcqa_probes.common.configs import config_file
 from mcqa_probes.common.device import config_environment, resolve_cuda_device
 from mcqa_probes.common.environment import environment
-from mcqa_probes.reports import figures
 from mcqa_probes.common.io import write_csv, write_json, write_text
+from mcqa_probes.experiments.grid import Trial, config_variables, describe_metrics, run_grid
+from mcqa_probes.reports import figures
 from mcqa_probes.reports.tables import markdown_table
-from mcqa_probes.common.device import place_model
-from mcqa_probes.training.evaluation import evaluate_file
-from dataclasses import asdict
-from mcqa_probes.experiments.grid import Trial, config_variables
-from mcqa_probes.experiments.grid import describe_metrics, run_grid
+from mcqa_probes.training.evaluation import evaluate_file, load_archived_model
 
 CONFIG = config_file("inoculate.jsonnet")
 COLUMNS = ["k", "lr", "add_some", "seed", "probe_dev_accuracy", "probe_test_accuracy", "orig_accuracy_before",
@@ -75,12 +72,9 @@ def grid(settings: SweepSettings) -> Iterator[Dict]:
 
 
 def _evaluate(archive: Path, data_file: Path, batch_size: int, cuda_device: int = -1, precision: str = "fp32") -> float:
-    from allennlp.models.archival import load_archive
-
-
-    loaded = load_archive(str(archive), cuda_device=cuda_device)
-    place_model(loaded.model, cuda_device, precision)
-    metrics = evaluate_file(loaded.model, loaded.validation_dataset_reader, str(data_file), batch_size)
+    """The archive's accuracy on ``data_file`` (its validation reader; the one evaluation loop)."""
+    loaded = load_archived_model(str(archive), cuda_device, precision)
+    metrics = evaluate_file(loaded.model, loaded.reader, str(data_file), batch_size)
     return float(metrics["accuracy"])
 
 

@@ -65,20 +65,18 @@ def test_learning_curve_runs_see_cuda_device_and_precision(tmp_path, monkeypatch
 
 
 def test_suite_passes_device_and_precision_on(tmp_path, monkeypatch):
-    import mcqa_probes.experiments.olmpics.learning_curves as learning_curves
-    import mcqa_probes.experiments.olmpics.zero_shot as zero_shot
 
     calls = []
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
-    monkeypatch.setattr(zero_shot, "zero_shot_evaluate",
+    monkeypatch.setattr(suite, "zero_shot_evaluate",
                         lambda *a, **k: calls.append(("zero_shot", k["cuda_device"], k["precision"])) or {"accuracy": 1})
 
     def fake_curve(*args, **kwargs):
         calls.append(("curve", kwargs["cuda_device"], kwargs["precision"]))
         return {"full": {"WS": 0.5, "MAX": 0.5}, "language_sensitivity": {}}
 
-    monkeypatch.setattr(learning_curves, "run_learning_curve", fake_curve)
+    monkeypatch.setattr(suite, "run_learning_curve", fake_curve)
     suite.run_suite("m", tmp_path, tmp_path / "out", sizes=[4], seeds=1, probes=["age_comparison"],
                     baselines=False, precision="fp16")
     assert calls and set(calls) == {("zero_shot", 0, "fp16"), ("curve", 0, "fp16")}  # default: GPU 0

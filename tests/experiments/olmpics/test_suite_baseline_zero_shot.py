@@ -1,7 +1,5 @@
 """The oLMpics suite's Baseline row gets its zero-shot column on MC-MLM probes (issue 12.7)."""
-import mcqa_probes.experiments.olmpics.baseline_zero_shot as baseline_zero_shot
 import mcqa_probes.experiments.olmpics.suite as suite
-import mcqa_probes.experiments.olmpics.zero_shot as zero_shot
 from mcqa_probes.experiments.olmpics.baseline_zero_shot import untrained_accuracy
 from tests.conftest import FIXTURES, ROOT
 from tests.olmpics_models import olmpics_bert  # noqa: F401
@@ -30,8 +28,8 @@ def test_run_suite_fills_the_baseline_zero_shot_on_mc_mlm_probes_only(tmp_path, 
         return 0.49
 
     monkeypatch.setattr(suite, "_curve", fake_curve)
-    monkeypatch.setattr(zero_shot, "zero_shot_evaluate", lambda *a, **k: {"accuracy": 0.9})
-    monkeypatch.setattr(baseline_zero_shot, "untrained_accuracy", fake_untrained)
+    monkeypatch.setattr(suite, "zero_shot_evaluate", lambda *a, **k: {"accuracy": 0.9})
+    monkeypatch.setattr(suite, "untrained_accuracy", fake_untrained)
     results = suite.run_suite("m", tmp_path / "data", tmp_path / "out", seeds=2,
                               probes=["age_comparison", "property_conjunction"])
     assert results["age_comparison"]["Baseline"]["zero_shot"] == 0.49

@@ -1,9 +1,11 @@
 """The report card end to end, as a user runs it (``allennlp probe-report`` in a subprocess) on
 fixtures: a tiny transformer_mcqa archive and the offline MiniLM as a masked LM. Its numbers must
-equal those of the commands it summarizes, every section must be present or explained, a re-run
-must reuse the finished sections, and the page must render in headless Chromium with its tables
-holding report.json's cells."""
+equal those of the commands it summarizes, every section must be present or explained, every
+accuracy with per-question data must carry its interval, a re-run must reuse the finished sections,
+and the page must render in headless Chromium at 1280 px with its tables holding report.json's cells
+and none wider than the window."""
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -92,6 +94,10 @@ def test_wordnetqa_numbers_equal_predict_and_probe_report(card, archive, probes,
         expected = probe_report(str(predictions), str(tmp_path / probe))
         for key in ("questions", "clusters", "instance_accuracy", "cluster_accuracy", "cluster_delta", "breakdown"):
             assert results[probe][key] == expected[key], (probe, key)
+        intervals = expected["intervals"]  # bin/probe_report's bootstrap over semantic clusters
+        assert results[probe]["intervals"] == {
+            "instance_accuracy": [intervals["accuracy_low"], intervals["accuracy_high"]],
+            "cluster_accuracy": [intervals["cluster_accuracy_low"], intervals["cluster_accuracy_high"]]}
     # the control: Choice-Only-GloVe computed on each probe's train
     control = section(card["report"], "wordnetqa")["shared"]["choice_only"]
     assert sorted(control) == ["dictionary", "hypernymy"] and all(c["source"] == "computed" for c in control.values())
@@ -111,7 +117,8 @@ def test_olmpics_winoventi_csqa_numbers_equal_their_commands(card, archive, tmp_
     row = evaluate_model("minilm", read_winoventi(WINOVENTI), read_registry(REGISTRY), cuda_device=-1)
     card_row = section(report, "winoventi")["models"]["minilm"]["results"]
     for subset in ("all", "individual", "intersection"):
-        assert card_row[subset] == pytest.approx(row[subset], nan_ok=True)
+        numbers = {k: v for k, v in card_row[subset].items() if k != "intervals"}
+        assert numbers == pytest.approx(row[subset], nan_ok=True)
     # CommonsenseQA: allennlp evaluate on the file and on bin/csqa_sanity's output
     sanity = tmp_path / "sanity.jsonl"
     subprocess.run([sys.executable, str(ROOT / "bin" / "csqa_sanity"), str(CSQA), str(sanity)], check=True,
@@ -131,28 +138,102 @@ def test_untrained_head_and_paper_rows_on_the_page(card):
     minilm = next(m for m in report["models"] if m["label"] == "minilm")
     assert minilm["masked_lm_head"]["trained"] is False and minilm["masked_lm_head"]["missing_count"] > 0
     table = section(report, "winoventi")["tables"][0]
-    assert table["header"][1] == "minilm †"
+    assert table["columns"][1] == dict(table["columns"][1], header="minilm †", kind="model", model="minilm")
     assert "untrained" in section(report, "winoventi")["models"]["minilm"]["reading"]
-    roberta = next(i for i, h in enumerate(table["header"]) if h.startswith("RoBERTa-large"))
+    roberta = next(i for i, c in enumerate(table["columns"]) if c["header"] == "RoBERTa-large (paper)")
+    assert table["columns"][roberta]["kind"] == "reference"
     expected = {r["metric"]: r["value"] for r in reference_rows("winoventi", model="RoBERTa-large")}
-    assert table["rows"][0][roberta] == f"{expected['generic_all']:.1f}"
-    assert table["rows"][1][roberta] == f"{expected['exception_all']:.1f}"
-    assert "Table 6" in table["header"][roberta]
+    assert table["rows"][0][roberta]["text"] == f"{expected['generic_all']:.1f}"
+    assert table["rows"][1][roberta]["text"] == f"{expected['exception_all']:.1f}"
+    footnote = next(f["text"] for f in table["footnotes"] if f["mark"] == table["columns"][roberta]["mark"])
+    assert footnote.startswith("Do & Pavlick 2021, Table 6: RoBERTa-large") and table["columns"][roberta]["tooltip"] == footnote
 
 
-def test_page_renders_in_chromium_with_the_json_tables(card):
+def test_compact_headers_with_footnotes(card):
+    """No header of the page is longer than 30 characters; every reference column has a numbered mark
+    whose footnote names the paper and table, and the same text as tooltip."""
+    from mcqa_probes.reports.card.tables import superscript
+
+    report = card["report"]
+    tables = [report["summary"]] + [t for s in report["sections"] for t in s["tables"]]
+    kinds = set()
+    for table in tables:
+        for c in table["columns"]:
+            kinds.add(c["kind"])
+            assert len(c["header"]) <= 30, c["header"]
+            if c["kind"] == "reference" and table is not report["summary"]:
+                note = next(f["text"] for f in table["footnotes"] if f["mark"] == c["mark"])
+                assert c["header"].endswith(" (paper)") and re.match(r"[^,:]+ (19|20)\d\d[,:]", note), note
+                assert re.search(r"Tables? \d|text \(", note), note  # the table(s), or the part of the text
+                assert c["tooltip"] == note
+        assert [f["mark"] for f in table["footnotes"]] == [superscript(i + 1) for i in range(len(table["footnotes"]))]
+    assert kinds == {"label", "model", "control", "reference"}
+
+
+def test_summary_first_with_models_controls_chance_and_best(card):
+    report = card["report"]
+    summary = report["summary"]
+    assert [c["header"] for c in summary["columns"]] == ["probe", "tiny_mcqa", "minilm †", "control", "chance",
+                                                         "best in paper"]
+    rows = {row[0]["text"]: row for row in summary["rows"]}
+    assert list(rows)[:2] == ["WordNetQA: hypernymy", "WordNetQA: dictionary"]
+    assert {"oLMpics: age comparison (zero-shot)", "WinoVenti: exception prompts", "CommonsenseQA: dev"} <= set(rows)
+    hypernymy = rows["WordNetQA: hypernymy"]
+    results = section(report, "wordnetqa")["models"]["tiny_mcqa"]["results"]["hypernymy"]
+    assert hypernymy[1]["value"] == pytest.approx(100 * results["instance_accuracy"])
+    control = section(report, "wordnetqa")["shared"]["choice_only"]["hypernymy"]["test"]
+    assert hypernymy[3]["text"] == f"{100 * control:.1f} (Choice-Only-GloVe)"
+    assert hypernymy[4]["text"] == "20.0"  # five choices
+    assert hypernymy[5]["text"].startswith("87.7 RoBERTa-large")  # Table 7, inoculated, test
+    markdown, html = (card["out"] / "report.md").read_text(), (card["out"] / "report.html").read_text()
+    assert markdown.index("## Summary") < min(markdown.index(f"## {s['title']}") for s in report["sections"])
+    assert html.index('<h2 id="summary">') < min(html.index(f'<h2 id="{s["id"]}">') for s in report["sections"])
+
+
+def test_intervals_on_every_accuracy_with_per_question_data(card):
+    """Model cells of accuracies show "x [low, high]" with low <= x <= high (report.json keeps the
+    numbers); controls and the papers' numbers have none."""
+    report = card["report"]
+    tables = [report["summary"]] + [t for s in report["sections"] for t in s["tables"]]
+    with_interval = 0
+    for table in tables:
+        for row in table["rows"]:
+            for c, cell in zip(table["columns"], row):
+                if "low" in cell:
+                    assert c["kind"] == "model" and cell["low"] <= cell["value"] <= cell["high"]
+                    assert cell["text"] == f"{cell['value']:.1f} [{cell['low']:.1f}, {cell['high']:.1f}]"
+                    with_interval += 1
+                elif c["kind"] == "model" and "%" in row[0]["text"] and "Δ" not in row[0]["text"]:
+                    assert cell["text"] == "–", (table["title"], row[0]["text"])
+    assert with_interval >= 20
+    hypernymy = section(report, "wordnetqa")["models"]["tiny_mcqa"]["results"]["hypernymy"]
+    for key in ("instance_accuracy", "cluster_accuracy"):
+        low, high = hypernymy["intervals"][key]
+        assert 0 <= low <= hypernymy[key] <= high <= 1
+    csqa = section(report, "commonsenseqa")["models"]["tiny_mcqa"]["results"]
+    assert csqa["clustered"] == csqa["count"]  # clusters: question_concept
+    assert set(csqa["intervals"]) == {"accuracy", "sanity_accuracy"}
+    winoventi = section(report, "winoventi")["models"]["minilm"]["results"]
+    assert set(winoventi["all"]["intervals"]) == {"generic", "exception"}
+    assert report["bootstrap"]["samples"] == 1000 and report["bootstrap"]["level"] == 0.95
+
+
+def test_page_renders_in_chromium_with_the_json_tables_and_fits_1280_px(card):
     from mcqa_probes.reports.browser import inspect_page
+    from mcqa_probes.reports.card.tables import table_text
 
     out, report = card["out"], card["report"]
-    page = inspect_page(out / "report.html", out / "report.png")
+    page = inspect_page(out / "report.html", out / "report.png", width=1280)
     figures = sum(len(s["figures"]) for s in report["sections"])
     assert figures >= 1 and page["images"] == figures and page["broken_images"] == []
-    expected = [[t["header"], *t["rows"]] for s in report["sections"] for t in s["tables"]]
+    expected = [table_text(report["summary"])] + [table_text(t) for s in report["sections"] for t in s["tables"]]
     shown = page["tables"][: len(expected)]
     assert shown == expected
+    assert page["viewport_width"] == 1280 and page["page_width"] <= 1280
+    assert page["table_widths"] and max(page["table_widths"]) <= 1280, page["table_widths"]
     assert (out / "report.png").stat().st_size > 10_000
     markdown = (out / "report.md").read_text()
-    assert all(f"| {' | '.join(row)} |" in markdown for table in expected for row in table[1:])
+    assert all(f"| {' | '.join(row)} |" in markdown for table in expected for row in table)
 
 
 def test_second_run_reuses_finished_sections(card, archive, probes):

@@ -6,7 +6,7 @@ import pytest
 
 from mcqa_probes.experiments.report_card import olmpics, wordnetqa
 from mcqa_probes.experiments.report_card.inputs import CardInputs
-from mcqa_probes.reports.card.render import section_tables
+from mcqa_probes.reports.card.tables import table_text
 from tests.conftest import FIXTURES
 
 PROBES = str(FIXTURES / "probes")
@@ -34,9 +34,11 @@ def test_inoculation_sweep_directory_is_read_and_shown(tmp_path):
     assert [s["name"] for s in sweeps] == ["hypernymy"] and sweeps[0]["figure"].endswith("inoculation_curves.png")
     best = sweeps[0]["best"]
     assert [(r["k"], r["lr"], r["probe_dev_accuracy"]) for r in best] == [(50, 3e-5, 0.55), (100, 1e-5, 0.62)]
-    section = {"id": "wordnetqa", "models": {}, "probes": [], "shared": {"inoculation": sweeps}}
-    table = section_tables(section, [])[0]
-    assert table["rows"][0][3:] == ["55.0", "72.0", "66.0", "+6.0"]
+    section = {"id": "wordnetqa", "models": {}, "shared": {"probes": [], "inoculation": sweeps}}
+    table = wordnetqa.WordNetQaSection().tables(section, [])[0]
+    assert table_text(table)[1][3:] == ["55.0", "72.0", "66.0", "+6.0"]
+    assert not any("low" in cell for row in table["rows"] for cell in row)  # a result file: no interval
+    assert "no interval" in table["notes"][0]
     with pytest.raises(FileNotFoundError, match="no inoculation.csv"):
         wordnetqa.inoculation_sweeps(CardInputs(inoculation_dir=str(tmp_path / "sweeps" / "hypernymy" / "nothing")))
 
@@ -50,8 +52,8 @@ def test_suite_and_learning_curve_directories(tmp_path):
     rows = olmpics.learning_curves(CardInputs(olmpics_curves=str(suite)))
     assert [(r["model"], r["WS"], r["MAX"], r["zero_shot"]) for r in rows] == [
         ("roberta-large", 0.981, 1.0, 0.98), ("Baseline", 0.5, 0.51, 0.5)]
-    table = section_tables({"id": "olmpics", "models": {}, "shared": {"learning_curves": rows}}, [])[0]
-    assert table["rows"][0] == ["AGE COMPARISON", "roberta-large", "MLP", "98.0", "98.1", "100.0"]
+    table = olmpics.OlmpicsSection().tables({"id": "olmpics", "models": {}, "shared": {"learning_curves": rows}}, [])[0]
+    assert table_text(table)[1] == ["AGE COMPARISON", "roberta-large", "MLP", "98.0", "98.1", "100.0"]
     single = tmp_path / "age_comparison"
     single.mkdir()
     (single / "summary.json").write_text(json.dumps({"full": {"WS": 0.7, "MAX": 0.8}, "paper_comparable": False}))

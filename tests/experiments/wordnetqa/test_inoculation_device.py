@@ -39,8 +39,6 @@ def test_run_one_trains_and_scores_on_the_chosen_device(tmp_path, monkeypatch):
 def test_evaluate_loads_places_and_evaluates_on_the_device(monkeypatch):
     """The archive is loaded on the device, the model set to the precision, and scored by the one
     evaluation helper (allennlp's evaluation loop) with the archive's validation reader."""
-    import allennlp.models.archival as archival
-
     import mcqa_probes.training.evaluation as evaluation
 
     class Scorer(torch.nn.Linear):
@@ -59,7 +57,7 @@ def test_evaluate_loads_places_and_evaluates_on_the_device(monkeypatch):
         calls["evaluate"] = (got_model is model, got_reader is reader, data_path, batch_size, got_model.precision)
         return {"accuracy": 0.75}
 
-    monkeypatch.setattr(archival, "load_archive", fake_load_archive)
-    monkeypatch.setattr(evaluation, "evaluate_file", fake_evaluate_file)
+    monkeypatch.setattr(evaluation, "load_archive", fake_load_archive)
+    monkeypatch.setattr(inoculation_sweep, "evaluate_file", fake_evaluate_file)
     assert inoculation_sweep._evaluate("model.tar.gz", "test.jsonl", 8, -1, "bf16") == 0.75
     assert calls == {"load": -1, "evaluate": (True, True, "test.jsonl", 8, "bf16")}

