@@ -27,3 +27,40 @@ def load(directory):
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     return AutoModelForCausalLM.from_pretrained(directory).eval(), AutoTokenizer.from_pretrained(directory)
+
+
+def hand_loglikelihood(lm, scorer, context: str, continuation: str):
+    """``(sum of log-probabilities, number of tokens)`` of ``continuation`` after ``context``: the full model
+    run on the whole sequence, log-softmax, the continuation tokens summed (the scorer only splits the
+    tokens, as lm-evaluation-harness does)."""
+    import torch
+
+    context_ids, continuation_ids = scorer.encode_pair(context, continuation)
+    ids = list(context_ids) + list(continuation_ids)
+    start = len(context_ids)
+    with torch.no_grad():
+        logits = lm(torch.tensor([ids])).logits[0]  # every position; those predicting the continuation kept
+        logprobs = torch.log_softmax(logits[start - 1: len(ids) - 1].double(), dim=-1)
+    total = sum(float(logprobs[k, ids[start + k]]) for k in range(len(continuation_ids)))
+    return total, len(continuation_ids)
+
+
+def hand_scores(lm, scorer, prompt, choices):
+    """Every score of one question's choices by hand: ``{"sum", "mean", "chars", "pmi", "neutral": [...]}``."""
+    sums, counts = zip(*(hand_loglikelihood(lm, scorer, c, t) for c, t in prompt.requests))
+    # acc_norm's length: the choice in characters (cloze), the whole sentence (a stem with the mask)
+    lengths = [len(text) if prompt.format == "cloze" else len(sentence)
+               for text, (_, sentence) in zip(choices, prompt.requests)]
+    neutral = [hand_loglikelihood(lm, scorer, c, t)[0] for c, t in prompt.neutral]
+    return {
+        "sum": list(sums),
+        "mean": [s / n for s, n in zip(sums, counts)],
+        "chars": [s / max(1, n) for s, n in zip(sums, lengths)],
+        "pmi": [s - z for s, z in zip(sums, neutral)],
+        "neutral": neutral,
+        "neutral_chars": [z / max(1, len(text)) for z, text in zip(neutral, choices)],
+    }
+
+
+def argmax(values):
+    return max(range(len(values)), key=values.__getitem__)

@@ -4,7 +4,8 @@
         --olmpics-dir fixtures/olmpics --winoventi-tsv fixtures/winoventi/winoventi_small.tsv
 
 MODEL: a transformer_mcqa archive (model.tar.gz or the -s directory of allennlp train), a masked
-LM by HuggingFace name or directory, or ``minilm``. Each section runs where the model type and the
+LM by HuggingFace name or directory, ``minilm``, or a causal LM (``smollm2``, or a causal-LM name or
+directory: every section zero-shot, scored by ``--causal-score``). Each section runs where the model type and the
 data allow it and says why it is absent otherwise. Writes DIR/report.html (self-contained),
 report.json (every number) and report.md; a re-run with the same DIR reuses finished sections.
 """
@@ -23,11 +24,12 @@ from mcqa_probes.common.device import add_device_arguments
 
 def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """The options of the report card (``allennlp probe-report`` and ``bin/report_card``)."""
-    from mcqa_probes.experiments.report_card.inputs import CardInputs  # lazy: `allennlp --help` loads every command
+    from mcqa_probes.experiments.report_card.inputs import CAUSAL_SCORES, CardInputs  # lazy: `allennlp --help` loads every command
 
     defaults = CardInputs()
     parser.add_argument("models", nargs="+", metavar="MODEL",
-                        help="transformer_mcqa archive (model.tar.gz or its -s directory), masked LM name or directory, or minilm")
+                        help="transformer_mcqa archive (model.tar.gz or its -s directory), masked LM name or directory, "
+                             "minilm, or a causal LM (smollm2, a causal-LM name or directory: zero-shot)")
     parser.add_argument("--out", required=True, help="output directory (report.html, report.json, report.md)")
     parser.add_argument("--probes-dir", default=defaults.probes_dir,
                         help=f"bin/build_probes output: <probe>/<split>.jsonl (default: {defaults.probes_dir})")
@@ -49,6 +51,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
                         help="Choice-Only-GloVe control: at most N training questions per probe")
     parser.add_argument("--control-epochs", type=int, default=defaults.control_epochs)
     parser.add_argument("--batch-size", type=int, default=defaults.batch_size)
+    parser.add_argument("--causal-score", default=defaults.causal_score, choices=CAUSAL_SCORES,
+                        help="a causal LM's normalisation of a choice's log-likelihood (the others are shown beside; "
+                             f"default {defaults.causal_score})")
+    parser.add_argument("--causal-template", default=defaults.causal_template,
+                        help="a causal LM's cloze prompt; {stem} is the question (default: %(default)r)")
     add_device_arguments(parser)
     return parser
 
@@ -73,8 +80,14 @@ def check_arguments(args: argparse.Namespace) -> None:
     be missing: the WordNetQA section then says why it did not run)."""
     from mcqa_probes.experiments.report_card.inputs import CardInputs  # lazy: the report card loads when it runs
 
+    from mcqa_probes.data.causal_prompts import check_template  # lazy: as above
+
     if args.max_questions < 0:
         raise cli.InputError(f"--max-questions {args.max_questions}: expected a count ≥ 0 (0 = all)")
+    try:
+        check_template(getattr(args, "causal_template", "{stem}"), "--causal-template")
+    except ValueError as error:
+        raise cli.InputError(str(error)) from None
     for model in args.models:
         if cli.looks_like_path(model) and not Path(model).expanduser().exists():
             raise cli.InputError(f"MODEL {model}: no such model archive or directory (expected a transformer_mcqa "
@@ -98,7 +111,8 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None, program: str
                         winoventi_registry=args.winoventi_registry, csqa_dev=args.csqa_dev, audit_dir=args.audit_dir,
                         inoculation_dir=args.inoculation_dir, max_questions=args.max_questions,
                         control_max_train=args.control_max_train, control_epochs=args.control_epochs, batch_size=args.batch_size,
-                        cuda_device=args.cuda_device, precision=args.precision)
+                        cuda_device=args.cuda_device, precision=args.precision, causal_score=args.causal_score,
+                        causal_template=args.causal_template)
     argv = sys.argv[1:] if argv is None else argv
     command = " ".join([program] + [shlex.quote(a) for a in argv if a not in ("probe-report", cli.DEBUG_FLAG)])
     report = build_report_card(args.models, args.out, inputs, command=command,

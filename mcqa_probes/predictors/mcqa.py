@@ -1,4 +1,4 @@
-"""The ``mcqa`` predictor: answer ad-hoc multiple-choice questions with a trained archive."""
+"""The ``mcqa`` predictor: answer ad-hoc multiple-choice questions with a trained (or zero-shot) archive."""
 from typing import Any, Dict, List
 
 from allennlp.common.util import JsonDict, sanitize
@@ -18,6 +18,13 @@ class McqaPredictor(Predictor):
     Output per question: ``probabilities`` (one per choice, in order), ``best_choice_index``,
     ``best_choice_label``, ``best_choice_text``, the ``choices``, ``id``, and ``correct`` when
     the input had an ``answerKey``.
+
+    With a causal LM (the ``causal_lm_mc`` model, e.g. an archive of
+    ``training_config/causal_lm_zero_shot.jsonnet``) also: ``score`` (the normalisation the choice is
+    picked by: sum, mean, chars or pmi), ``choice_scores`` (each choice's score under it),
+    ``loglikelihood`` (each choice's summed log-probability given the prompt), ``continuation_tokens``,
+    ``prompt_format``, and ``choice_only_loglikelihood`` when the model scores the choice-only control.
+    ``probabilities`` are then the softmax of ``choice_scores`` over the choices.
     """
 
     def _json_to_instance(self, json_dict: JsonDict) -> Instance:
@@ -63,4 +70,11 @@ class McqaPredictor(Predictor):
         for key in ("notes", "question_concept"):
             if key in metadata:
                 result[key] = metadata[key]
+        if "loglikelihood" in output:  # a causal LM (causal_lm_mc)
+            result["score"] = output["score"]
+            result["prompt_format"] = output.get("prompt_format")
+            result["choice_scores"] = [float(x) for x in output["logits"][:real]]
+            for key in ("loglikelihood", "continuation_tokens", "choice_only_loglikelihood"):
+                if key in output:
+                    result[key] = [float(x) for x in output[key][:real]]
         return sanitize(result)

@@ -1,6 +1,6 @@
 """The ``causal_lm_mc`` dataset reader: every probe file as causal-LM prompts (for the ``causal_lm_mc`` model)."""
 import logging
-from typing import Any, Dict, Iterable, List, Optional, Union
+from typing import Any, Dict, Iterable, List, Optional
 
 from allennlp.common.file_utils import cached_path
 from allennlp.data import DatasetReader, Instance
@@ -10,8 +10,9 @@ from mcqa_probes.common.io import McqaFormatError
 from mcqa_probes.data.causal_prompts import (
     DEFAULT_MASK_STRING, DEFAULT_NEUTRAL_PROMPT, DEFAULT_TARGET_DELIMITER, DEFAULT_TEMPLATE, PromptBuilder,
 )
+from mcqa_probes.data.dataset_readers.question_reader import QuestionReader
 from mcqa_probes.data.dataset_readers.winoventi import SUBSETS, prompt_question
-from mcqa_probes.data.question import as_question, MultipleChoiceQuestion, read_numbered_questions
+from mcqa_probes.data.question import MultipleChoiceQuestion, read_numbered_questions
 from mcqa_probes.data.winoventi import (
     ALL_COLUMNS, individual_pairs, intersection_pairs, read_registry, read_winoventi, registry_column,
 )
@@ -22,14 +23,16 @@ FILE_FORMATS = ("auto", "jsonl", "winoventi")
 
 
 @DatasetReader.register("causal_lm_mc")
-class CausalLmMcReader(DatasetReader):
+class CausalLmMcReader(QuestionReader):
     """Reads every file of the ``mcqa`` family, oLMpics MC-MLM files and WinoVenti TSVs as prompts.
 
     Nothing is tokenized here: each instance carries its (context, continuation) requests in
     ``metadata["prompt"]`` (:class:`~mcqa_probes.data.causal_prompts.CausalPrompt`) and the model's
     scorer tokenizes them (lm-evaluation-harness's split), so one reader serves every causal LM.
-    Fields: ``metadata`` (id, question, choices, labels, answer_index, every extra key of the line
-    such as ``notes``, and ``prompt``) and ``label`` (the gold choice index) when the answer is known.
+    Fields: ``metadata`` (the shared question metadata of
+    :class:`~mcqa_probes.data.dataset_readers.question_reader.QuestionReader`: id, question, choices,
+    labels, answer_index, num_real_choices, every extra key of the line such as ``notes``; and
+    ``prompt``) and ``label`` (the gold choice index) when the answer is known.
 
     * Question files (JSON lines, :mod:`mcqa_probes.data.question`): *cloze* prompts, ``template``
       filled with the stem, each choice as ``target_delimiter + choice``.
@@ -140,24 +143,10 @@ class CausalLmMcReader(DatasetReader):
             except (McqaFormatError, ValueError) as error:
                 raise McqaFormatError(str(getattr(error, "reason", error)), path, prompt.line) from None
 
-    def text_to_instance(  # type: ignore[override]
-        self,
-        question: Union[MultipleChoiceQuestion, str],
-        choices: Optional[List[str]] = None,
-        answer_index: Optional[int] = None,
-    ) -> Instance:
-        """An instance from a :class:`MultipleChoiceQuestion`, or from a stem and choice texts."""
-        question = as_question(question, choices, answer_index)
-        prompt = self.prompts.prompt(question)
-        metadata: Dict[str, Any] = {
-            "id": question.id,
-            "question": question.stem,
-            "choices": [c.text for c in question.choices],
-            "labels": [c.label for c in question.choices],
-            "answer_index": question.answer_index,
-        }
-        metadata.update(question.extras)
-        metadata["prompt"] = prompt
+    def question_to_instance(self, question: MultipleChoiceQuestion) -> Instance:
+        """The instance of a question (``text_to_instance`` of the base also takes a stem and choice texts)."""
+        metadata: Dict[str, Any] = self.question_metadata(question)
+        metadata["prompt"] = self.prompts.prompt(question)
         fields: Dict[str, Any] = {"metadata": MetadataField(metadata)}
         if question.answer_index is not None:
             fields["label"] = LabelField(question.answer_index, skip_indexing=True)

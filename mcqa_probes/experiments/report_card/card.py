@@ -26,6 +26,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from mcqa_probes.common.device import describe, resolve_cuda_device
 from mcqa_probes.common.io import write_json, write_text
+from mcqa_probes.experiments.report_card.causal_lm import load_causal_lm_model
 from mcqa_probes.experiments.report_card.inputs import BOOTSTRAP, CardInputs, absent, section_key
 from mcqa_probes.experiments.report_card.models import MODEL_FACTS, CardModel, classify_all
 from mcqa_probes.experiments.report_card.section import ReportSection, SectionContext, registered_sections, slug
@@ -51,8 +52,9 @@ def _figures_exist(out: Path, result: Dict[str, Any]) -> bool:
 
 
 class ArchiveLoader:
-    """The page's archives: loaded on a section's request (``context.archive(model)``), at most
-    :data:`LOADED_ARCHIVES` kept loaded (the least recently used is dropped)."""
+    """The page's archives (and causal LMs, :func:`.causal_lm.load_causal_lm_model`): loaded on a
+    section's request (``context.archive(model)``), at most :data:`LOADED_ARCHIVES` kept loaded (the
+    least recently used is dropped)."""
 
     def __init__(self, inputs: CardInputs, keep: int = LOADED_ARCHIVES):
         self.inputs, self.keep = inputs, keep
@@ -60,7 +62,8 @@ class ArchiveLoader:
 
     def __call__(self, model: CardModel):
         if model.location not in self.loaded:
-            self.loaded[model.location] = load_archived_model(model.location, self.inputs.cuda_device, self.inputs.precision)
+            self.loaded[model.location] = (load_causal_lm_model(model, self.inputs) if model.is_causal else
+                                           load_archived_model(model.location, self.inputs.cuda_device, self.inputs.precision))
             while len(self.loaded) > self.keep:
                 self.loaded.popitem(last=False)
         self.loaded.move_to_end(model.location)
@@ -162,7 +165,8 @@ def build_report_card(model_arguments: Sequence[str], out, inputs: CardInputs = 
     models = classify_all(model_arguments)
     registered = dict(registered_sections())
     facts = model_facts(list(registered.values()), models, inputs, out)
-    entries: List[Dict[str, Any]] = [{**model.to_json(), "masked_lm_head": None, **facts[model.label]} for model in models]
+    entries: List[Dict[str, Any]] = [{**model.to_json(), "masked_lm_head": None, **facts[model.label],
+                                      **({"score": inputs.causal_score} if model.is_causal else {})} for model in models]
     loader = ArchiveLoader(inputs)
     sections: List[Dict[str, Any]] = []
     data: Dict[str, str] = {}

@@ -2,7 +2,8 @@
 SANITY mode (§5: every distractor replaced by a random answer of another question) -- the numbers of
 ``allennlp evaluate`` on the file and on ``bin/csqa_sanity``'s output -- each with its 95% interval:
 a bootstrap over the questions' ``question_concept`` (the questions about one concept are one
-semantic cluster).
+semantic cluster). A causal LM answers the same questions zero-shot (:mod:`.causal_lm`: the
+``causal_lm_mc`` model and reader, through the same loop).
 """
 import itertools
 import shlex
@@ -12,6 +13,7 @@ from typing import Any, Dict, List, Optional
 from mcqa_probes.common.io import sha256_file
 from mcqa_probes.data.commonsenseqa import sanity_questions
 from mcqa_probes.data.question import read_questions
+from mcqa_probes.experiments.report_card.causal_lm import causal_command, causal_key, causal_notes, causal_scores
 from mcqa_probes.experiments.report_card.inputs import CardInputs, bootstrap_intervals, chance, done
 from mcqa_probes.experiments.report_card.models import CardModel
 from mcqa_probes.experiments.report_card.section import ReportSection, SectionContext
@@ -37,6 +39,8 @@ def reading(model: CardModel, results: Dict[str, Any]) -> str:
             "distractors are random answers (SANITY): "
             + ("the distractors, not the questions, make it hard" if results["sanity_accuracy"] - results["accuracy"] > 0.2
                else "it gains little from easy distractors"))
+    if results.get("score"):
+        text += f" (zero-shot, score {results['score']})"
     return text + "."
 
 
@@ -48,7 +52,7 @@ class CommonsenseQaSection(ReportSection):
     order = 40
 
     def why_absent(self, model: CardModel, inputs: CardInputs) -> Optional[str]:
-        if not model.is_mcqa:
+        if model.kind == "masked_lm":
             return (f"{model.label} is a masked LM; CommonsenseQA needs a multiple-choice QA model fine-tuned on it "
                     "(allennlp train training_config/csqa_transformer.jsonnet, or csqa_glove.jsonnet) and its "
                     "model.tar.gz")
@@ -60,7 +64,7 @@ class CommonsenseQaSection(ReportSection):
 
     def key_parts(self, model: CardModel, inputs: CardInputs) -> Dict[str, Any]:
         return {"dev": sha256_file(inputs.csqa_dev), "max_questions": inputs.max_questions,
-                "precision": inputs.precision, "sanity_seed": SANITY_SEED}
+                "precision": inputs.precision, "sanity_seed": SANITY_SEED, **causal_key(model, inputs)}
 
     def run(self, model: CardModel, inputs: CardInputs, context: SectionContext) -> Dict[str, Any]:
         loaded = context.archive(model)
@@ -75,6 +79,11 @@ class CommonsenseQaSection(ReportSection):
                    "clustered": sum(cluster_key(a.metadata) is not None for a in plain),
                    "chance": chance(questions[: len(plain)]), "file": inputs.csqa_dev, "intervals": intervals}
         dev = shlex.quote(inputs.csqa_dev)
+        if model.is_causal:
+            results["score"] = loaded.score
+            commands = [f"bin/csqa_sanity {dev} csqa_dev_sanity.jsonl --seed {SANITY_SEED}",
+                        causal_command(model, inputs.csqa_dev, inputs), causal_command(model, "csqa_dev_sanity.jsonl", inputs)]
+            return done(results, reading(model, results), commands, {inputs.csqa_dev: sha256_file(inputs.csqa_dev)})
         commands = [f"bin/csqa_sanity {dev} csqa_dev_sanity.jsonl --seed {SANITY_SEED}"]
         if limit:
             commands += [f"head -n {limit} {dev} > csqa_dev_{limit}.jsonl",
@@ -92,9 +101,11 @@ class CommonsenseQaSection(ReportSection):
                  ("SANITY accuracy %", lambda r: percent_cell(r.get("sanity_accuracy"), interval_of(r, "sanity_accuracy")),
                   ("commonsenseqa", "sanity_accuracy")),
                  ("questions", lambda r: count_cell(r.get("count")), None)]
+        scores = causal_scores(ran_models(section, models))
+        notes = ["SANITY: every distractor replaced by a random answer of another question (§5). Accuracy % with its 95% "
+                 "interval (bootstrap over question concepts)."] + (causal_notes(scores)[:1] if scores else [])
         table = grid_table("CommonsenseQA dev", specs, section, models, (), reference_columns("commonsenseqa", None, _reference),
-                           ["SANITY: every distractor replaced by a random answer of another question (§5). Accuracy % "
-                            "with its 95% interval (bootstrap over question concepts)."])
+                           notes)
         return [table] if table else []
 
     def summary(self, section: Dict[str, Any], models: List[Dict[str, Any]]) -> List[Dict[str, Any]]:

@@ -11,11 +11,14 @@ from dataclasses import asdict, dataclass
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from mcqa_probes.common.io import sha256_json
+from mcqa_probes.data.causal_prompts import DEFAULT_TEMPLATE
 from mcqa_probes.data.question import read_questions
 from mcqa_probes.metrics.probe_records import BOOTSTRAP_SAMPLES, ClusterTally
 
 #: The probe files looked for under --probes-dir, in the paper's order.
 WORDNETQA_PROBES = ("definitions", "synonymy", "hypernymy", "hyponymy", "dictionary")
+#: a causal LM's normalisations (the keys of the causal_lm_mc model's SCORES; a test checks they agree)
+CAUSAL_SCORES = ("sum", "mean", "chars", "pmi")
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,10 @@ class CardInputs:
     cuda_device: Optional[int] = None
     #: fp32, bf16 or fp16 (autocast; scores in fp32)
     precision: str = "fp32"
+    #: a causal LM's normalisation of a choice's log-likelihood: sum, mean, chars or pmi (the others are shown beside)
+    causal_score: str = "sum"
+    #: a causal LM's cloze prompt of a question ({stem} is the question)
+    causal_template: str = DEFAULT_TEMPLATE
 
     def to_json(self) -> Dict[str, Any]:
         return asdict(self)

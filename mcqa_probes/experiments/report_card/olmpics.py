@@ -8,6 +8,10 @@ data: no interval.
 
 The data are the released files under ``olmpics_dir`` (``<probe file>_dev.jsonl``); the probes and
 their MC-MLM / MC-QA setup are :data:`mcqa_probes.experiments.olmpics.suite.PROBES`.
+
+A causal LM answers both kinds zero-shot (:mod:`.causal_lm`, the ``causal_lm_mc`` reader): an MC-MLM
+stem with its ``[MASK]`` filled by each choice is scored as a whole sentence, an MC-QA question as
+a cloze prompt (``--causal-template``); no question is skipped.
 """
 import json
 import shlex
@@ -17,6 +21,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from mcqa_probes.common.io import sha256_file
 from mcqa_probes.experiments.olmpics.suite import PROBES
 from mcqa_probes.experiments.olmpics.zero_shot import build
+from mcqa_probes.experiments.report_card.causal_lm import causal_command, causal_key, causal_notes, causal_scores
 from mcqa_probes.experiments.report_card.inputs import CardInputs, bootstrap_intervals, chance, done, first_questions
 from mcqa_probes.experiments.report_card.models import CardModel
 from mcqa_probes.experiments.report_card.section import ReportSection, SectionContext, slug
@@ -39,8 +44,14 @@ def probe_files(inputs: CardInputs, setup: str) -> Dict[str, Tuple[str, Path]]:
             if kind == setup and (root / f"{prefix}_dev.jsonl").is_file()}
 
 
-def _setup(model: CardModel) -> str:
-    return "mc_qa" if model.is_mcqa else "mc_mlm"
+def _setups(model: CardModel) -> Tuple[str, ...]:
+    """The setups a model answers: an archive MC-QA, a masked LM MC-MLM, a causal LM both."""
+    return ("mc_mlm", "mc_qa") if model.is_causal else ("mc_qa",) if model.is_mcqa else ("mc_mlm",)
+
+
+def _files(inputs: CardInputs, model: CardModel) -> Dict[str, Tuple[str, str, Path]]:
+    """probe -> (setup, title, dev file) of the probes ``model`` answers."""
+    return {probe: (setup, title, path) for setup in _setups(model) for probe, (title, path) in probe_files(inputs, setup).items()}
 
 
 def _answered(answers, title: str, setup: str, path: Path, questions) -> Dict[str, Any]:
@@ -51,7 +62,8 @@ def _answered(answers, title: str, setup: str, path: Path, questions) -> Dict[st
 
 def reading(model: CardModel, results: Dict[str, Any], head: Optional[Dict] = None) -> str:
     above = [p for p, r in results.items() if r["accuracy"] > r["chance"] + 0.05]
-    what = "MC-QA probe" if model.is_mcqa else "MC-MLM probe zero-shot"
+    what = ("MC-MLM / MC-QA probe zero-shot (score " + next(iter(results.values()))["score"] + ")" if model.is_causal
+            else "MC-QA probe" if model.is_mcqa else "MC-MLM probe zero-shot")
     text = (f"{model.label} is more than 5 points above chance on {len(above)} of {len(results)} {what}s"
             + (f" ({', '.join(results[p]['title'].lower() for p in above)})" if above else ""))
     if head is not None and not head.get("trained"):
@@ -67,7 +79,7 @@ REFERENCES = {
 }
 #: (setup, table title, reference metric, references.json section)
 SETUPS = (("mc_mlm", "MC-MLM probes: zero-shot accuracy %", "zero_shot", "olmpics_zero_shot"),
-          ("mc_qa", "MC-QA probes: accuracy % of the archive (not trained on the probe)", "max", "olmpics_mcqa"))
+          ("mc_qa", "MC-QA probes: accuracy % (not trained on the probe)", "max", "olmpics_mcqa"))
 
 
 def _probes_of(section: Dict[str, Any], setup: str) -> Dict[str, Dict[str, Any]]:
@@ -92,23 +104,33 @@ class OlmpicsSection(ReportSection):
     def why_absent(self, model: CardModel, inputs: CardInputs) -> Optional[str]:
         if not inputs.olmpics_dir:
             return "no --olmpics-dir given (the released oLMpics files, <probe>_dev.jsonl)"
-        if not probe_files(inputs, _setup(model)):
+        if not _files(inputs, model):
             what = ("MC-QA probe files (conjunction_filt4_dev.jsonl, composition_v2_dev.jsonl)" if model.is_mcqa
                     else "MC-MLM probe files (e.g. number_comparison_age_compare_masked_dev.jsonl)")
-            return (f"{inputs.olmpics_dir} has no {what} for a "
-                    f"{'multiple-choice QA archive' if model.is_mcqa else 'masked LM'}")
+            if model.is_causal:
+                what = "MC-MLM or MC-QA probe files (e.g. number_comparison_age_compare_masked_dev.jsonl)"
+            kind = {"mcqa": "multiple-choice QA archive", "causal_lm": "causal LM"}.get(model.kind, "masked LM")
+            return f"{inputs.olmpics_dir} has no {what} for a {kind}"
         return None
 
     def key_parts(self, model: CardModel, inputs: CardInputs) -> Dict[str, Any]:
-        return {"files": {p: sha256_file(f) for p, (_, f) in probe_files(inputs, _setup(model)).items()},
-                "max_questions": inputs.max_questions, "precision": inputs.precision, "multi_token": MULTI_TOKEN}
+        return {"files": {p: sha256_file(f) for p, (_, _, f) in _files(inputs, model).items()},
+                "max_questions": inputs.max_questions, "precision": inputs.precision, "multi_token": MULTI_TOKEN,
+                **causal_key(model, inputs)}
 
     def run(self, model: CardModel, inputs: CardInputs, context: SectionContext) -> Dict[str, Any]:
-        files = probe_files(inputs, _setup(model))
+        files = {probe: (title, path) for probe, (_, title, path) in _files(inputs, model).items()}
         results: Dict[str, Any] = {}
         commands: List[str] = []
         limit = inputs.max_questions or None
-        if model.is_mcqa:
+        if model.is_causal:  # the causal_lm_mc reader: MC-MLM stems as whole sentences, MC-QA as cloze prompts
+            loaded = context.archive(model)
+            for probe, (setup, title, path) in _files(inputs, model).items():
+                questions = first_questions(path, limit)
+                answers = answer_questions(loaded.model, loaded.reader, questions, inputs.batch_size)
+                results[probe] = dict(_answered(answers, title, setup, path, questions), score=loaded.score)
+                commands.append(causal_command(model, path, inputs))
+        elif model.is_mcqa:
             loaded = context.archive(model)
             for probe, (title, path) in files.items():
                 questions = first_questions(path, limit)
@@ -169,9 +191,14 @@ class OlmpicsSection(ReportSection):
             if setup == "mc_qa":
                 notes.append("The paper's columns are the MAX of its MC-QA learning curve (the model fine-tuned on the "
                              "probe's training set): an upper reference, not a like-for-like number.")
-            if setup == "mc_mlm":
+            if setup == "mc_mlm" and any(m.get("kind") == "masked_lm" for m in ran):
                 notes.append("Questions whose choices are several word pieces for the model are skipped (as in the "
                              "paper); counts in report.json.")
+            scores = causal_scores(ran)
+            if scores:
+                notes.append("A causal LM scores " + ("the sentence with each choice in the [MASK]'s place"
+                                                      if setup == "mc_mlm" else "each choice after the question (cloze)")
+                             + ": no question is skipped. " + causal_notes(scores)[0])
             by_label = {labels[p]: percent_cell(probes[p]["chance"]) for p in probes}
             table = grid_table(title, specs, sub, ran,
                                [(column("chance", "control", tooltip="mean 1/K over the questions scored"),

@@ -3,15 +3,22 @@ over All pairs, the pairs of its own adversarial filter (Individual) and the pai
 model's filter kept (Intersection; needs the registry) -- the numbers of ``bin/winoventi_eval`` --
 each with its 95% interval: a bootstrap over semantic clusters, the prompts about one (word,
 associative outcome, alternative) triple.
+
+A causal LM (:mod:`.causal_lm`) scores the sentence with o_g against the sentence with o_e (the
+``causal_lm_mc`` reader's WinoVenti prompts); a prompt is right when its target scores strictly
+higher (as the ``causal_lm_mc`` model counts it). Beside generic and exception accuracy over All
+pairs: strict accuracy, the pairs whose generic AND exception prompts are both right.
 """
 import shlex
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Set
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 from mcqa_probes.common.io import sha256_file
+from mcqa_probes.data.dataset_readers.winoventi import prompt_question
 from mcqa_probes.data.winoventi import (
     individual_pairs, intersection_pairs, read_registry, read_winoventi, unique_triples, write_winoventi,
 )
+from mcqa_probes.experiments.report_card.causal_lm import causal_key, causal_notes, causal_scores
 from mcqa_probes.experiments.report_card.inputs import CardInputs, bootstrap_intervals, done
 from mcqa_probes.experiments.report_card.models import CardModel
 from mcqa_probes.experiments.report_card.section import ReportSection, SectionContext
@@ -22,6 +29,7 @@ from mcqa_probes.reports.card.tables import (
     best_reference, count_cell, grid_table, interval_of, number_cell, percent_cell, ran_models, reference_columns,
     summary_row,
 )
+from mcqa_probes.training.evaluation import predict_instances
 
 MULTI_TOKEN = "skip"
 SUBSETS = (("all", "All"), ("individual", "Individual"), ("intersection", "Intersection"))
@@ -54,6 +62,35 @@ def subset_intervals(prompts: List[Any], correct: Dict[int, bool], pairs: Option
     return found
 
 
+def strict_pairs(prompts: List[Any], correct: Dict[int, bool]) -> Dict[str, Any]:
+    """Strict accuracy (percent): the share of pairs whose every scored prompt is right, with its 95%
+    interval (pairs resampled by their (word, o_g, o_e) triple)."""
+    pairs: Dict[int, List[Any]] = {}
+    for p in prompts:
+        if p.line in correct:
+            pairs.setdefault(p.pair_index, []).append(p)
+    answers = [(all(correct[p.line] for p in members), "|".join(members[0].triple)) for members in pairs.values()]
+    interval = bootstrap_intervals(answers).get("accuracy")
+    value = 100.0 * sum(right for right, _ in answers) / len(answers) if answers else float("nan")
+    return {"strict": value, "interval": [100.0 * interval[0], 100.0 * interval[1]] if interval else None}
+
+
+def causal_row(loaded: Any, chosen: List[Any], batch_size: int) -> Tuple[Dict[str, Any], Dict[int, bool]]:
+    """A causal LM's WinoVenti row (generic, exception and strict accuracy over All pairs) and its
+    per-prompt correctness (by file line): the target strictly above the alternative."""
+    questions = [prompt_question(p) for p in chosen]
+    logits = predict_instances(loaded.model, [loaded.reader.text_to_instance(q) for q in questions], batch_size)["logits"]
+    correct = {p.line: row[q.answer_index] > row[1 - q.answer_index] for p, q, row in zip(chosen, questions, logits)}
+    every: Dict[str, Any] = {}
+    for key, test_type in (("generic", 1), ("exception", 2)):
+        found = [correct[p.line] for p in chosen if p.test_type == test_type]
+        every[key] = 100.0 * sum(found) / len(found) if found else float("nan")
+    strict = strict_pairs(chosen, correct)
+    every.update(strict=strict["strict"], n=len({p.pair_index for p in chosen}))
+    every["intervals"] = dict(subset_intervals(chosen, correct), **({"strict": strict["interval"]} if strict["interval"] else {}))
+    return {"all": every, "score": loaded.score}, correct
+
+
 def _reference(row: Dict[str, Any]) -> bool:
     return row["model"] in ("RoBERTa-large", "BERT-large", "Human")
 
@@ -79,11 +116,20 @@ class WinoVentiSection(ReportSection):
     def key_parts(self, model: CardModel, inputs: CardInputs) -> Dict[str, Any]:
         registry = inputs.winoventi_registry
         return {"tsv": sha256_file(inputs.winoventi_tsv), "registry": sha256_file(registry) if registry else None,
-                "max_pairs": inputs.max_questions, "precision": inputs.precision, "multi_token": MULTI_TOKEN}
+                "max_pairs": inputs.max_questions, "precision": inputs.precision, "multi_token": MULTI_TOKEN,
+                **causal_key(model, inputs)}
 
     def run(self, model: CardModel, inputs: CardInputs, context: SectionContext) -> Dict[str, Any]:
         prompts = read_winoventi(inputs.winoventi_tsv)
         chosen = first_pairs(prompts, inputs.max_questions)
+        if model.is_causal:
+            row, _ = causal_row(context.archive(model), chosen, inputs.batch_size)
+            tsv = inputs.winoventi_tsv
+            command = (f"bin/causal_probe_table --model {shlex.quote(model.location)} --limit {2 * row['all']['n']} "
+                       f"{shlex.quote(tsv)}  # the first {row['all']['n']} pairs (two prompts each)")
+            return done(row, reading(model, row), [command], {tsv: sha256_file(tsv)},
+                        notes=["Individual and Intersection are the pairs kept by a masked LM's adversarial filter: "
+                               "not computed for a causal LM"])
         registry = read_registry(inputs.winoventi_registry) if inputs.winoventi_registry else None
         lm = MaskedLm(model.location, cuda_device=inputs.cuda_device, precision=inputs.precision, multi_token=MULTI_TOKEN)
         row = evaluate_model(model.location, chosen, registry, batch_size=inputs.batch_size, lm=lm)
@@ -129,7 +175,10 @@ class WinoVentiSection(ReportSection):
         table = grid_table("Generic / exception accuracy (Table 6 layout)", specs, section, models, (),
                            reference_columns("winoventi", None, _reference),
                            ["A prompt is right when P(target) > P(incorrect) at the [MASK]; N = pairs. Accuracy % with "
-                            "its 95% interval (bootstrap over the (word, outcome, alternative) triples)."])
+                            "its 95% interval (bootstrap over the (word, outcome, alternative) triples)."]
+                           + (["A causal LM compares the two whole sentences (target against alternative in the "
+                               "[MASK]'s place). " + causal_notes(causal_scores(ran_models(section, models)))[0]]
+                              if causal_scores(ran_models(section, models)) else []))
         return [table] if table else []
 
     def summary(self, section: Dict[str, Any], models: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
@@ -160,4 +209,6 @@ def reading(model: CardModel, row: Dict[str, Any], head: Optional[Dict] = None) 
         text += ": no strong preference for the associative outcome"
     if head is not None and not head.get("trained"):
         text += " (its masked-LM head is untrained: these numbers are those of random weights)"
+    if row.get("score"):
+        text += f"; both prompts of a pair right for {every['strict']:.1f}% of pairs (zero-shot, score {row['score']})"
     return text + "."

@@ -7,6 +7,10 @@ The per-probe numbers are those of ``allennlp predict ... --predictor mcqa`` fol
 ``bin/probe_report`` on the first ``max_questions`` questions of ``<probes_dir>/<probe>/<split>.jsonl``
 (the same records and the same :func:`mcqa_probes.reports.probe_report.summarize`). The control
 and the inoculation sweep do not depend on the page's models: they are computed (or read) once.
+
+A causal LM answers the same questions zero-shot (:mod:`.causal_lm`): the same records and summary
+under its ``--causal-score``, the accuracy under the other normalisations and its own choice-only
+control (the question hidden) beside them, next to the paper's zero-shot group (Table 7, group 3).
 """
 import csv
 import json
@@ -16,6 +20,10 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 from mcqa_probes.common.io import sha256_file, write_text
+from mcqa_probes.experiments.report_card.causal_lm import (
+    CONTROL as CAUSAL_CONTROL, answers_by_score, causal_command, causal_key, causal_notes, causal_results, causal_rows,
+    causal_scores, control_cell, reading_suffix,
+)
 from mcqa_probes.experiments.report_card.inputs import (
     WORDNETQA_PROBES, CardInputs, chance, done, first_questions,
 )
@@ -55,6 +63,14 @@ def _commands(model: CardModel, probe: str, path: Path, inputs: CardInputs) -> L
 
 
 def reading(model: CardModel, results: Dict[str, Any]) -> str:
+    text = _reading(model, results)
+    if model.is_causal:
+        score = next(iter(results.values()))["score"]
+        text = text[:-1] + f" (zero-shot, score {score})" + reading_suffix(results) + "."
+    return text
+
+
+def _reading(model: CardModel, results: Dict[str, Any]) -> str:
     ranked = sorted(results, key=lambda p: results[p]["instance_accuracy"], reverse=True)
     best, worst = ranked[0], ranked[-1]
     delta = sum(results[p]["cluster_delta"] for p in results) / len(results)
@@ -80,6 +96,12 @@ def _reference(row: Dict[str, Any]) -> bool:
         or model in (CONTROL, "Human"))
 
 
+def _zero_shot_reference(row: Dict[str, Any]) -> bool:
+    """The paper's zero-shot group beside a causal LM: the science-trained RoBERTa-large without
+    probe training (Table 7, group 3, test)."""
+    return row["table"] == "Table 7" and row["model"] == "RoBERTa-large" and row.get("setting") == "zero-shot, science-trained (test)"
+
+
 @ReportSection.register("wordnetqa")
 class WordNetQaSection(ReportSection):
     """Instance and strict cluster accuracy of an MCQA archive on the WordNetQA / DictionaryQA probes."""
@@ -88,7 +110,7 @@ class WordNetQaSection(ReportSection):
     order = 10
 
     def why_absent(self, model: CardModel, inputs: CardInputs) -> Optional[str]:
-        if not model.is_mcqa:
+        if model.kind == "masked_lm":
             return (f"{model.label} is a masked LM; the WordNetQA / DictionaryQA probes need a multiple-choice QA "
                     "model: fine-tune one (allennlp train training_config/roberta_probe.jsonnet, see the README's "
                     "main job) and give its model.tar.gz")
@@ -100,7 +122,7 @@ class WordNetQaSection(ReportSection):
 
     def key_parts(self, model: CardModel, inputs: CardInputs) -> Dict[str, Any]:
         return {"files": {p: sha256_file(f) for p, f in probe_files(inputs).items()},
-                "max_questions": inputs.max_questions, "precision": inputs.precision}
+                "max_questions": inputs.max_questions, "precision": inputs.precision, **causal_key(model, inputs)}
 
     def run(self, model: CardModel, inputs: CardInputs, context: SectionContext) -> Dict[str, Any]:
         loaded = context.archive(model)
@@ -110,7 +132,11 @@ class WordNetQaSection(ReportSection):
         data: Dict[str, str] = {}
         for probe, path in probe_files(inputs).items():
             questions = first_questions(path, inputs.max_questions)
-            answers = answer_questions(loaded.model, loaded.reader, questions, inputs.batch_size)
+            if model.is_causal:
+                by_score = answers_by_score(loaded, questions, inputs.batch_size)
+                answers = by_score[loaded.score]
+            else:
+                answers = answer_questions(loaded.model, loaded.reader, questions, inputs.batch_size)
             records = [record_from(a.metadata, a.correct) for a in answers]
             summary = summarize(records)  # bin/probe_report's numbers, with its bootstrap over semantic clusters
             found = summary["intervals"]
@@ -118,6 +144,8 @@ class WordNetQaSection(ReportSection):
                                     "cluster_accuracy": [found["cluster_accuracy_low"], found["cluster_accuracy_high"]]}
             summary["file"] = str(path)
             summary["chance"] = chance(questions)
+            if model.is_causal:
+                summary.update(causal_results(by_score, loaded.score, summary["chance"]))
             results[probe] = summary
             figure = heatmap(summary, context.figure_path(f"wordnetqa_{probe}.png"),
                              title=f"{model.label}: {probe} (accuracy by hops × distractor)")
@@ -125,15 +153,15 @@ class WordNetQaSection(ReportSection):
                 figures.append({"path": context.relative(figure),
                                 "caption": f"{model.label}: {probe} (accuracy by ISA hops × distractor family, "
                                            "Figure 3 layout)"})
-            commands += _commands(model, probe, path, inputs)
+            commands += [causal_command(model, path, inputs)] if model.is_causal else _commands(model, probe, path, inputs)
             data[str(path)] = sha256_file(path)
         return done(results, reading(model, results), commands, data, figures)
 
     def shared(self, section: Dict[str, Any], inputs: CardInputs, context: SectionContext) -> None:
         section["shared"]["probes"] = list(probe_files(inputs))
         section["shared"]["split"] = inputs.split
-        if not any(entry["status"] == "done" for entry in section["models"].values()):
-            return
+        if not any(entry["status"] == "done" and not _is_causal_result(entry) for entry in section["models"].values()):
+            return  # Choice-Only-GloVe is the archives' control (a causal LM brings its own)
         control = section["shared"]["choice_only"] = choice_only_control(inputs, context.out, context.progress)
         _drop_closed_log_handlers()
         section["commands"] += [c["command"] for c in control.values() if c.get("command")]
@@ -161,6 +189,8 @@ class WordNetQaSection(ReportSection):
                      (probe, "cluster_accuracy")),
                     (f"{probe}: Δ (points)", lambda r, get=get: points_cell(get(r).get("cluster_delta")), (probe, "cluster_delta")),
                     (f"{probe}: questions", lambda r, get=get: count_cell(get(r).get("questions")), None)]
+            if any(_is_causal_result(section["models"][m["label"]]) for m in ran_models(section, models)):
+                rows += causal_rows(f"{probe}: ", get, None)
             specs += rows
             if probe in control:
                 control_cells[rows[0][0]] = percent_cell(control[probe].get(split))
@@ -177,8 +207,15 @@ class WordNetQaSection(ReportSection):
         notes = ["Accuracy and strict cluster accuracy in % with their 95% interval (bootstrap over semantic clusters); "
                  "Δ = cluster − instance accuracy in points (Table 8). The paper's numbers are on its own probe files "
                  "(ours are rebuilt from WordNet 3.0 / GCIDE) and have no interval."]
-        table = grid_table("Instance and strict cluster accuracy", specs, section, models, extra,
-                           reference_columns("wordnetqa", probes, _reference), notes)
+        ran = ran_models(section, models)
+        references = reference_columns("wordnetqa", probes, _reference)
+        scores = causal_scores([m for m in ran if _is_causal_result(section["models"][m["label"]])])
+        if scores:
+            for ref in reference_columns("wordnetqa", probes, _zero_shot_reference):
+                ref["column"]["header"] = ref["column"]["header"].replace(" (paper)", " 0-shot (paper)")
+                references.append(ref)
+            notes += causal_notes(scores)
+        table = grid_table("Instance and strict cluster accuracy", specs, section, models, extra, references, notes)
         tables = [table] if table else []
         for sweep in shared.get("inoculation", []):
             rows = [[count_cell(r.get("k")), text_cell(f"{r.get('lr')}"),
@@ -209,13 +246,24 @@ class WordNetQaSection(ReportSection):
                     chance_cell = chance_cell or percent_cell(result.get("chance"))
             if not cells:
                 continue
-            control_cell = None
+            controls = []
             if probe in control:
-                control_cell = percent_cell(control[probe].get(split))
-                control_cell["text"] += f" ({CONTROL})"
+                glove = percent_cell(control[probe].get(split))
+                controls.append(dict(glove, text=glove["text"] + f" ({CONTROL})"))
+            for model in ran:
+                result = section["models"][model["label"]]["results"].get(probe) or {}
+                if result.get("choice_only"):
+                    own = control_cell(result)
+                    controls.append(dict(own, text=own["text"] + f" ({CAUSAL_CONTROL}, {model['label']})"))
+            control_summary = controls[0] if len(controls) == 1 else (
+                {"text": "; ".join(c["text"] for c in controls)} if controls else None)
             best = best_reference("wordnetqa", probe, "accuracy", lambda r: (r.get("setting") or "").endswith(f"({split})"))
-            rows.append(summary_row(f"WordNetQA: {probe}", cells, control_cell, chance_cell, best))
+            rows.append(summary_row(f"WordNetQA: {probe}", cells, control_summary, chance_cell, best))
         return rows
+
+
+def _is_causal_result(entry: Dict[str, Any]) -> bool:
+    return entry.get("status") == "done" and any("choice_only" in r for r in (entry.get("results") or {}).values())
 
 
 def _drop_closed_log_handlers() -> None:

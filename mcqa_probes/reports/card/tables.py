@@ -153,9 +153,11 @@ def table_text(table: Table) -> List[List[str]]:
 
 
 def model_header(model: Dict[str, Any]) -> str:
-    """A model column's header: its label, with † when its masked-LM head is untrained."""
+    """A model column's header: its label, with † when its masked-LM head is untrained, and a causal
+    LM's normalisation (``smollm2 · sum``): every number in its column is scored that way."""
     head = model.get("masked_lm_head")
-    return model["label"] + (f" {UNTRAINED_MARK}" if head is not None and not head.get("trained") else "")
+    return (model["label"] + (f" {UNTRAINED_MARK}" if head is not None and not head.get("trained") else "")
+            + (f" · {model['score']}" if model.get("score") else ""))
 
 
 def model_columns(models: Sequence[Dict[str, Any]]) -> List[Column]:
@@ -165,7 +167,8 @@ def model_columns(models: Sequence[Dict[str, Any]]) -> List[Column]:
         untrained = head is not None and not head.get("trained")
         columns.append(column(model_header(model), "model", model=model["label"],
                               tooltip=f"{model['label']}: {model['location']}"
-                              + (" († masked-LM head untrained: random weights)" if untrained else "")))
+                              + (" († masked-LM head untrained: random weights)" if untrained else "")
+                              + (f" (causal LM, zero-shot; score {model['score']})" if model.get("score") else "")))
     return columns
 
 

@@ -1,0 +1,140 @@
+"""Zero-shot evaluation of a causal LM on any probe file: nothing trains, no archive.
+
+``bin/zero_shot --model smollm2 --data fixtures/probes/hypernymy/dev.jsonl`` builds the
+``causal_lm_mc`` reader and model from the model name and runs the one evaluation loop
+(:func:`~mcqa_probes.training.evaluation.evaluate_instances`, allennlp's ``evaluate``) over the
+file: question jsonl files (cloze prompts), oLMpics MC-MLM files (the choice put in the sentence,
+the sentence scored) and WinoVenti TSVs (the sentence with the target word against the sentence
+with the incorrect word).
+
+The result states which normalisation ``accuracy`` is (``score``: sum = lm-evaluation-harness's
+``acc``, chars = ``acc_norm``, mean, pmi) and gives the accuracy under every other one beside it;
+with the choice-only control (on by default) also ``choice_only_accuracy``: every choice scored
+after the neutral prompt alone, the question hidden. A control far above chance is flagged, by the
+artifact audit's rule (:func:`~mcqa_probes.experiments.wordnetqa.artifact_audit.find_flags`:
+``flag_margin`` = 0.25, i.e. 25 points above chance, chance = the mean of 1/number of choices): the
+choices alone then give the answer away.
+"""
+import time
+from typing import Any, Dict, List, Optional, Tuple
+
+from allennlp.data import Instance, Vocabulary
+
+from mcqa_probes.common.device import describe, place_model, resolve_cuda_device
+from mcqa_probes.data.causal_prompts import DEFAULT_TEMPLATE
+from mcqa_probes.data.dataset_readers.causal_lm_mc import CausalLmMcReader
+from mcqa_probes.models.causal_lm_mc import SCORES, CausalLmMc
+from mcqa_probes.training.evaluation import evaluate_instances
+
+#: the artifact audit's default ``--flag-margin``: a partial-input accuracy this far above chance is flagged
+FLAG_MARGIN = 0.25
+
+#: metrics of the ``causal_lm_mc`` model copied into the result when present
+PASSED_METRICS = (
+    "accuracy_sum", "accuracy_mean", "accuracy_chars", "accuracy_pmi", "choice_only_accuracy",
+    "cluster_delta", "generic_accuracy", "exception_accuracy", "strict_accuracy", "generic_count", "exception_count",
+)
+
+
+def build(model_name: str, score: str = "sum", template: Optional[str] = None, batch_size: int = 32,
+          cuda_device: Optional[int] = None, precision: str = "fp32", choice_only_control: bool = True,
+          hide_question: bool = False, prompt_format: str = "auto", dtype: Optional[str] = None,
+          ) -> Tuple[CausalLmMcReader, CausalLmMc]:
+    """(reader, model) for a causal LM name or directory (``smollm2`` = the offline SmolLM2), the model
+    in eval mode on ``cuda_device`` (``None``: the GPU when there is one; -1: the CPU), scoring in
+    ``precision``. ``template`` (with ``{stem}``) is the cloze context of question files."""
+    if score not in SCORES:
+        raise ValueError(f"score: expected one of {sorted(SCORES)}, got {score!r}")
+    reader = CausalLmMcReader(template=template or DEFAULT_TEMPLATE, hide_question=hide_question,
+                              prompt_format=prompt_format)
+    model = CausalLmMc(Vocabulary(), model_name, score=score, choice_only_control=choice_only_control,
+                       batch_size=batch_size, dtype=dtype, precision=precision)
+    place_model(model, resolve_cuda_device(cuda_device), precision)
+    model.eval()
+    return reader, model
+
+
+def chance_level(instances: List[Instance]) -> float:
+    """Expected accuracy of uniform guessing: the mean of 1 / number of choices (the audit's chance)."""
+    sizes = [len(instance["metadata"]["prompt"].requests) for instance in instances]
+    return sum(1 / size for size in sizes) / len(sizes) if sizes else float("nan")
+
+
+def prompt_format_of(instances: List[Instance]) -> str:
+    """``cloze``, ``sentence``, or ``mixed (N cloze, M sentence)``."""
+    counts: Dict[str, int] = {}
+    for instance in instances:
+        kind = instance["metadata"]["prompt"].format
+        counts[kind] = counts.get(kind, 0) + 1
+    if len(counts) == 1:
+        return next(iter(counts))
+    return "mixed (" + ", ".join(f"{counts[k]} {k}" for k in sorted(counts)) + ")"
+
+
+def choice_only_flag(accuracy: Optional[float], chance: float, margin: float = FLAG_MARGIN) -> Optional[Dict[str, Any]]:
+    """The flag of a choice-only accuracy ``margin`` or more above chance (the audit's rule), else None."""
+    if accuracy is None or accuracy != accuracy or accuracy - chance < margin:
+        return None
+    return {"model": "choice-only control", "accuracy": accuracy, "chance": chance, "margin": margin,
+            "points_above_chance": round(100 * (accuracy - chance), 1),
+            "message": f"choice-only accuracy {100 * accuracy:.1f}% is {100 * (accuracy - chance):.1f} points above "
+                       f"chance ({100 * chance:.1f}%): the choices alone give answers away"}
+
+
+def causal_zero_shot_evaluate(
+    model_name: str,
+    data_path: str,
+    score: str = "sum",
+    template: Optional[str] = None,
+    batch_size: int = 32,
+    limit: Optional[int] = None,
+    cuda_device: Optional[int] = None,
+    precision: str = "fp32",
+    choice_only_control: bool = True,
+    prompt_format: str = "auto",
+    flag_margin: float = FLAG_MARGIN,
+    dtype: Optional[str] = None,
+    built: Optional[Tuple[CausalLmMcReader, CausalLmMc]] = None,
+) -> Dict[str, Any]:
+    """Zero-shot accuracy of a causal LM on a labelled probe file (the first ``limit`` questions),
+    scored by ``score`` on ``cuda_device`` (``None``: the GPU when there is one) in ``precision``.
+
+    Returns ``model``, ``data``, ``accuracy`` (under ``score``), ``count``, ``score`` (and
+    ``score_description``), ``prompt_format``, ``template``, ``accuracy_sum/mean/chars`` (and
+    ``accuracy_pmi`` and ``choice_only_accuracy`` with the control), ``chance``,
+    ``strict_cluster_accuracy`` when the file has clusters, the WinoVenti accuracies on a TSV,
+    ``flag`` when the choice-only accuracy is ``flag_margin`` or more above chance, ``device``,
+    ``seconds``. ``built``: a (reader, model) of :func:`build` to reuse (its own settings win).
+    """
+    start = time.perf_counter()
+    cuda_device = resolve_cuda_device(cuda_device)
+    reader, model = built or build(model_name, score, template, batch_size, cuda_device, precision,
+                                   choice_only_control, prompt_format=prompt_format, dtype=dtype)
+    instances: List[Instance] = list(reader.read(data_path))[: limit or None]
+    unlabelled = sum(1 for instance in instances if "label" not in instance.fields)
+    if not instances or unlabelled:
+        raise ValueError(f"{data_path}: {'no questions' if not instances else f'{unlabelled} questions without an answer'}"
+                         " to evaluate (zero-shot accuracy needs labelled questions)")
+    metrics = evaluate_instances(model, instances, batch_size)
+    chance = chance_level(instances)
+    result: Dict[str, Any] = {
+        "model": model_name,
+        "data": str(data_path),
+        "accuracy": metrics["accuracy"],
+        "count": len(instances),
+        "score": model.score,
+        "score_description": SCORES[model.score],
+        "prompt_format": prompt_format_of(instances),
+        "template": reader.prompts.template,
+        "chance": chance,
+    }
+    result.update({key: metrics[key] for key in PASSED_METRICS if key in metrics})
+    if "cluster_accuracy" in metrics:
+        result["strict_cluster_accuracy"] = metrics["cluster_accuracy"]
+    flag = choice_only_flag(result.get("choice_only_accuracy"), chance, flag_margin)
+    if flag is not None:
+        result["flag"] = flag
+    result["truncated_requests"] = model.scorer.truncated_requests
+    result["device"] = describe(cuda_device, model.precision)
+    result["seconds"] = time.perf_counter() - start
+    return result

@@ -1,0 +1,73 @@
+"""bin/zero_shot and `allennlp evaluate` (training_config/causal_lm_zero_shot.jsonnet) with a causal LM."""
+import json
+import os
+import runpy
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mcqa_probes.common import cli
+from mcqa_probes.experiments.causal_lm.zero_shot import causal_zero_shot_evaluate
+from tests.causal_models import tiny_causal  # noqa: F401
+from tests.conftest import FIXTURES, ROOT
+
+HYPERNYMY = FIXTURES / "probes" / "hypernymy" / "dev.jsonl"
+MC_MLM = FIXTURES / "olmpics" / "number_comparison_age_compare_masked_dev.jsonl"
+TSV = FIXTURES / "winoventi" / "winoventi_small.tsv"
+
+
+def bin_main(name):
+    return runpy.run_path(str(ROOT / "bin" / name), run_name="bin_script")["main"]
+
+
+def test_zero_shot_prints_one_json_line_per_file_with_accuracy_and_score(tiny_causal, capsys):
+    directory = tiny_causal("gpt2", 512)
+    main = bin_main("zero_shot")
+    assert main(["--model", directory, "--data", str(HYPERNYMY), str(MC_MLM), str(TSV), "--score", "pmi",
+                 "--limit", "4", "--cuda-device", "-1"]) == 0
+    results = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
+    assert [r["data"] for r in results] == [str(HYPERNYMY), str(MC_MLM), str(TSV)]
+    assert [r["prompt_format"] for r in results] == ["cloze", "sentence", "sentence"]
+    expected = causal_zero_shot_evaluate(directory, str(HYPERNYMY), "pmi", limit=4, cuda_device=-1)
+    assert results[0]["accuracy"] == expected["accuracy"] == expected["accuracy_pmi"]
+    for result in results:
+        assert result["score"] == "pmi" and result["count"] == 4 and result["device"] == "cpu, fp32"
+        assert {"accuracy_sum", "accuracy_mean", "accuracy_chars", "accuracy_pmi", "choice_only_accuracy"} <= set(result)
+    assert "strict_cluster_accuracy" in results[0] and "strict_cluster_accuracy" not in results[1]
+    assert {"generic_accuracy", "exception_accuracy"} <= set(results[2])
+
+
+def test_options_of_the_other_family_are_one_line_errors(tiny_causal, tiny_bert):
+    main = bin_main("zero_shot")
+    with pytest.raises(cli.InputError, match="--score: only for causal LMs"):
+        main(["--model", tiny_bert, "--data", str(MC_MLM), "--score", "chars", "--cuda-device", "-1"])
+    result = subprocess.run([sys.executable, str(ROOT / "bin" / "zero_shot"), "--model", tiny_causal("gpt2"),
+                             "--data", str(HYPERNYMY), "--multi-token", "pll", "--cuda-device", "-1"],
+                            cwd=ROOT, capture_output=True, text=True, timeout=600,
+                            env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    assert result.returncode == 2, result.stderr[-2000:]
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert lines == [lines[-1]] and lines[-1].startswith("error: --multi-token: only for masked LMs;"), result.stderr
+    assert result.stdout == ""
+
+
+def test_allennlp_evaluate_with_the_zero_shot_config(tiny_causal, tmp_path):
+    directory = tiny_causal("llama", 512)
+    allennlp = str(Path(sys.executable).parent / "allennlp")
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "MODEL_NAME": directory, "SCORE": "chars",
+           "TEMPLATE": "Q: {stem}\nA:", "TRAIN_DATA": str(HYPERNYMY)}
+    run = lambda *args: subprocess.run([allennlp, *args], cwd=ROOT, env=env, capture_output=True,  # noqa: E731
+                                       text=True, timeout=600)
+    result = run("train", "training_config/causal_lm_zero_shot.jsonnet", "-s", str(tmp_path / "run"))
+    assert result.returncode == 0, result.stderr[-3000:]
+    metrics_file = tmp_path / "metrics.json"
+    result = run("evaluate", str(tmp_path / "run" / "model.tar.gz"), str(HYPERNYMY), "--output-file", str(metrics_file))
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "accuracy" in result.stdout + result.stderr
+    metrics = json.loads(metrics_file.read_text())
+    expected = causal_zero_shot_evaluate(directory, str(HYPERNYMY), "chars", template="Q: {stem}\nA:", cuda_device=-1)
+    for key in ("accuracy", "accuracy_sum", "accuracy_chars", "accuracy_pmi", "choice_only_accuracy"):
+        assert metrics[key] == pytest.approx(expected[key]), key
+    assert metrics["accuracy"] == metrics["accuracy_chars"]
