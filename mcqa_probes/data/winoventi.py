@@ -266,6 +266,55 @@ def registry_column(registry: Registry, model: str) -> Optional[str]:
 
 
 # ---------------------------------------------------------------------- §3.3 fine-tuning splits
+#: the pair subsets of Table 6
+SUBSETS = ("all", "individual", "intersection")
+
+
+@dataclass(frozen=True)
+class PairSubset:
+    """Which WinoVenti pairs a reader yields (Table 6's All / Individual / Intersection): the readers'
+    ``subset``, ``registry_path``, ``subset_model``, ``intersection_models`` and
+    ``intersection_all_columns`` config keys, checked once (:meth:`from_config`)."""
+
+    subset: str = "all"
+    registry_path: Optional[str] = None
+    subset_model: Optional[str] = None
+    intersection_models: Union[None, str, Sequence[str]] = None
+
+    @classmethod
+    def from_config(cls, subset: str = "all", registry_path: Optional[str] = None, subset_model: Optional[str] = None,
+                    intersection_models: Optional[Sequence[str]] = None, intersection_all_columns: bool = False,
+                    needs_subset_model: bool = False) -> "PairSubset":
+        """The subset of a reader's config keys; a ValueError names the key that is wrong.
+        ``needs_subset_model``: Individual needs ``subset_model`` (a reader that knows no model name)."""
+        if subset not in SUBSETS:
+            raise ValueError(f"dataset_reader.subset: expected one of {SUBSETS}, got {subset!r}")
+        if subset != "all" and registry_path is None:
+            raise ValueError(f"dataset_reader.subset={subset!r} needs registry_path")
+        if needs_subset_model and subset == "individual" and subset_model is None:
+            raise ValueError("dataset_reader.subset='individual' needs subset_model (a registry column)")
+        if intersection_all_columns and intersection_models is not None:
+            raise ValueError("dataset_reader: give intersection_models or intersection_all_columns, not both")
+        models = ALL_COLUMNS if intersection_all_columns else intersection_models
+        return cls(subset, registry_path, subset_model, models)
+
+    def select(self, prompts: Sequence[WinoVentiPrompt], model_name: Optional[str] = None,
+               open_path=str) -> Optional[Set[int]]:
+        """The pair indices of the subset (None: all pairs). Individual reads the registry column of
+        ``subset_model`` (else ``model_name``); ``open_path`` turns ``registry_path`` into a local path."""
+        if self.subset == "all":
+            return None
+        registry = read_registry(open_path(self.registry_path))
+        if self.subset == "intersection":
+            return intersection_pairs(prompts, registry, self.intersection_models)
+        wanted = self.subset_model or model_name
+        column = registry_column(registry, wanted) if wanted else None
+        if column is None:
+            raise ValueError(f"dataset_reader.subset_model: {wanted!r} is not a column of {self.registry_path} "
+                             f"(columns: {registry.models}); compute its flags with bin/winoventi_filter")
+        return individual_pairs(prompts, registry.flags[column])
+
+
 def half_exception_split(prompts: Sequence[WinoVentiPrompt], seed: int = 0
                          ) -> Dict[str, List[WinoVentiPrompt]]:
     """The *half* exception set: train = half the prompts, 50% generic + 50% exception; test = the rest.

@@ -11,11 +11,9 @@ from mcqa_probes.data.causal_prompts import (
     DEFAULT_MASK_STRING, DEFAULT_NEUTRAL_PROMPT, DEFAULT_TARGET_DELIMITER, DEFAULT_TEMPLATE, PromptBuilder,
 )
 from mcqa_probes.data.dataset_readers.question_reader import QuestionReader
-from mcqa_probes.data.dataset_readers.winoventi import SUBSETS, prompt_question
+from mcqa_probes.data.dataset_readers.winoventi import prompt_question
 from mcqa_probes.data.question import MultipleChoiceQuestion, read_numbered_questions
-from mcqa_probes.data.winoventi import (
-    ALL_COLUMNS, individual_pairs, intersection_pairs, read_registry, read_winoventi, registry_column,
-)
+from mcqa_probes.data.winoventi import PairSubset, read_winoventi
 
 logger = logging.getLogger(__name__)
 
@@ -89,20 +87,10 @@ class CausalLmMcReader(QuestionReader):
             raise ValueError(f"dataset_reader.{error}") from None
         if file_format not in FILE_FORMATS:
             raise ValueError(f"dataset_reader.file_format: expected one of {FILE_FORMATS}, got {file_format!r}")
-        if subset not in SUBSETS:
-            raise ValueError(f"dataset_reader.subset: expected one of {SUBSETS}, got {subset!r}")
-        if subset != "all" and registry_path is None:
-            raise ValueError(f"dataset_reader.subset={subset!r} needs registry_path")
-        if subset == "individual" and subset_model is None:
-            raise ValueError("dataset_reader.subset='individual' needs subset_model (a registry column)")
-        if intersection_all_columns and intersection_models is not None:
-            raise ValueError("dataset_reader: give intersection_models or intersection_all_columns, not both")
+        self.pair_subset = PairSubset.from_config(subset, registry_path, subset_model, intersection_models,
+                                                  intersection_all_columns, needs_subset_model=True)
         self.file_format = file_format
         self.require_answer_key = require_answer_key
-        self.subset = subset
-        self.registry_path = registry_path
-        self.subset_model = subset_model
-        self.intersection_models = ALL_COLUMNS if intersection_all_columns else intersection_models
         self.check_pairs = check_pairs
 
     @property
@@ -124,17 +112,7 @@ class CausalLmMcReader(QuestionReader):
 
     def _read_winoventi(self, path: str) -> Iterable[Instance]:
         prompts = read_winoventi(path, check_pairs=self.check_pairs)
-        selected = None
-        if self.subset != "all":
-            registry = read_registry(cached_path(self.registry_path))
-            if self.subset == "intersection":
-                selected = intersection_pairs(prompts, registry, self.intersection_models)
-            else:
-                column = registry_column(registry, self.subset_model)
-                if column is None:
-                    raise ValueError(f"dataset_reader.subset_model: {self.subset_model!r} is not a column of "
-                                     f"{self.registry_path} (columns: {registry.models})")
-                selected = individual_pairs(prompts, registry.flags[column])
+        selected = self.pair_subset.select(prompts, open_path=cached_path)
         for prompt in self.shard_iterable(prompts):
             if selected is not None and prompt.pair_index not in selected:
                 continue

@@ -7,14 +7,10 @@ from allennlp.data import DatasetReader, Instance
 
 from mcqa_probes.data.dataset_readers.olmpics_mlm import OlmpicsMlmReader
 from mcqa_probes.data.question import Choice, MultipleChoiceQuestion
-from mcqa_probes.data.winoventi import (
-    ALL_COLUMNS, WinoVentiPrompt, individual_pairs, intersection_pairs, read_registry, read_winoventi, registry_column,
-)
+from mcqa_probes.data.winoventi import PairSubset, WinoVentiPrompt, read_winoventi
 from mcqa_probes.data.candidates import CandidateNotSinglePieceError
 
 logger = logging.getLogger(__name__)
-
-SUBSETS = ("all", "individual", "intersection")
 
 
 @DatasetReader.register("winoventi")
@@ -74,32 +70,14 @@ class WinoVentiReader(OlmpicsMlmReader):
     ) -> None:
         super().__init__(transformer_model_name=transformer_model_name,
                          skip_multi_piece_candidates=skip_multi_piece_candidates, **kwargs)
-        if subset not in SUBSETS:
-            raise ValueError(f"dataset_reader.subset: expected one of {SUBSETS}, got {subset!r}")
-        if subset != "all" and registry_path is None:
-            raise ValueError(f"dataset_reader.subset={subset!r} needs registry_path")
-        self.subset = subset
-        self.registry_path = registry_path
-        self.subset_model = subset_model
-        if intersection_all_columns and intersection_models is not None:
-            raise ValueError("dataset_reader: give intersection_models or intersection_all_columns, not both")
-        self.intersection_models = ALL_COLUMNS if intersection_all_columns else intersection_models
+        self.pair_subset = PairSubset.from_config(subset, registry_path, subset_model, intersection_models,
+                                                  intersection_all_columns)
         self.check_pairs = check_pairs
         self.skipped_prompts = 0
         self.multi_piece_words: Set[str] = set()
 
     def selected_pairs(self, prompts: List[WinoVentiPrompt]) -> Optional[Set[int]]:
-        if self.subset == "all":
-            return None
-        registry = read_registry(cached_path(self.registry_path))
-        if self.subset == "intersection":
-            return intersection_pairs(prompts, registry, self.intersection_models)
-        wanted = self.subset_model or self.transformer_model_name
-        column = registry_column(registry, wanted)
-        if column is None:
-            raise ValueError(f"dataset_reader.subset_model: {wanted!r} is not a column of {self.registry_path} "
-                             f"(columns: {registry.models}); compute its flags with bin/winoventi_filter")
-        return individual_pairs(prompts, registry.flags[column])
+        return self.pair_subset.select(prompts, self.transformer_model_name, cached_path)
 
     def _read(self, file_path: str) -> Iterable[Instance]:
         path = str(cached_path(file_path))
