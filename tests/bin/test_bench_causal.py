@@ -1,0 +1,42 @@
+"""bin/bench_causal on a tiny random GPT-2: ours and lm-evaluation-harness answer the same requests, the
+choices agree, the scores match to 1e-4, both sides are timed; bad input is one error line."""
+import importlib.machinery
+import importlib.util
+import json
+
+from mcqa_probes.common import cli
+from tests import causal_models
+from tests.conftest import FIXTURES, ROOT
+
+tiny_causal = causal_models.tiny_causal  # the session fixture: a tiny random causal LM per family
+
+
+def load_command(name):
+    loader = importlib.machinery.SourceFileLoader(f"bin_{name}", str(ROOT / "bin" / name))
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
+    loader.exec_module(module)
+    return module
+
+
+def test_bench_causal_compares_with_lm_eval_on_the_same_requests(tiny_causal, capsys):
+    command = load_command("bench_causal")
+    files = [FIXTURES / "probes" / "hypernymy" / "dev.jsonl", FIXTURES / "winoventi" / "winoventi_small.tsv"]
+    status = cli.run(command.main, ["--model", tiny_causal("gpt2"), "--data", *map(str, files), "--limit", "6",
+                                    "--batch-size", "4", "--lm-eval-batch-size", "4", "--json", "--cuda-device", "-1"])
+    assert status == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    result = json.loads(lines[-1])
+    assert [f["data"] for f in result["files"]] == list(map(str, files))
+    for line, row in zip(lines, result["files"]):
+        assert row["questions"] == 6 and row["requests"] >= 12
+        assert row["same_choices"] == 1.0 and row["max_abs_diff"] <= 1e-4 and row["greedy_agree"] == 1.0
+        assert row["ours_seconds"] > 0 and row["lm_eval_seconds"] > 0 and row["speedup"] > 0
+        assert line.startswith(row["data"]) and "lm-eval" in line and "same choices 100.0%" in line
+    assert [row["format"] for row in result["files"]] == ["cloze", "sentence"]
+    assert result["lm_eval"].startswith("0.4")
+
+
+def test_bench_causal_names_a_missing_file(tmp_path, capsys):
+    command = load_command("bench_causal")
+    assert cli.run(command.main, ["--data", str(tmp_path / "missing.jsonl")]) == cli.BAD_INPUT
+    assert "missing.jsonl" in capsys.readouterr().err
