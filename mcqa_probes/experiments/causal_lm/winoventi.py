@@ -11,15 +11,12 @@ the causal LM: a triple passes when "The [NOUN] is <generic>." scores strictly h
 """
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from mcqa_probes.data.winoventi import (
-    Registry, WinoVentiPrompt, individual_pairs, intersection_models as resolve_intersection_models,
-    intersection_pairs, registry_column, unique_triples,
-)
+from mcqa_probes.data.winoventi import Registry, WinoVentiPrompt, unique_triples
 from mcqa_probes.data.dataset_readers.causal_lm_mc import CausalLmMcReader
 from mcqa_probes.data.dataset_readers.winoventi import prompt_question
 from mcqa_probes.experiments.causal_lm.zero_shot import build
 from mcqa_probes.experiments.winoventi.adversarial_filter import NEUTRAL_TEMPLATE
-from mcqa_probes.experiments.winoventi.evaluate import subset_accuracy
+from mcqa_probes.experiments.winoventi.evaluate import table6_row
 from mcqa_probes.models.causal_lm_mc import CausalLmMc
 from mcqa_probes.training.evaluation import predict_instances
 
@@ -66,33 +63,11 @@ def evaluate_causal_model(
     reader, model = built or build(model_name, score, batch_size=batch_size, cuda_device=cuda_device,
                                    precision=precision, choice_only_control=False, prompt_format="sentence")
     scores = score_prompts(reader, model, prompts, batch_size)
-    row: Dict[str, Any] = {
-        "model": model_name,
-        "score": model.score,
-        "prompts": len(prompts),
-        "scored_prompts": len(scores["correct"]),
-        "skipped_prompts": 0,
-        "multi_piece_words": [],
-        "all": subset_accuracy(prompts, scores["correct"]),
-    }
-    column = None
-    if registry is not None:
-        column = registry_name if registry_name in registry.flags else registry_column(registry, registry_name or model_name)
-    flags: Optional[Dict[Tuple, bool]] = None
-    if column is not None:
-        flags = registry.flags[column]
-        row["individual_source"] = f"registry:{column}"
-    elif compute_individual:
-        flags = causal_filter_flags(reader, model, prompts, batch_size)
-        row["individual_source"] = "computed (adversarial filter with the causal LM, 'The [NOUN] is <word>.')"
-    if flags is not None:
-        row["individual"] = subset_accuracy(prompts, scores["correct"], individual_pairs(prompts, flags))
-    if registry is not None:
-        used = resolve_intersection_models(registry, intersection_models)
-        row["intersection"] = subset_accuracy(prompts, scores["correct"], intersection_pairs(prompts, registry, used))
-        row["intersection_models"] = used
-    row["correct"] = scores["correct"]
-    return row
+    return table6_row(model_name, prompts, scores, registry, registry_name, intersection_models,
+                      own_flags=(lambda: causal_filter_flags(reader, model, prompts, batch_size))
+                      if compute_individual else None,
+                      own_flags_source="computed (adversarial filter with the causal LM, 'The [NOUN] is <word>.')",
+                      score=model.score)
 
 
 def causal_rows_note(rows: List[Dict[str, Any]]) -> List[str]:

@@ -13,7 +13,7 @@ import math
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set
 
 from mcqa_probes.data.winoventi import (
-    TABLE6_MODELS, Registry, WinoVentiPrompt, individual_pairs, intersection_models as resolve_intersection_models,
+    TABLE6_MODELS, Registry, Triple, WinoVentiPrompt, individual_pairs, intersection_models as resolve_intersection_models,
     intersection_pairs, registry_column, unique_triples,
 )
 from mcqa_probes.data.candidates import CandidateNotSinglePieceError
@@ -103,33 +103,50 @@ def evaluate_model(
 
     lm = lm or MaskedLm(model_name, cuda_device=cuda_device, precision=precision, multi_token=multi_token)
     scores = score_prompts(lm, prompts, batch_size, progress)
+    return table6_row(model_name, prompts, scores, registry, registry_name, intersection_models,
+                      own_flags=(lambda: filter_flags(adversarial_filter(lm, unique_triples(prompts), batch_size=batch_size)))
+                      if compute_individual else None,
+                      own_flags_source="computed (adversarial filter, 'The [NOUN] is [MASK].')")
+
+
+def table6_row(model_name: str, prompts: Sequence[WinoVentiPrompt], scores: Dict[str, Any],
+               registry: Optional[Registry] = None, registry_name: Optional[str] = None,
+               intersection_models: Optional[Sequence[str]] = None,
+               own_flags: Optional[Callable[[], Dict[Triple, bool]]] = None, own_flags_source: str = "",
+               **extra: Any) -> Dict[str, Any]:
+    """One model's Table-6 row from its per-prompt results ``scores`` (``correct``: line -> right;
+    optionally ``skipped_lines`` and ``multi_piece_words``), for masked and causal LMs alike.
+
+    Individual flags come from ``registry`` (column ``registry_name``, or the model name matched by
+    :func:`registry_column`), else from ``own_flags()`` (the model's own adversarial filter, named by
+    ``own_flags_source``); Intersection needs ``registry``. ``extra`` keys (e.g. ``score``) are added."""
+    correct = scores["correct"]
     row: Dict[str, Any] = {
         "model": model_name,
+        **extra,
         "prompts": len(prompts),
-        "scored_prompts": len(scores["correct"]),
-        "skipped_prompts": len(scores["skipped_lines"]),
-        "multi_piece_words": scores["multi_piece_words"],
-        "all": subset_accuracy(prompts, scores["correct"]),
+        "scored_prompts": len(correct),
+        "skipped_prompts": len(scores.get("skipped_lines", ())),
+        "multi_piece_words": scores.get("multi_piece_words", []),
+        "all": subset_accuracy(prompts, correct),
     }
     column = None
     if registry is not None:
         column = registry_name if registry_name in registry.flags else registry_column(registry, registry_name or model_name)
+    flags = None
     if column is not None:
         flags = registry.flags[column]
         row["individual_source"] = f"registry:{column}"
-    elif compute_individual:
-        results = adversarial_filter(lm, unique_triples(prompts), batch_size=batch_size)
-        flags = filter_flags(results)
-        row["individual_source"] = "computed (adversarial filter, 'The [NOUN] is [MASK].')"
-    else:
-        flags = None
+    elif own_flags is not None:
+        flags = own_flags()
+        row["individual_source"] = own_flags_source
     if flags is not None:
-        row["individual"] = subset_accuracy(prompts, scores["correct"], individual_pairs(prompts, flags))
+        row["individual"] = subset_accuracy(prompts, correct, individual_pairs(prompts, flags))
     if registry is not None:
         used = resolve_intersection_models(registry, intersection_models)
-        row["intersection"] = subset_accuracy(prompts, scores["correct"], intersection_pairs(prompts, registry, used))
+        row["intersection"] = subset_accuracy(prompts, correct, intersection_pairs(prompts, registry, used))
         row["intersection_models"] = used
-    row["correct"] = scores["correct"]
+    row["correct"] = correct
     return row
 
 
