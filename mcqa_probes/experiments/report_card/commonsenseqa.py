@@ -7,7 +7,6 @@ semantic cluster). A causal LM answers the same questions zero-shot (:mod:`.caus
 """
 import itertools
 import shlex
-from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 from mcqa_probes.common.io import sha256_file
@@ -16,7 +15,7 @@ from mcqa_probes.data.question import read_questions
 from mcqa_probes.experiments.report_card.causal_lm import causal_command, causal_key, causal_notes, causal_scores
 from mcqa_probes.experiments.report_card.inputs import CardInputs, bootstrap_intervals, chance, done
 from mcqa_probes.experiments.report_card.models import CardModel
-from mcqa_probes.experiments.report_card.section import ReportSection, SectionContext
+from mcqa_probes.experiments.report_card.section import ReportSection, SectionContext, missing_file
 from mcqa_probes.metrics.probe_records import cluster_key
 from mcqa_probes.reports.card.tables import (
     best_reference, count_cell, grid_table, interval_of, percent_cell, ran_models, reference_columns, summary_row,
@@ -56,11 +55,7 @@ class CommonsenseQaSection(ReportSection):
             return (f"{model.label} is a masked LM; CommonsenseQA needs a multiple-choice QA model fine-tuned on it "
                     "(allennlp train training_config/csqa_transformer.jsonnet, or csqa_glove.jsonnet) and its "
                     "model.tar.gz")
-        if not inputs.csqa_dev:
-            return "no --csqa-dev given (the CommonsenseQA dev file, original or HuggingFace layout)"
-        if not Path(inputs.csqa_dev).is_file():
-            return f"--csqa-dev {inputs.csqa_dev}: no such file"
-        return None
+        return missing_file("--csqa-dev", inputs.csqa_dev, "the CommonsenseQA dev file, original or HuggingFace layout")
 
     def key_parts(self, model: CardModel, inputs: CardInputs) -> Dict[str, Any]:
         return {"dev": sha256_file(inputs.csqa_dev), "max_questions": inputs.max_questions,

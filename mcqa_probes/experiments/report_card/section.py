@@ -105,6 +105,15 @@ class SectionContext:
         return self.relative(target)
 
 
+def missing_file(option: str, value: Optional[str], what: str) -> Optional[str]:
+    """Why a section needing the file of ``option`` cannot run (not given, or no such file), or None."""
+    if not value:
+        return f"no {option} given ({what})"
+    if not Path(value).is_file():
+        return f"{option} {value}: no such file"
+    return None
+
+
 class ReportSection(Registrable):
     """A section of the report card (see the module docstring). Subclasses set :attr:`title` and
     :attr:`order` and implement :meth:`why_absent`, :meth:`key_parts`, :meth:`run` and :meth:`tables`;

@@ -10,7 +10,6 @@ higher (as the ``causal_lm_mc`` model counts it). Beside generic and exception a
 pairs: strict accuracy, the pairs whose generic AND exception prompts are both right.
 """
 import shlex
-from pathlib import Path
 from typing import Any, Dict, List, Optional, Set, Tuple
 
 from mcqa_probes.common.io import sha256_file
@@ -21,7 +20,7 @@ from mcqa_probes.data.winoventi import (
 from mcqa_probes.experiments.report_card.causal_lm import causal_key, causal_notes, causal_scores
 from mcqa_probes.experiments.report_card.inputs import CardInputs, bootstrap_intervals, done
 from mcqa_probes.experiments.report_card.models import CardModel
-from mcqa_probes.experiments.report_card.section import ReportSection, SectionContext
+from mcqa_probes.experiments.report_card.section import ReportSection, SectionContext, missing_file
 from mcqa_probes.experiments.winoventi.adversarial_filter import adversarial_filter, filter_flags
 from mcqa_probes.experiments.winoventi.evaluate import evaluate_model
 from mcqa_probes.experiments.winoventi.scoring import MaskedLm
@@ -107,11 +106,7 @@ class WinoVentiSection(ReportSection):
         if model.is_mcqa:
             return (f"{model.label} is a multiple-choice QA archive; WinoVenti scores the outcome words at a masked "
                     "LM's [MASK]: give the masked LM (its HuggingFace name or directory)")
-        if not inputs.winoventi_tsv:
-            return "no --winoventi-tsv given (winoventi_bert_large_final.tsv layout)"
-        if not Path(inputs.winoventi_tsv).is_file():
-            return f"--winoventi-tsv {inputs.winoventi_tsv}: no such file"
-        return None
+        return missing_file("--winoventi-tsv", inputs.winoventi_tsv, "winoventi_bert_large_final.tsv layout")
 
     def key_parts(self, model: CardModel, inputs: CardInputs) -> Dict[str, Any]:
         registry = inputs.winoventi_registry
