@@ -39,6 +39,23 @@ def test_zero_shot_prints_one_json_line_per_file_with_accuracy_and_score(tiny_ca
     assert {"generic_accuracy", "exception_accuracy"} <= set(results[2])
 
 
+def test_shards_give_the_numbers_of_one_run(tiny_causal, tmp_path, capsys):
+    directory = tiny_causal("gpt2", 512)
+    main = bin_main("zero_shot")
+    assert main(["--model", directory, "--data", str(HYPERNYMY), "--limit", "6", "--cuda-device", "-1"]) == 0
+    whole = json.loads(capsys.readouterr().out)
+    assert main(["--model", directory, "--data", str(HYPERNYMY), "--limit", "6", "--shards", "3", "--workers", "1",
+                 "--out", str(tmp_path), "--cuda-device", "-1"]) == 0
+    sharded = json.loads(capsys.readouterr().out)
+    assert sharded["shards"] == 3 and sharded["questions"] == whole["count"] == 6
+    assert (tmp_path / HYPERNYMY.name / "predictions.jsonl").is_file()
+    metrics = json.loads((tmp_path / HYPERNYMY.name / "metrics.json").read_text())["metrics"]
+    for name in ("accuracy", "accuracy_pmi", "choice_only_accuracy"):
+        assert metrics[name] == pytest.approx(whole[name]), name
+    with pytest.raises(cli.InputError, match="--shards: needs --out"):
+        main(["--model", directory, "--data", str(HYPERNYMY), "--shards", "2", "--cuda-device", "-1"])
+
+
 def test_options_of_the_other_family_are_one_line_errors(tiny_causal, tiny_bert):
     main = bin_main("zero_shot")
     with pytest.raises(cli.InputError, match="--score: only for causal LMs"):
