@@ -62,9 +62,9 @@ def _answered(answers, title: str, setup: str, path: Path, questions) -> Dict[st
 
 def reading(model: CardModel, results: Dict[str, Any], head: Optional[Dict] = None) -> str:
     above = [p for p, r in results.items() if r["accuracy"] > r["chance"] + 0.05]
-    what = ("MC-MLM / MC-QA probe zero-shot (score " + next(iter(results.values()))["score"] + ")" if model.is_causal
-            else "MC-QA probe" if model.is_mcqa else "MC-MLM probe zero-shot")
-    text = (f"{model.label} is more than 5 points above chance on {len(above)} of {len(results)} {what}s"
+    what = ("MC-MLM / MC-QA probes zero-shot (score " + next(iter(results.values()))["score"] + ")" if model.is_causal
+            else "MC-QA probes" if model.is_mcqa else "MC-MLM probes zero-shot")
+    text = (f"{model.label} is more than 5 points above chance on {len(above)} of {len(results)} {what}"
             + (f" ({', '.join(results[p]['title'].lower() for p in above)})" if above else ""))
     if head is not None and not head.get("trained"):
         text += ("; its masked-LM head is untrained (random weights), so these zero-shot numbers say nothing about "

@@ -27,7 +27,20 @@ def environment(kind: str):
     env.filters["md_cell"] = md_cell
     env.filters["main_text"] = main_text
     env.filters["column_text"] = column_text
+    env.filters["model_kind"] = model_kind
     return env
+
+
+#: how the page names each kind of model (report.json's ``models[].kind``)
+MODEL_KINDS = {"mcqa": "multiple-choice QA archive", "masked_lm": "masked LM", "causal_lm": "causal LM"}
+
+
+def model_kind(model: Dict[str, Any]) -> str:
+    """A model's kind as the page says it (a causal LM with the score its accuracies are under)."""
+    text = MODEL_KINDS.get(model.get("kind"), str(model.get("kind")))
+    if model.get("kind") == "causal_lm" and model.get("score"):
+        text += f", zero-shot, score {model['score']}"
+    return text
 
 
 def md_cell(text: Any) -> str:

@@ -224,3 +224,11 @@ def test_templates_are_package_data():
     assert "reports/card/templates/*.j2" in config["options.package_data"]["mcqa_probes"].split()
     templates = ROOT / "mcqa_probes" / "reports" / "card" / "templates"
     assert sorted(p.name for p in templates.glob("*.j2")) == ["report.html.j2", "report.md.j2"]
+
+
+def test_each_model_kind_is_named_on_the_page():
+    from mcqa_probes.reports.card.render import model_kind
+
+    assert model_kind(MODELS[0]) == "multiple-choice QA archive"
+    assert model_kind(MODELS[2]) == "masked LM"
+    assert model_kind({"label": "smollm2", "kind": "causal_lm", "score": "pmi"}) == "causal LM, zero-shot, score pmi"
