@@ -34,8 +34,8 @@ from mcqa_probes.reports.card.render import render_html, render_markdown
 from mcqa_probes.reports.card.tables import summary_table
 from mcqa_probes.training.evaluation import load_archived_model
 
-#: bump when a section's numbers change meaning: stored sections with another version are recomputed
-SECTION_VERSION = 2
+#: bump when what a section stores changes (its numbers or its reading): stored sections with another version are recomputed
+SECTION_VERSION = 3
 #: archives kept loaded at once (each section loads the archives it needs through its context)
 LOADED_ARCHIVES = 2
 
