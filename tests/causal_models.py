@@ -64,3 +64,12 @@ def hand_scores(lm, scorer, prompt, choices):
 
 def argmax(values):
     return max(range(len(values)), key=values.__getitem__)
+
+
+def assert_equal_to_lm_eval(requests, ours, theirs, tolerance):
+    """Our Loglikelihood answers against lm-eval's (logprob, greedy) pairs for the same requests:
+    every score within ``tolerance``, the same greedy flags, real (negative) log-probabilities."""
+    differences = [abs(a.logprob - b[0]) for a, b in zip(ours, theirs)]
+    assert max(differences) <= tolerance, [(r, d) for r, d in zip(requests, differences) if d > tolerance]
+    assert [a.greedy for a in ours] == [b[1] for b in theirs]
+    assert all(a.logprob < 0 and a.tokens >= 1 for a in ours)

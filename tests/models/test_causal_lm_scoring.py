@@ -9,7 +9,7 @@ from mcqa_probes.data.question import read_questions
 from mcqa_probes.data.winoventi import read_winoventi
 from mcqa_probes.models.causal_lm_scoring import CausalLmScorer, ScoringError
 from mcqa_probes.testing.lm_eval_reference import lm_eval_loglikelihood
-from tests.causal_models import CAUSAL_FAMILIES, load, tiny_causal  # noqa: F401
+from tests.causal_models import CAUSAL_FAMILIES, assert_equal_to_lm_eval, load, tiny_causal  # noqa: F401
 from tests.conftest import FIXTURES
 
 TOLERANCE = 1e-4
@@ -52,10 +52,7 @@ def test_scores_equal_lm_evaluation_harness(tiny_causal, family):
     assert (scorer.strategy, scorer.head_mode) == ("packed", "output_layer")  # the fast paths are the ones tested
     ours = scorer.loglikelihood(requests)
     theirs = lm_eval_loglikelihood(model, tokenizer, requests, batch_size=8)
-    differences = [abs(a.logprob - b[0]) for a, b in zip(ours, theirs)]
-    assert max(differences) <= TOLERANCE, [(r, d) for r, d in zip(requests, differences) if d > TOLERANCE]
-    assert [a.greedy for a in ours] == [b[1] for b in theirs]
-    assert all(a.logprob < 0 and a.tokens >= 1 for a in ours)
+    assert_equal_to_lm_eval(requests, ours, theirs, TOLERANCE)
 
 
 def test_tokenization_is_lm_evals_split(tiny_causal, family):
