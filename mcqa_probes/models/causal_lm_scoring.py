@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 import torch
+from transformers import DynamicCache
 
 from mcqa_probes.common.device import autocast, check_precision, torch_device
 from mcqa_probes.models.causal_lm_loading import load_causal_lm
@@ -96,6 +97,8 @@ class _Row:
     parents: List[int]
     # per request: (request index, predicting node of each continuation token, the tokens)
     targets: List[Tuple[int, List[int], List[int]]]
+    #: the context's tokens are the row's first nodes, a chain
+    context_length: int = 0
 
     def __len__(self) -> int:
         return len(self.tokens)
@@ -158,11 +161,14 @@ class CausalLmScorer:
         ``plain`` (one request per row).
     max_row_tokens : `int`, optional (default = `512`)
         Most tokens in one packed row (a group with more is split over several rows).
+    share_prefix : `bool`, optional (default = `True`)
+        Run the first tokens that all rows of a batch share (a template's opening words, a few-shot
+        preamble) once, and give the rows their keys and values (packed rows only; ``auto`` checks it).
     """
 
     def __init__(self, model: Any, tokenizer: Any, batch_size: int = 32, precision: str = "fp32",
                  max_length: Optional[int] = None, add_bos_token: Optional[bool] = None, strategy: str = "auto",
-                 max_row_tokens: int = 512, logits_chunk: int = 1024) -> None:
+                 max_row_tokens: int = 512, logits_chunk: int = 1024, share_prefix: bool = True) -> None:
         if strategy not in STRATEGIES:
             raise ValueError(f"strategy: expected one of {STRATEGIES}, got {strategy!r}")
         if int(batch_size) < 1:
@@ -176,6 +182,7 @@ class CausalLmScorer:
         self.max_row_tokens = int(max_row_tokens)
         self.logits_chunk = int(logits_chunk)
         self.truncated_requests = 0
+        self.share_prefix = bool(share_prefix)
         prefix = tokenizer.bos_token_id if tokenizer.bos_token_id is not None else tokenizer.eos_token_id
         if prefix is None:
             raise ValueError(f"{type(tokenizer).__name__} has neither a BOS nor an EOS token: an empty context "
@@ -187,7 +194,11 @@ class CausalLmScorer:
         self._bool_mask = implementation != "eager"
         self.head_mode = "output_layer" if self._output_layer_matches() else "model_logits"
         if strategy == "auto":
-            strategy = "packed" if implementation in ("sdpa", "eager") and self._packing_matches() else "plain"
+            packs = implementation in ("sdpa", "eager") and self._packing_matches()
+            if not packs and self.share_prefix and implementation in ("sdpa", "eager"):
+                self.share_prefix = False  # perhaps only the shared prefix's cache does not fit this model
+                packs = self._packing_matches()
+            strategy = "packed" if packs else "plain"
             if strategy == "plain":
                 logger.warning("%s (%s attention): packed rows do not reproduce the one-by-one scores; scoring "
                                "one request per row", type(model).__name__, implementation)
@@ -314,6 +325,7 @@ class CausalLmScorer:
                 if builder is None or self.strategy == "plain" or (
                         len(builder.row) and builder.size_after(inputs) > self.max_row_tokens):
                     builder = _TreeBuilder()
+                    builder.row.context_length = len(context)
                     rows.append(builder.row)
                 nodes = builder.add(inputs)
                 predicting = nodes[len(context) - 1:]
@@ -339,19 +351,23 @@ class CausalLmScorer:
                     ancestors[node, node] = True
                 ancestors[size:, :].fill_(False)
                 ancestors[torch.arange(size, length), torch.arange(size, length)] = True  # padding sees itself
-        arguments: Dict[str, Any] = {"input_ids": input_ids.to(device)}
+        prefix = self._shared_prefix(rows) if packed and self.share_prefix else 0
+        arguments: Dict[str, Any] = {"input_ids": input_ids[:, prefix:].to(device), "use_cache": False}
         if packed:
-            arguments["position_ids"] = positions.to(device)
-            arguments["attention_mask"] = self._mask(visible).to(device)
+            arguments["position_ids"] = positions[:, prefix:].to(device)
+            arguments["attention_mask"] = self._mask(visible[:, prefix:, :]).to(device)
         hidden_rows, hidden_nodes, targets, owners = [], [], [], []
         for b, row in enumerate(rows):
             for index, predicting, tokens in row.targets:
                 hidden_rows.extend([b] * len(predicting))
-                hidden_nodes.extend(predicting)
+                hidden_nodes.extend(node - prefix for node in predicting)
                 targets.extend(tokens)
                 owners.append((index, len(tokens)))
 
         with autocast(device, self.precision):
+            if prefix:
+                arguments["past_key_values"] = self._prefix_cache(input_ids[:1, :prefix], len(rows))
+                arguments["use_cache"] = True
             logprobs, greedy = self._target_logprobs(arguments, hidden_rows, hidden_nodes, targets)
         logprobs, greedy = logprobs.tolist(), greedy.tolist()
         results, offset = [], 0
@@ -360,6 +376,28 @@ class CausalLmScorer:
                                                  all(greedy[offset:offset + count]))))
             offset += count
         return results
+
+    def _shared_prefix(self, rows: List[_Row]) -> int:
+        """How many first tokens all ``rows`` share, short of any position that predicts a
+        continuation token (0 when sharing would not pay: one row, or fewer than 2 tokens)."""
+        if len(rows) < 2:
+            return 0
+        limit = min(row.context_length for row in rows) - 1
+        first = rows[0].tokens
+        shared = 0
+        while shared < limit and all(row.tokens[shared] == first[shared] for row in rows):
+            shared += 1
+        return shared if shared >= 2 else 0
+
+    def _prefix_cache(self, prefix_ids: torch.Tensor, copies: int) -> DynamicCache:
+        """The keys and values of a prefix run once, repeated for ``copies`` rows."""
+        cache = DynamicCache()
+        runner = self.model.base_model if self.head_mode == "output_layer" else self.model
+        positions = torch.arange(prefix_ids.shape[1]).unsqueeze(0)
+        runner(input_ids=prefix_ids.to(self.device), position_ids=positions.to(self.device), past_key_values=cache,
+               use_cache=True)
+        cache.batch_repeat_interleave(copies)
+        return cache
 
     def _mask(self, visible: torch.Tensor) -> torch.Tensor:
         """The 4-D mask the attention implementation wants: bool (True = attend) or additive float."""
@@ -372,26 +410,33 @@ class CausalLmScorer:
 
     def _target_logprobs(self, arguments, hidden_rows, hidden_nodes, targets):
         """log P(target) at each (row, node) and whether it is the argmax; the output layer and the
-        log-softmax only at those positions (or, in ``model_logits`` mode, gathered from the model's)."""
-        rows = torch.tensor(hidden_rows)
-        nodes = torch.tensor(hidden_nodes)
+        log-softmax only at those positions, once per position however many continuations it
+        predicts for (or, in ``model_logits`` mode, gathered from the model's logits)."""
+        width = int(arguments["input_ids"].shape[1])
+        keys = torch.tensor(hidden_rows) * width + torch.tensor(hidden_nodes)
+        positions, inverse = torch.unique(keys, return_inverse=True)
+        rows, nodes = positions // width, positions % width
         wanted = torch.tensor(targets)
         if self.head_mode == "output_layer":
-            states = self.model.base_model(**arguments, use_cache=False)[0]
+            states = self.model.base_model(**arguments)[0]
             states = states[rows.to(states.device), nodes.to(states.device)]
             head = self.model.get_output_embeddings()
             logit_chunks = (head(states[i:i + self.logits_chunk]) for i in range(0, len(states), self.logits_chunk))
         else:
-            logits = self.model(**arguments, use_cache=False).logits
+            logits = self.model(**arguments).logits
             picked = logits[rows.to(logits.device), nodes.to(logits.device)]
             logit_chunks = (picked[i:i + self.logits_chunk] for i in range(0, len(picked), self.logits_chunk))
-        logprobs, greedy = [], []
-        for start, chunk in zip(range(0, len(wanted), self.logits_chunk), logit_chunks):
+        logprobs = torch.empty(len(wanted), dtype=torch.float32)
+        greedy = torch.empty(len(wanted), dtype=torch.bool)
+        for start, chunk in zip(range(0, len(positions), self.logits_chunk), logit_chunks):
             chunk = torch.log_softmax(chunk.float(), dim=-1)
-            goal = wanted[start:start + self.logits_chunk].to(chunk.device)
-            logprobs.append(chunk.gather(1, goal.unsqueeze(1)).squeeze(1).cpu())
-            greedy.append((chunk.argmax(dim=-1) == goal).cpu())
-        return torch.cat(logprobs), torch.cat(greedy)
+            best = chunk.argmax(dim=-1)
+            entries = ((inverse >= start) & (inverse < start + len(chunk))).nonzero().squeeze(1)
+            local = (inverse[entries] - start).to(chunk.device)
+            goal = wanted[entries].to(chunk.device)
+            logprobs[entries] = chunk[local, goal].cpu()
+            greedy[entries] = (best[local] == goal).cpu()
+        return logprobs, greedy
 
     # ------------------------------------------------------------------ one-time checks
     def _probe_ids(self, count: int, seed: int) -> List[int]:
@@ -416,15 +461,17 @@ class CausalLmScorer:
         return ours.shape == theirs.shape and float((ours - theirs.to(ours.device)).abs().max()) <= 1e-4 * scale
 
     def _packing_matches(self) -> bool:
-        """Do packed rows give the one-by-one log-probabilities on a few random requests?"""
+        """Do packed rows (and a batch's shared prefix) give the one-by-one log-probabilities on a
+        few random requests?"""
         context, a, b, c = self._probe_ids(5, 1), self._probe_ids(3, 2), self._probe_ids(2, 3), self._probe_ids(1, 4)
-        pairs = [(context, a), (context, a[:1] + b), (context, c), (context[:2], b)]
+        mixed = [(context, a), (context, a[:1] + b), (context, c), (context[:2], b)]
+        sharing = [(context, a), (context, c), (context[:3] + c, b)]  # rows that share 3 tokens
         saved, self.strategy = getattr(self, "strategy", "packed"), "plain"
         try:
-            alone = self.loglikelihood_tokens(pairs)
+            alone = self.loglikelihood_tokens(mixed + sharing)
             self.strategy = "packed"
             try:
-                packed = self.loglikelihood_tokens(pairs)
+                packed = self.loglikelihood_tokens(mixed) + self.loglikelihood_tokens(sharing)
             except Exception as error:
                 logger.info("%s: packed rows unavailable (%s)", type(self.model).__name__, error)
                 return False

@@ -92,6 +92,37 @@ def _shared_first_pieces(pairs):
     return len(firsts) - len(set(firsts))
 
 
+def test_a_batchs_shared_prefix_runs_once_and_shared_positions_reach_the_output_layer_once(tiny_causal, family,
+                                                                                          monkeypatch):
+    """Questions of one template (oLMpics composition: years that differ in their last digit): the
+    template's opening runs once per batch, a position predicting for several choices goes through the
+    output layer once, and the scores are still lm-eval's."""
+    model, tokenizer = load(tiny_causal(family))
+    names = ["Ada Lovelace", "Alan Turing", "Grace Hopper", "Kurt Godel"]
+    requests = [(f"Question: when did the band where {name} played first form?\nAnswer:", f" {year}")
+                for name in names for year in ("1962", "1964", "1961")]
+    scorer = CausalLmScorer(model, tokenizer, batch_size=4)
+    assert scorer.share_prefix
+    prefixes, head_rows = [], []
+    original_cache = scorer._prefix_cache
+    monkeypatch.setattr(scorer, "_prefix_cache",
+                        lambda ids, copies: prefixes.append(ids.shape[1]) or original_cache(ids, copies))
+    head = model.get_output_embeddings()
+    handle = head.register_forward_hook(lambda module, inputs, output: head_rows.append(inputs[0].shape[0]))
+    try:
+        ours = scorer.loglikelihood(requests)
+    finally:
+        handle.remove()
+    template = len(scorer.encode_pair("Question: when did the band where", " x")[0])
+    assert prefixes and min(prefixes) >= template - 1  # at least "Question: when did the band where" ran once
+    continuation_tokens = sum(a.tokens for a in ours)
+    assert sum(head_rows) < continuation_tokens  # "19" and "6" predicted once per question, not per choice
+    theirs = lm_eval_loglikelihood(model, tokenizer, requests, batch_size=8)
+    assert_equal_to_lm_eval(requests, ours, theirs, TOLERANCE)
+    unshared = CausalLmScorer(model, tokenizer, batch_size=4, share_prefix=False).loglikelihood(requests)
+    assert max(abs(a.logprob - b.logprob) for a, b in zip(ours, unshared)) <= TOLERANCE
+
+
 @pytest.mark.parametrize("strategy", ["plain", "packed"])
 def test_every_path_equals_lm_eval(tiny_causal, strategy):
     """One request per row, and the model's own full logits (used when the output-layer shortcut does not
