@@ -11,6 +11,7 @@ bf16 paths the share of questions whose chosen answer equals the fp32 path's.
 """
 import importlib.util
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -24,6 +25,7 @@ from mcqa_probes.common.io import read_jsonl_values, write_json, write_text
 from mcqa_probes.experiments.selftest.data import write_selftest_data
 from mcqa_probes.experiments.selftest.paths import SelftestPath, SelftestSettings, selftest_paths
 from mcqa_probes.reports.tables import format_number, markdown_table
+from mcqa_probes.testing.sized_models import make_sized_causal_lm, make_sized_encoder
 
 #: questions per file: (quick, full) on a GPU, and on the CPU (tiny models)
 QUESTIONS = {("gpu", True): 400, ("gpu", False): 2000, ("cpu", True): 24, ("cpu", False): 48}
@@ -97,8 +99,6 @@ def build_models(work: Path, cuda_device: int, quick: bool) -> Dict[str, Optiona
     """Random-weight models: BERT-base (and, in full runs, BERT-large) and a ~1B Llama on a GPU; tiny on the CPU."""
     import torch
 
-    from mcqa_probes.testing.sized_models import make_sized_causal_lm, make_sized_encoder
-
     gpu = cuda_device >= 0
     models: Dict[str, Optional[Path]] = {
         "encoder": make_sized_encoder(work / "models" / "encoder", "bert-base" if gpu else "tiny"),
@@ -130,8 +130,6 @@ def _question_scores(path: Path) -> List[List[float]]:
     """The choices' scores per question of a predictions file: the log of the ``probabilities`` of
     ``allennlp predict``, or the ``logits`` of ``allennlp evaluate --predictions-output-file`` (one
     line per batch there)."""
-    import math
-
     questions: List[List[float]] = []
     for record in read_jsonl_values(path, what="prediction"):
         if "logits" in record:
@@ -184,7 +182,7 @@ def run_path(path: SelftestPath, settings: SelftestSettings, logs: Path, timeout
     seconds = time.perf_counter() - started
     text = log.read_text(encoding="utf-8", errors="replace")
     result: Dict[str, Any] = {
-        "status": "ok" if code == 0 else "failed", "what": path.what, "seconds": round(seconds, 1),
+        "status": "ok" if code == 0 else "failed", "what": path.what, "seconds": round(seconds, 2),
         "questions": path.questions or None,
         "questions_per_s": round(path.questions / seconds, 1) if path.questions and code == 0 else None,
         "peak_memory_mb": memory.peak_mb, "log": str(log),
