@@ -52,6 +52,30 @@ class MultipleChoiceQuestion:
         return result
 
 
+#: Where a question's semantic-cluster key is looked for, first match wins (ours, then the released files').
+CLUSTER_KEY_FIELDS = ("notes.cluster_key", "notes.synset_id", "notes.gold_synset", "question_concept")
+
+
+def lookup(data: Dict[str, Any], dotted: str) -> Any:
+    """``data["a"]["b"]`` for ``"a.b"``; None where a part is missing."""
+    value: Any = data
+    for part in dotted.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return None
+        value = value[part]
+    return value
+
+
+def cluster_key(metadata: Dict[str, Any], field: Optional[str] = None) -> Optional[str]:
+    """The semantic cluster of a question (its metadata, or a question's ``extras``): ``field`` or
+    the first of :data:`CLUSTER_KEY_FIELDS` that is there."""
+    for name in ([field] if field else CLUSTER_KEY_FIELDS):
+        value = lookup(metadata, name)
+        if value is not None and value != "":
+            return str(value)
+    return None
+
+
 def default_labels(count: int) -> List[str]:
     if count <= 26:
         return list(string.ascii_uppercase[:count])

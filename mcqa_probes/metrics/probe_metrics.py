@@ -9,7 +9,8 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from mcqa_probes.metrics.cluster_accuracy import ClusterAccuracy
 from mcqa_probes.metrics.probe_breakdown import ProbeBreakdown
-from mcqa_probes.metrics.probe_records import cluster_key, record_from
+from mcqa_probes.data.question import cluster_key
+from mcqa_probes.metrics.probe_records import record_from
 
 
 class ProbeMetrics:

@@ -11,27 +11,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tupl
 import numpy
 
 from mcqa_probes.common.io import McqaFormatError, read_jsonl
-
-#: Where the cluster key is looked for, first match wins (ours, then the released files').
-CLUSTER_KEY_FIELDS = ("notes.cluster_key", "notes.synset_id", "notes.gold_synset", "question_concept")
-
-
-def lookup(data: Dict[str, Any], dotted: str) -> Any:
-    value: Any = data
-    for part in dotted.split("."):
-        if not isinstance(value, dict) or part not in value:
-            return None
-        value = value[part]
-    return value
-
-
-def cluster_key(metadata: Dict[str, Any], field: Optional[str] = None) -> Optional[str]:
-    for name in ([field] if field else CLUSTER_KEY_FIELDS):
-        value = lookup(metadata, name)
-        if value is not None and value != "":
-            return str(value)
-    return None
-
+from mcqa_probes.data.question import cluster_key
 
 def distractor_family(notes: Dict[str, Any]) -> Optional[str]:
     """``random``, ``sister``, ``hypernym``/``hyponym`` (up/down), as written by the builders and the released files."""

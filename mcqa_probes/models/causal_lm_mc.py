@@ -9,6 +9,7 @@ from allennlp.data import Vocabulary
 from allennlp.models import Model
 from allennlp.training.metrics import CategoricalAccuracy
 
+from mcqa_probes.metrics.rotations import RotationTally
 from mcqa_probes.models.causal_lm_loading import load_causal_lm
 from mcqa_probes.models.causal_lm_scoring import STRATEGIES, CausalLmScorer
 from mcqa_probes.models.multiple_choice_model import MultipleChoiceModel
@@ -38,7 +39,12 @@ class CausalLmMc(MultipleChoiceModel):
     ``accuracy_pmi`` and ``choice_only_accuracy`` when the neutral requests are scored), so the
     number always says which normalisation it is; on WinoVenti files also
     ``generic_accuracy`` / ``exception_accuracy`` (a prompt is right when its target scores
-    strictly higher, ties are wrong, as in the paper). Nothing trains; the LM's weights are not
+    strictly higher, ties are wrong, as in the paper); with ``rotations: cyclic`` in the reader the
+    position-bias metrics of :mod:`mcqa_probes.metrics.rotations` (``accuracy_rotation_<r>``,
+    ``circular_accuracy``, ``rstd``, ``debiased_accuracy``; ``accuracy`` and strict cluster accuracy
+    then count every rotation, a cluster right only if all its questions are right under every
+    rotation). Prompts of a ``chat_template`` reader are rendered by the tokenizer's chat template.
+    Nothing trains; the LM's weights are not
     saved in archives (they are reloaded from ``transformer_model_name``).
 
     # Parameters
@@ -108,6 +114,7 @@ class CausalLmMc(MultipleChoiceModel):
         self._normalised = {name: CategoricalAccuracy() for name in SCORES}
         self._choice_only = CategoricalAccuracy()
         self._winoventi = {1: [0, 0], 2: [0, 0]}  # test_type -> [correct, total]
+        self._rotations = RotationTally()
         logger.info("causal_lm_mc: %s scored by %s; %s", transformer_model_name, score, self._scorer.description)
 
     # precision lives in the scorer (the base class sets it before the scorer exists)
@@ -143,9 +150,10 @@ class CausalLmMc(MultipleChoiceModel):
                                      "prompt are the same, every score would be 0; use sum/mean/chars for the control")
         requests = []
         for prompt in prompts:
-            requests.extend(prompt.requests)
-            if self.choice_only_control:
-                requests.extend(prompt.neutral)
+            chosen = prompt.requests + (prompt.neutral if self.choice_only_control else [])
+            if prompt.chat:
+                chosen = [(self._scorer.chat_context(context), continuation) for context, continuation in chosen]
+            requests.extend(chosen)
         answers = iter(self._scorer.loglikelihood(requests))
         size, width = len(prompts), max(len(prompt.requests) for prompt in prompts)
         sums = torch.zeros(size, width)
@@ -184,6 +192,7 @@ class CausalLmMc(MultipleChoiceModel):
             if control is not None:
                 self._choice_only(control.to(device).masked_fill(~mask, floor), gold)
             self._count_winoventi(output["logits"], gold, metadata)
+            self._count_rotations(scores[self.score], gold, metadata, prompts)
         output["loglikelihood"] = sums.to(device)
         output["continuation_tokens"] = tokens.to(device)
         output["score"] = [self.score] * size
@@ -205,6 +214,13 @@ class CausalLmMc(MultipleChoiceModel):
                 counts[0] += int(is_right)
                 counts[1] += 1
 
+    def _count_rotations(self, scores: torch.Tensor, gold: torch.Tensor, metadata: List[Dict[str, Any]],
+                         prompts: List[Any]) -> None:
+        for b, row in enumerate(metadata):
+            if "rotation" in row:
+                count = len(prompts[b].requests)
+                self._rotations.add(row["question_key"], row["rotation"], int(gold[b]), scores[b, :count].tolist())
+
     def get_metrics(self, reset: bool = False) -> Dict[str, float]:
         metrics = super().get_metrics(reset)
         names = list(SCORES) if self.choice_only_control else ["sum", "mean", "chars"]
@@ -219,10 +235,12 @@ class CausalLmMc(MultipleChoiceModel):
             metrics["strict_accuracy"] = (g_right + e_right) / (g_total + e_total)
             metrics["generic_count"] = float(g_total)
             metrics["exception_count"] = float(e_total)
+        metrics.update(self._rotations.metrics())
         if reset:
             for name in SCORES:
                 self._normalised[name].reset()
             self._winoventi = {1: [0, 0], 2: [0, 0]}
+            self._rotations.reset()
         return metrics
 
 

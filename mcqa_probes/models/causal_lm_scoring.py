@@ -183,6 +183,7 @@ class CausalLmScorer:
         self.logits_chunk = int(logits_chunk)
         self.truncated_requests = 0
         self.share_prefix = bool(share_prefix)
+        self._chat_cache: Dict[str, str] = {}
         prefix = tokenizer.bos_token_id if tokenizer.bos_token_id is not None else tokenizer.eos_token_id
         if prefix is None:
             raise ValueError(f"{type(tokenizer).__name__} has neither a BOS nor an EOS token: an empty context "
@@ -279,6 +280,19 @@ class CausalLmScorer:
 
     def encode_pair(self, context: str, continuation: str) -> Tuple[List[int], List[int]]:
         return self.encode_pairs([(context, continuation)])[0]
+
+    def chat_context(self, user_text: str) -> str:
+        """``user_text`` as one user turn through the tokenizer's chat template, with the generation
+        prompt after it (lm-evaluation-harness's ``apply_chat_template`` for a multiple-choice context)."""
+        rendered = self._chat_cache.get(user_text)
+        if rendered is None:
+            if not getattr(self.tokenizer, "chat_template", None):
+                raise ScoringError(f"{type(self.tokenizer).__name__} has no chat template: chat_template needs an "
+                                   "instruct model's tokenizer")
+            rendered = self.tokenizer.apply_chat_template([{"role": "user", "content": user_text}], tokenize=False,
+                                                          add_generation_prompt=True)
+            self._chat_cache[user_text] = rendered
+        return rendered
 
     # ------------------------------------------------------------------ scoring
     def loglikelihood(self, requests: Iterable[Tuple[str, str]]) -> List[Loglikelihood]:

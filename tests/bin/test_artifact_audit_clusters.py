@@ -4,7 +4,7 @@ import json
 import pytest
 
 from mcqa_probes.experiments.wordnetqa.artifact_audit import clusters_of, format_table, prepare_splits
-from mcqa_probes.metrics.probe_records import cluster_key
+from mcqa_probes.data.question import cluster_key
 
 
 def question(i, cluster, key="synset"):

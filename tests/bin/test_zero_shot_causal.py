@@ -88,3 +88,27 @@ def test_allennlp_evaluate_with_the_zero_shot_config(tiny_causal, tmp_path):
     for key in ("accuracy", "accuracy_sum", "accuracy_chars", "accuracy_pmi", "choice_only_accuracy"):
         assert metrics[key] == pytest.approx(expected[key]), key
     assert metrics["accuracy"] == metrics["accuracy_chars"]
+
+
+def test_zero_shot_letters_with_rotations_and_shots(tiny_causal, capsys):
+    directory = tiny_causal("llama", 1024)
+    main = bin_main("zero_shot")
+    train = FIXTURES / "probes" / "hypernymy" / "train.jsonl"
+    assert main(["--model", directory, "--data", str(HYPERNYMY), "--format", "letters", "--rotations", "cyclic",
+                 "--shots", "1", "--shots-from", str(train), "--limit", "5", "--cuda-device", "-1"]) == 0
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert result["prompt_format"] == "letters" and result["template"] == "Question: {stem}\n{choices}Answer:"
+    assert result["count"] == 5 and result["asked"] == 25 and result["shots"] == 1 and result["rotations"] == "cyclic"
+    assert {"circular_accuracy", "rstd", "debiased_accuracy", "accuracy_rotation_4", "letter_prior_E"} <= set(result)
+    assert result["circular_accuracy"] <= min(result[f"accuracy_rotation_{r}"] for r in range(5))
+    assert sum(result[f"letter_prior_{letter}"] for letter in "ABCDE") == pytest.approx(1.0)
+
+
+def test_zero_shot_prompt_options_are_checked(tiny_causal, capsys):
+    main = bin_main("zero_shot")
+    directory = tiny_causal("gpt2")
+    assert cli.run(main, ["--model", directory, "--data", str(HYPERNYMY), "--shots", "2"]) == 2
+    assert "--shots 2: needs --shots-from" in capsys.readouterr().err
+    assert cli.run(main, ["--model", directory, "--data", str(HYPERNYMY), "--shots", "1", "--shots-from",
+                          "/nonexistent.jsonl"]) == 2
+    assert "/nonexistent.jsonl" in capsys.readouterr().err

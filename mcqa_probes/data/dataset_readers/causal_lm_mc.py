@@ -8,7 +8,8 @@ from allennlp.data.fields import LabelField, MetadataField
 
 from mcqa_probes.common.io import McqaFormatError
 from mcqa_probes.data.causal_prompts import (
-    DEFAULT_MASK_STRING, DEFAULT_NEUTRAL_PROMPT, DEFAULT_TARGET_DELIMITER, DEFAULT_TEMPLATE, PromptBuilder,
+    DEFAULT_LETTERS_TEMPLATE, DEFAULT_MASK_STRING, DEFAULT_NEUTRAL_PROMPT, DEFAULT_TARGET_DELIMITER, DEFAULT_TEMPLATE,
+    FewShotSampler, PromptBuilder, rotate,
 )
 from mcqa_probes.data.dataset_readers.question_reader import QuestionReader
 from mcqa_probes.data.dataset_readers.winoventi import prompt_question
@@ -18,6 +19,7 @@ from mcqa_probes.data.winoventi import PairSubset, read_winoventi
 logger = logging.getLogger(__name__)
 
 FILE_FORMATS = ("auto", "jsonl", "winoventi")
+ROTATIONS = ("none", "cyclic")
 
 
 @DatasetReader.register("causal_lm_mc")
@@ -59,6 +61,22 @@ class CausalLmMcReader(QuestionReader):
     subset, registry_path, subset_model, intersection_models, intersection_all_columns, check_pairs
         WinoVenti's subsets, as in the ``winoventi`` reader (``individual`` needs ``subset_model``:
         a registry column, since no model name is known here).
+    letters_template : `str`, optional (default = `"Question: {stem}\n{choices}Answer:"`)
+        The context of ``prompt_format: letters``; ``{choices}`` becomes ``A. first\nB. second\n...``.
+    rotations : `str`, optional (default = `"none"`)
+        ``cyclic``: every question is read K times (K = its number of choices), its choices rotated
+        by 0..K-1 places, so the gold answer sits at every position (the position-bias control;
+        metadata ``rotation``, ``rotations``, ``question_key``). ``none``: once, as written.
+    shots : `int`, optional (default = `0`)
+        Solved examples before each question, drawn from ``shots_from`` (seeded by ``shots_seed`` and
+        the question's id, so the same for every run and worker), never from the question's own
+        semantic cluster nor the question itself; in the question's format.
+    shots_from : `str`, optional (default = `None`)
+        The labelled question file the examples come from (e.g. the probe's train.jsonl).
+    shots_seed : `int`, optional (default = `1234`)
+    chat_template : `bool`, optional (default = `False`)
+        Contexts are user turns rendered by the model's chat template (instruct models), the
+        continuation without the target delimiter (lm-evaluation-harness's ``--apply_chat_template``).
     """
 
     def __init__(
@@ -77,14 +95,27 @@ class CausalLmMcReader(QuestionReader):
         intersection_models: Optional[List[str]] = None,
         intersection_all_columns: bool = False,
         check_pairs: bool = True,
+        letters_template: str = DEFAULT_LETTERS_TEMPLATE,
+        rotations: str = "none",
+        shots: int = 0,
+        shots_from: Optional[str] = None,
+        shots_seed: int = 1234,
+        chat_template: bool = False,
         **kwargs,
     ) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
         try:
             self.prompts = PromptBuilder(template, target_delimiter, neutral_prompt, mask_string, prompt_format,
-                                         hide_question)
+                                         hide_question, letters_template=letters_template, chat=chat_template)
         except ValueError as error:
             raise ValueError(f"dataset_reader.{error}") from None
+        if rotations not in ROTATIONS:
+            raise ValueError(f"dataset_reader.rotations: expected one of {ROTATIONS}, got {rotations!r}")
+        if int(shots) < 0 or (int(shots) > 0 and not shots_from):
+            raise ValueError(f"dataset_reader.shots: {shots} examples need dataset_reader.shots_from (a labelled "
+                             "question file)" if int(shots) > 0 else f"dataset_reader.shots: expected >= 0, got {shots}")
+        self.rotations = rotations
+        self.shots = FewShotSampler(shots_from, int(shots), int(shots_seed)) if int(shots) > 0 else None
         if file_format not in FILE_FORMATS:
             raise ValueError(f"dataset_reader.file_format: expected one of {FILE_FORMATS}, got {file_format!r}")
         self.pair_subset = PairSubset.from_config(subset, registry_path, subset_model, intersection_models,
@@ -106,7 +137,7 @@ class CausalLmMcReader(QuestionReader):
         for number, question in self.shard_iterable(read_numbered_questions(path,
                                                                             require_answer_key=self.require_answer_key)):
             try:
-                yield self.text_to_instance(question)
+                yield from self.text_to_instances(question)
             except McqaFormatError as error:
                 raise McqaFormatError(error.reason, path, number) from None
 
@@ -117,14 +148,29 @@ class CausalLmMcReader(QuestionReader):
             if selected is not None and prompt.pair_index not in selected:
                 continue
             try:
-                yield self.text_to_instance(prompt_question(prompt))
+                yield from self.text_to_instances(prompt_question(prompt))
             except (McqaFormatError, ValueError) as error:
                 raise McqaFormatError(str(getattr(error, "reason", error)), path, prompt.line) from None
 
-    def question_to_instance(self, question: MultipleChoiceQuestion) -> Instance:
+    def text_to_instances(self, question: MultipleChoiceQuestion) -> Iterable[Instance]:
+        """The instances of a question: one, or one per rotation (``rotations: cyclic``)."""
+        if self.rotations == "none":
+            yield self.question_to_instance(question)
+            return
+        count = len(question.choices)
+        for rotation in range(count):
+            yield self.question_to_instance(rotate(question, rotation),
+                                            {"rotation": rotation, "rotations": count, "question_key": question.id})
+
+    def question_to_instance(self, question: MultipleChoiceQuestion,
+                             extra: Optional[Dict[str, Any]] = None) -> Instance:
         """The instance of a question (``text_to_instance`` of the base also takes a stem and choice texts)."""
         metadata: Dict[str, Any] = self.question_metadata(question)
-        metadata["prompt"] = self.prompts.prompt(question)
+        shots = self.shots.examples_for(question) if self.shots is not None else ()
+        metadata["prompt"] = self.prompts.prompt(question, shots)
+        if shots:
+            metadata["shots"] = [shot.id for shot in shots]
+        metadata.update(extra or {})
         fields: Dict[str, Any] = {"metadata": MetadataField(metadata)}
         if question.answer_index is not None:
             fields["label"] = LabelField(question.answer_index, skip_indexing=True)

@@ -16,6 +16,7 @@ artifact audit's rule (:func:`~mcqa_probes.experiments.wordnetqa.artifact_audit.
 choices alone then give the answer away.
 """
 import time
+from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
 from allennlp.data import Instance, Vocabulary
@@ -33,20 +34,45 @@ FLAG_MARGIN = 0.25
 PASSED_METRICS = (
     "accuracy_sum", "accuracy_mean", "accuracy_chars", "accuracy_pmi", "choice_only_accuracy",
     "cluster_delta", "generic_accuracy", "exception_accuracy", "strict_accuracy", "generic_count", "exception_count",
+    "circular_accuracy", "rstd", "debiased_accuracy",
 )
+
+
+@dataclass
+class PromptSettings:
+    """How questions are asked (the ``causal_lm_mc`` reader's keys): ``prompt_format`` (``auto`` =
+    cloze for questions, sentences for MC-MLM stems; ``letters``), ``rotations`` (``none`` /
+    ``cyclic``), ``shots`` solved examples from ``shots_from`` (seeded by ``shots_seed``),
+    ``chat_template``."""
+
+    prompt_format: str = "auto"
+    rotations: str = "none"
+    shots: int = 0
+    shots_from: Optional[str] = None
+    shots_seed: int = 1234
+    chat_template: bool = False
+
+    def reader_keys(self) -> Dict[str, Any]:
+        return {"prompt_format": self.prompt_format, "rotations": self.rotations, "shots": self.shots,
+                "shots_from": self.shots_from, "shots_seed": self.shots_seed, "chat_template": self.chat_template}
+
+    def describe(self) -> Dict[str, Any]:
+        return {"rotations": self.rotations, "shots": self.shots, "chat_template": self.chat_template}
 
 
 def build(model_name: str, score: str = "sum", template: Optional[str] = None, batch_size: int = 32,
           cuda_device: Optional[int] = None, precision: str = "fp32", choice_only_control: bool = True,
           hide_question: bool = False, prompt_format: str = "auto", dtype: Optional[str] = None,
-          ) -> Tuple[CausalLmMcReader, CausalLmMc]:
+          prompts: Optional[PromptSettings] = None) -> Tuple[CausalLmMcReader, CausalLmMc]:
     """(reader, model) for a causal LM name or directory (``smollm2`` = the offline SmolLM2), the model
     in eval mode on ``cuda_device`` (``None``: the GPU when there is one; -1: the CPU), scoring in
-    ``precision``. ``template`` (with ``{stem}``) is the cloze context of question files."""
+    ``precision``. ``template`` (with ``{stem}``) is the cloze context of question files; ``prompts``
+    the format, rotations, few-shot and chat settings (``prompt_format`` alone without it)."""
     if score not in SCORES:
         raise ValueError(f"score: expected one of {sorted(SCORES)}, got {score!r}")
+    prompts = prompts or PromptSettings(prompt_format=prompt_format)
     reader = CausalLmMcReader(template=template or DEFAULT_TEMPLATE, hide_question=hide_question,
-                              prompt_format=prompt_format)
+                              **prompts.reader_keys())
     model = CausalLmMc(Vocabulary(), model_name, score=score, choice_only_control=choice_only_control,
                        batch_size=batch_size, dtype=dtype, precision=precision)
     place_model(model, resolve_cuda_device(cuda_device), precision)
@@ -58,6 +84,22 @@ def chance_level(instances: List[Instance]) -> float:
     """Expected accuracy of uniform guessing: the mean of 1 / number of choices (the audit's chance)."""
     sizes = [len(instance["metadata"]["prompt"].requests) for instance in instances]
     return sum(1 / size for size in sizes) / len(sizes) if sizes else float("nan")
+
+
+def first_questions(instances: List[Instance], limit: Optional[int]) -> List[Instance]:
+    """The instances of the first ``limit`` questions (every rotation of a rotated question)."""
+    if not limit:
+        return instances
+    kept, keys = [], set()
+    for instance in instances:
+        metadata = instance["metadata"].metadata
+        key = metadata.get("question_key", metadata.get("id", len(kept)))
+        if key not in keys:
+            if len(keys) == limit:
+                break
+            keys.add(key)
+        kept.append(instance)
+    return kept
 
 
 def prompt_format_of(instances: List[Instance]) -> str:
@@ -95,6 +137,7 @@ def causal_zero_shot_evaluate(
     flag_margin: float = FLAG_MARGIN,
     dtype: Optional[str] = None,
     built: Optional[Tuple[CausalLmMcReader, CausalLmMc]] = None,
+    prompts: Optional[PromptSettings] = None,
 ) -> Dict[str, Any]:
     """Zero-shot accuracy of a causal LM on a labelled probe file (the first ``limit`` questions),
     scored by ``score`` on ``cuda_device`` (``None``: the GPU when there is one) in ``precision``.
@@ -108,27 +151,33 @@ def causal_zero_shot_evaluate(
     """
     start = time.perf_counter()
     cuda_device = resolve_cuda_device(cuda_device)
+    prompts = prompts or PromptSettings(prompt_format=prompt_format)
     reader, model = built or build(model_name, score, template, batch_size, cuda_device, precision,
-                                   choice_only_control, prompt_format=prompt_format, dtype=dtype)
-    instances: List[Instance] = list(reader.read(data_path))[: limit or None]
+                                   choice_only_control, dtype=dtype, prompts=prompts)
+    instances: List[Instance] = first_questions(list(reader.read(data_path)), limit)
     unlabelled = sum(1 for instance in instances if "label" not in instance.fields)
     if not instances or unlabelled:
         raise ValueError(f"{data_path}: {'no questions' if not instances else f'{unlabelled} questions without an answer'}"
                          " to evaluate (zero-shot accuracy needs labelled questions)")
     metrics = evaluate_instances(model, instances, batch_size)
     chance = chance_level(instances)
+    questions = len({instance["metadata"].metadata.get("question_key", i) for i, instance in enumerate(instances)})
     result: Dict[str, Any] = {
         "model": model_name,
         "data": str(data_path),
         "accuracy": metrics["accuracy"],
-        "count": len(instances),
+        "count": questions,
         "score": model.score,
         "score_description": SCORES[model.score],
         "prompt_format": prompt_format_of(instances),
-        "template": reader.prompts.template,
+        "template": reader.prompts.letters_template if reader.prompts.prompt_format == "letters" else reader.prompts.template,
         "chance": chance,
     }
+    result.update(prompts.describe())
+    if prompts.rotations != "none":
+        result["asked"] = len(instances)  # every rotation of every question
     result.update({key: metrics[key] for key in PASSED_METRICS if key in metrics})
+    result.update({key: value for key, value in metrics.items() if key.startswith(("accuracy_rotation_", "letter_prior_"))})
     if "cluster_accuracy" in metrics:
         result["strict_cluster_accuracy"] = metrics["cluster_accuracy"]
     flag = choice_only_flag(result.get("choice_only_accuracy"), chance, flag_margin)

@@ -26,7 +26,7 @@ from mcqa_probes.data.causal_prompts import DEFAULT_TEMPLATE
 from mcqa_probes.data.dataset_readers.causal_lm_mc import CausalLmMcReader
 from mcqa_probes.experiments.report_card.inputs import CardInputs, bootstrap_intervals
 from mcqa_probes.experiments.report_card.models import CardModel
-from mcqa_probes.metrics.probe_records import cluster_key
+from mcqa_probes.data.question import cluster_key
 from mcqa_probes.models.causal_lm_mc import SCORES, CausalLmMc
 from mcqa_probes.reports.card.tables import percent_cell
 from mcqa_probes.training.evaluation import Answer, accuracy, answer_questions

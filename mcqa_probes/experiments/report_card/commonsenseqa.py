@@ -16,7 +16,7 @@ from mcqa_probes.experiments.report_card.causal_lm import causal_command, causal
 from mcqa_probes.experiments.report_card.inputs import CardInputs, bootstrap_intervals, chance, done
 from mcqa_probes.experiments.report_card.models import CardModel
 from mcqa_probes.experiments.report_card.section import ReportSection, SectionContext, missing_file
-from mcqa_probes.metrics.probe_records import cluster_key
+from mcqa_probes.data.question import cluster_key
 from mcqa_probes.reports.card.tables import (
     best_reference, count_cell, grid_table, interval_of, percent_cell, ran_models, reference_columns, summary_row,
 )

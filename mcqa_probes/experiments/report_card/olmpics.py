@@ -25,7 +25,7 @@ from mcqa_probes.experiments.report_card.causal_lm import causal_command, causal
 from mcqa_probes.experiments.report_card.inputs import CardInputs, bootstrap_intervals, chance, done, first_questions
 from mcqa_probes.experiments.report_card.models import CardModel
 from mcqa_probes.experiments.report_card.section import ReportSection, SectionContext, slug
-from mcqa_probes.metrics.probe_records import cluster_key
+from mcqa_probes.data.question import cluster_key
 from mcqa_probes.reports.card.tables import (
     best_reference, column, grid_table, interval_of, make_table, percent_cell, ran_models, reference_columns,
     reference_tables, summary_row, text_cell,

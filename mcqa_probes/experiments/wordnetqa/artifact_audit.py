@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from mcqa_probes.data.question import question_from_json, read_questions
-from mcqa_probes.metrics.probe_records import CLUSTER_KEY_FIELDS, cluster_key
+from mcqa_probes.data.question import CLUSTER_KEY_FIELDS, cluster_key
 from mcqa_probes.common.configs import CONFIG_DIR
 from mcqa_probes.common.device import config_environment, resolve_cuda_device, torch_device
 from mcqa_probes.common.environment import environment
