@@ -136,3 +136,35 @@ def age_sweep_grid(values: List[int], older: Dict, accuracy: float, path: PathLi
     axis.set_title((title + "\n" if title else "") + f"blue: 'older', white: 'younger'  (acc. {100 * accuracy:.0f}%)")
     figure.tight_layout()
     return save_figure(figure, path, dpi=100)
+
+
+def prompt_sweep_figure(rows: Sequence[Dict], path: PathLike, title: str = "Prompt sweep") -> Path:
+    """Accuracy of every prompt combination, one row of points per file: colour = format, marker =
+    number of shots; a vertical tick at chance; a grey bar spans the file's range."""
+    plt = pyplot()
+    files = list(dict.fromkeys(row["file"] for row in rows))
+    shots = sorted({row["shots"] for row in rows})
+    markers = dict(zip(shots, "osD^vP*X"))
+    colours = {"cloze": "tab:blue", "letters": "tab:orange"}
+    figure, axis = plt.subplots(figsize=(7, 0.6 * len(files) + 1.6))
+    for y, name in enumerate(files):
+        own = [row for row in rows if row["file"] == name]
+        values = [100 * row["accuracy"] for row in own]
+        axis.plot([min(values), max(values)], [y, y], color="lightgrey", linewidth=6, solid_capstyle="round", zorder=1)
+        axis.plot([100 * own[0]["chance"]] * 2, [y - 0.3, y + 0.3], color="black", linewidth=1, zorder=2)
+        for row in own:
+            axis.scatter(100 * row["accuracy"], y, color=colours.get(row["format"], "grey"),
+                         marker=markers[row["shots"]], zorder=3, s=40)
+    for prompt_format, colour in colours.items():
+        if any(row["format"] == prompt_format for row in rows):
+            axis.scatter([], [], color=colour, marker="o", label=prompt_format)
+    for count in shots:
+        axis.scatter([], [], color="grey", marker=markers[count], label=f"{count}-shot")
+    axis.set_yticks(range(len(files)), files)
+    axis.invert_yaxis()
+    axis.set_xlim(0, 100)
+    axis.set_xlabel("accuracy % (black tick: chance)")
+    axis.set_title(title)
+    axis.legend(loc="lower right", fontsize="small", ncol=2)
+    figure.tight_layout()
+    return save_figure(figure, path, dpi=120)
