@@ -40,3 +40,16 @@ def test_bench_causal_names_a_missing_file(tmp_path, capsys):
     command = load_command("bench_causal")
     assert cli.run(command.main, ["--data", str(tmp_path / "missing.jsonl")]) == cli.BAD_INPUT
     assert "missing.jsonl" in capsys.readouterr().err
+
+
+def test_bench_causal_letters_mode(tiny_causal, capsys):
+    command = load_command("bench_causal")
+    data = FIXTURES / "csqa" / "dev_hf.jsonl"
+    status = cli.run(command.main, ["--model", tiny_causal("llama", 512), "--data", str(data), "--limit", "6",
+                                    "--format", "letters", "--json", "--cuda-device", "-1"])
+    assert status == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    row = json.loads(lines[-1])["files"][0]
+    assert row["format"] == "letters" and row["requests"] == 6 * 5
+    assert row["same_choices"] == 1.0 and row["max_abs_diff"] <= 1e-4
+    assert "target >= 1x" in lines[0]
