@@ -35,7 +35,7 @@ from mcqa_probes.reports.card.tables import summary_table
 from mcqa_probes.training.evaluation import load_archived_model
 
 #: bump when what a section stores changes (its numbers or its reading): stored sections with another version are recomputed
-SECTION_VERSION = 3
+SECTION_VERSION = 4
 #: archives kept loaded at once (each section loads the archives it needs through its context)
 LOADED_ARCHIVES = 2
 

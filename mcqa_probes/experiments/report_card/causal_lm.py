@@ -28,11 +28,13 @@ from mcqa_probes.experiments.report_card.inputs import CardInputs, bootstrap_int
 from mcqa_probes.experiments.report_card.models import CardModel
 from mcqa_probes.data.question import cluster_key
 from mcqa_probes.models.causal_lm_mc import SCORES, CausalLmMc
-from mcqa_probes.reports.card.tables import percent_cell
+from mcqa_probes.reports.card.tables import percent_cell, points_cell, text_cell
 from mcqa_probes.training.evaluation import Answer, accuracy, answer_questions
 
 #: the normalisations reported beside the model's own ``--causal-score``
 BESIDE = ("sum", "chars", "pmi")
+#: the lettered prompt (``prompt_format: letters``, scored by the letters' log-probability) beside the cloze ones
+LETTERS = "letters"
 #: a control this far above chance (fraction) is flagged, as bin/artifact_audit flags a partial-input model
 FLAG_MARGIN = 0.25
 FLAG = "⚑"
@@ -68,6 +70,7 @@ class LoadedCausalLm:
     hide_reader: CausalLmMcReader
     score: str
     template: str
+    letters_reader: Optional[CausalLmMcReader] = None
 
 
 def load_causal_lm_model(model: CardModel, inputs: CardInputs) -> LoadedCausalLm:
@@ -80,7 +83,7 @@ def load_causal_lm_model(model: CardModel, inputs: CardInputs) -> LoadedCausalLm
     lm._scorer = RememberingScorer(lm.scorer)  # after place_model: the precision is the scorer's own
     return LoadedCausalLm(lm, CausalLmMcReader(template=inputs.causal_template),
                           CausalLmMcReader(template=inputs.causal_template, hide_question=True),
-                          inputs.causal_score, inputs.causal_template)
+                          inputs.causal_score, inputs.causal_template, CausalLmMcReader(prompt_format="letters"))
 
 
 @contextlib.contextmanager
@@ -102,12 +105,16 @@ def control_score(score: str) -> str:
 
 def answers_by_score(loaded: LoadedCausalLm, questions: Sequence[Any], batch_size: int,
                      scores: Sequence[str] = tuple(SCORES)) -> Dict[str, List[Answer]]:
-    """Per normalisation (and ``choice_only``: the question hidden, :func:`control_score`), the
-    model's answers to ``questions`` (:func:`~mcqa_probes.training.evaluation.answer_questions`)."""
+    """Per normalisation (and ``choice_only``: the question hidden, :func:`control_score`; and
+    ``letters``: the lettered prompt, scored by the letters' log-probabilities), the model's answers
+    to ``questions`` (:func:`~mcqa_probes.training.evaluation.answer_questions`)."""
     found = {}
     for score in scores:
         with scored_by(loaded.model, score):
             found[score] = answer_questions(loaded.model, loaded.reader, questions, batch_size)
+    if loaded.letters_reader is not None:
+        with scored_by(loaded.model, "sum"):
+            found[LETTERS] = answer_questions(loaded.model, loaded.letters_reader, questions, batch_size)
     with scored_by(loaded.model, control_score(loaded.score)):
         found[CONTROL] = answer_questions(loaded.model, loaded.hide_reader, questions, batch_size)
     return found
@@ -125,8 +132,19 @@ def causal_results(found: Dict[str, List[Answer]], score: str, chance: float) ->
     ``flagged`` when at least :data:`FLAG_MARGIN` above chance)."""
     control = dict(accuracy_result(found[CONTROL]), score=control_score(score))
     control["flagged"] = bool(control["accuracy"] >= chance + FLAG_MARGIN)
-    return {"score": score, "by_score": {name: accuracy_result(answers) for name, answers in found.items() if name != CONTROL},
-            "choice_only": control}
+    by_score = {name: accuracy_result(answers) for name, answers in found.items() if name != CONTROL}
+    return {"score": score, "by_score": by_score, "choice_only": control, "prompt_range": prompt_range(by_score)}
+
+
+def prompt_range(by_score: Dict[str, Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+    """The lowest and highest accuracy over the prompts shown (cloze under sum / chars / pmi, letters):
+    the spread one number would hide."""
+    shown = {name: result["accuracy"] for name, result in by_score.items()
+             if name in (*BESIDE, LETTERS) and result.get("accuracy") == result.get("accuracy")}
+    if len(shown) < 2:
+        return None
+    low, high = min(shown, key=shown.get), max(shown, key=shown.get)
+    return {"low": shown[low], "high": shown[high], "lowest": low, "highest": high, "range": shown[high] - shown[low]}
 
 
 def causal_key(model: CardModel, inputs: CardInputs) -> Dict[str, Any]:
@@ -165,15 +183,29 @@ def causal_rows(prefix: str, get, score: Optional[str]) -> List[Tuple[str, Any, 
     accuracy under the normalisations beside ``score``, and the choice-only control."""
     rows = [(f"{prefix}accuracy, {name} %", lambda r, name=name: by_score_cell(get(r), name), None)
             for name in BESIDE if name != score]
+    rows.append((f"{prefix}accuracy, letters (A. B. ... listed) %", lambda r: by_score_cell(get(r), LETTERS), None))
+    rows.append((f"{prefix}range across prompts (points)", lambda r: range_cell(get(r)), None))
     rows.append((f"{prefix}choice-only (question hidden) %", lambda r: control_cell(get(r)), None))
     return rows
+
+
+def range_cell(result: Dict[str, Any]) -> Dict[str, Any]:
+    found = (result or {}).get("prompt_range")
+    if not found:
+        return text_cell()
+    cell = points_cell(100 * found["range"])
+    cell["tooltip"] = (f"lowest {100 * found['low']:.1f}% ({found['lowest']}), highest {100 * found['high']:.1f}% "
+                       f"({found['highest']})")
+    return cell
 
 
 def causal_notes(scores: Sequence[str]) -> List[str]:
     """Notes naming each normalisation shown and the control (under a table with a causal LM)."""
     shown = list(dict.fromkeys([*scores, *BESIDE]))
     return (["Causal LM (zero-shot, nothing trained): the column header names the normalisation of its accuracy; "
-             + "; ".join(f"{name} = {SCORES[name]}" for name in shown) + "."]
+             + "; ".join(f"{name} = {SCORES[name]}" for name in shown)
+             + "; letters = the choices listed as A. B. ... and the letters' log-probabilities compared (lm-evaluation-"
+               "harness's commonsense_qa prompt); range across prompts = highest minus lowest of these accuracies."]
             + [f"Choice-only: the same LM scoring each choice after the neutral prompt alone (the question hidden; "
                f"the LLM counterpart of Choice-Only-GloVe); {FLAG} = {100 * FLAG_MARGIN:.0f} or more points above "
                "chance (as bin/artifact_audit flags), the choices alone give the answer away."])

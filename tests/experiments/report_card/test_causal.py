@@ -10,6 +10,7 @@ import pytest
 from allennlp.data import Vocabulary
 
 from mcqa_probes.data.dataset_readers.causal_lm_mc import CausalLmMcReader
+from mcqa_probes.experiments.causal_lm.zero_shot import causal_zero_shot_evaluate
 from mcqa_probes.experiments.report_card.card import build_report_card
 from mcqa_probes.experiments.report_card.causal_lm import FLAG_MARGIN
 from mcqa_probes.experiments.report_card.inputs import CAUSAL_SCORES, CardInputs
@@ -82,6 +83,12 @@ def test_wordnetqa_numbers_equal_the_causal_lm_mc_model(card, probes, causal_dir
         assert control["accuracy"] == pytest.approx(hidden["accuracy"]) == pytest.approx(sums["choice_only_accuracy"])
         assert control["flagged"] == (control["accuracy"] >= result["chance"] + FLAG_MARGIN)
         assert set(result["breakdown"]) and result["intervals"]["instance_accuracy"]
+        # the lettered prompt beside the cloze ones, and the range across them
+        letters = causal_zero_shot_evaluate(causal_dir, str(path), "sum", prompt_format="letters", cuda_device=-1)
+        assert result["by_score"]["letters"]["accuracy"] == pytest.approx(letters["accuracy"])
+        shown = [result["by_score"][name]["accuracy"] for name in ("sum", "chars", "pmi", "letters")]
+        assert result["prompt_range"]["range"] == pytest.approx(max(shown) - min(shown))
+        assert result["prompt_range"]["high"] == pytest.approx(max(shown))
 
 
 def test_olmpics_winoventi_csqa_numbers_equal_the_causal_lm_mc_model(card, causal_dir):
@@ -131,6 +138,8 @@ def test_page_shows_the_archive_and_the_causal_lm(card):
     assert "RoBERTa-large 0-shot (paper)" in [h.rstrip("¹²³⁴⁵⁶⁷⁸⁹⁰") for h in text[0]]
     labels = [row[0] for row in text[1:]]
     assert "hypernymy: choice-only (question hidden) %" in labels and "hypernymy: accuracy, pmi %" in labels
+    assert "hypernymy: range across prompts (points)" in labels
+    assert "hypernymy: accuracy, letters (A. B. ... listed) %" in labels
     page = inspect_page(out / "report.html", out / "report.png", width=1280)
     assert page["tables"][: len(report["sections"][0]["tables"]) + 1][0] == table_text(summary)
     assert page["page_width"] <= 1280 and max(page["table_widths"]) <= 1280
