@@ -1,13 +1,15 @@
 """The ``causal_lm_mc`` model: a causal LM (GPT-2, Llama, Qwen, Mistral, OLMo, SmolLM2, ...) answering
-multiple-choice questions zero-shot, by the log-likelihood of each choice."""
+multiple-choice questions by the log-likelihood of each choice: zero-shot, or fine-tuned (LoRA or all
+weights) on the same scores."""
 import logging
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Sequence
 
 import torch
 from allennlp.common.checks import ConfigurationError
 from allennlp.data import Vocabulary
 from allennlp.models import Model
 from allennlp.training.metrics import CategoricalAccuracy
+from transformers.pytorch_utils import Conv1D
 
 from mcqa_probes.metrics.rotations import RotationTally
 from mcqa_probes.models.causal_lm_loading import load_causal_lm
@@ -24,10 +26,25 @@ SCORES: Dict[str, str] = {
     "pmi": "log P(choice | prompt) - log P(choice | neutral prompt) (domain-conditional PMI, Holtzman et al. 2021)",
 }
 
+#: probe type -> which LM weights train (and are saved in archives)
+PROBE_TYPES: Dict[str, str] = {
+    "zero_shot": "none: the LM is frozen and archives keep none of its weights",
+    "lora": "LoRA adapters (PEFT) injected into the LM's projections; archives keep only the adapters",
+    "full": "every weight of the LM; archives keep them all",
+}
+
+#: the projections LoRA adapts by default, those the model has (the output layer never): attention and MLP
+#: of Llama-like models (Llama, Qwen, Mistral, OLMo, SmolLM2, Gemma), of GPT-2 (``Conv1D``: c_attn, c_proj,
+#: c_fc), of OPT / Phi (out_proj, dense, fc1, fc2; Phi-3's fused qkv_proj, gate_up_proj) and of GPT-NeoX /
+#: Falcon (query_key_value, dense, dense_h_to_4h, dense_4h_to_h)
+DEFAULT_LORA_TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj",
+                        "c_attn", "c_proj", "c_fc", "out_proj", "fc1", "fc2", "qkv_proj", "gate_up_proj",
+                        "query_key_value", "dense", "dense_h_to_4h", "dense_4h_to_h")
+
 
 @Model.register("causal_lm_mc")
 class CausalLmMc(MultipleChoiceModel):
-    """Zero-shot multiple choice with a causal LM; use with the ``causal_lm_mc`` reader.
+    """Multiple choice with a causal LM, zero-shot or fine-tuned; use with the ``causal_lm_mc`` reader.
 
     Each choice's requests (``metadata["prompt"]``, built by the reader) are answered by a
     :class:`~mcqa_probes.models.causal_lm_scoring.CausalLmScorer` (lm-evaluation-harness's
@@ -44,8 +61,17 @@ class CausalLmMc(MultipleChoiceModel):
     ``circular_accuracy``, ``rstd``, ``debiased_accuracy``; ``accuracy`` and strict cluster accuracy
     then count every rotation, a cluster right only if all its questions are right under every
     rotation). Prompts of a ``chat_template`` reader are rendered by the tokenizer's chat template.
-    Nothing trains; the LM's weights are not
-    saved in archives (they are reloaded from ``transformer_model_name``).
+
+    ``probe_type`` (:data:`PROBE_TYPES`) says what trains. ``zero_shot`` (the default): nothing, the
+    LM stays in eval mode, and archives keep none of its weights (they are reloaded from
+    ``transformer_model_name``). ``lora``: LoRA adapters (PEFT, injected in place into the LM's
+    projections) are the only trainable weights, and archives keep only them (state-dict keys with
+    ``lora_``); loading rebuilds the LM from its name, injects the adapters from these keys and
+    loads their weights. ``full``: every LM weight trains and is saved. In training (``lora`` /
+    ``full`` in train mode) the choices' scores come from the scorer's differentiable path
+    (:meth:`~mcqa_probes.models.causal_lm_scoring.CausalLmScorer.loglikelihood_tensors`, the same
+    numbers), and the loss is cross-entropy over the ``score`` logits: an untrained ``lora`` model
+    (LoRA's B starts at zero) scores exactly as ``zero_shot``.
 
     # Parameters
 
@@ -71,9 +97,23 @@ class CausalLmMc(MultipleChoiceModel):
         ``auto``, ``packed`` or ``plain`` (:class:`~mcqa_probes.models.causal_lm_scoring.CausalLmScorer`).
     precision : `str`, optional (default = `"fp32"`)
         ``fp32``, ``bf16`` or ``fp16`` autocast.
+    probe_type : `str`, optional (default = `"zero_shot"`)
+        ``zero_shot``, ``lora`` or ``full`` (:data:`PROBE_TYPES`). ``lora`` and ``full`` train on one
+        device (no ``device_map``).
+    lora_rank : `int`, optional (default = `8`)
+        LoRA's rank r (``lora`` only, as are the next three).
+    lora_alpha : `int`, optional (default = `16`)
+        LoRA's scaling numerator (the update is scaled by ``lora_alpha / lora_rank``).
+    lora_dropout : `float`, optional (default = `0.0`)
+        Dropout on the adapters' input, in train mode.
+    lora_target_modules : `List[str]`, optional (default = `None`)
+        Names of the ``Linear`` / ``Conv1D`` modules to adapt (matched on the last part of their
+        name); by default those of :data:`DEFAULT_LORA_TARGETS` the model has (attention and MLP
+        projections). A name the model does not have is an error.
     """
 
-    authorized_missing_keys = [r"^lm\."]
+    # which LM weights an archive lacks is the probe type's business: see _drop_lm_weights / _forgive_lm_weights
+    authorized_missing_keys: List[str] = []
 
     def __init__(
         self,
@@ -87,6 +127,11 @@ class CausalLmMc(MultipleChoiceModel):
         add_bos_token: Optional[bool] = None,
         max_length: Optional[int] = None,
         strategy: str = "auto",
+        probe_type: str = "zero_shot",
+        lora_rank: int = 8,
+        lora_alpha: int = 16,
+        lora_dropout: float = 0.0,
+        lora_target_modules: Optional[List[str]] = None,
         **kwargs,
     ) -> None:
         self._scorer: Optional[CausalLmScorer] = None
@@ -97,18 +142,30 @@ class CausalLmMc(MultipleChoiceModel):
             raise ConfigurationError(f"model.strategy: expected one of {STRATEGIES}, got {strategy!r}")
         if int(batch_size) < 1:
             raise ConfigurationError(f"model.batch_size: expected a positive number, got {batch_size}")
+        if probe_type not in PROBE_TYPES:
+            raise ConfigurationError(f"model.probe_type: expected one of {sorted(PROBE_TYPES)}, got {probe_type!r}")
+        if probe_type != "zero_shot" and device_map is not None:
+            raise ConfigurationError(f"model.probe_type {probe_type!r} with model.device_map {device_map!r}: "
+                                     "fine-tuning runs on one device (the trainer's cuda_device); drop device_map")
+        if probe_type == "lora" and (int(lora_rank) < 1 or float(lora_dropout) < 0 or float(lora_dropout) >= 1):
+            raise ConfigurationError(f"model.lora_rank / model.lora_dropout: expected a rank >= 1 and a dropout in "
+                                     f"[0, 1), got {lora_rank} and {lora_dropout}")
+        self.probe_type = probe_type
         self.transformer_model_name = transformer_model_name
         self.score = score
         self.choice_only_control = bool(choice_only_control) or score == "pmi"
         self.device_map = device_map
         lm, tokenizer = load_causal_lm(transformer_model_name, dtype=dtype, device_map=device_map)
-        for parameter in lm.parameters():
-            parameter.requires_grad = False
+        if probe_type == "lora":
+            inject_lora(lm, lora_rank, lora_alpha, lora_dropout, lora_target_modules)
+        for name, parameter in lm.named_parameters():
+            parameter.requires_grad = probe_type == "full" or (probe_type == "lora" and "lora_" in name)
         if device_map is None:
             self.lm = lm  # a submodule: allennlp's cuda_device moves it
         else:
             object.__setattr__(self, "lm", lm)  # accelerate placed it: keep it out of .to()/.cuda()
         self._register_state_dict_hook(_drop_lm_weights)
+        self.register_load_state_dict_post_hook(_forgive_lm_weights)
         self._scorer = CausalLmScorer(lm, tokenizer, batch_size=batch_size, precision=self.precision,
                                       max_length=max_length, add_bos_token=add_bos_token, strategy=strategy)
         self._normalised = {name: CategoricalAccuracy() for name in SCORES}
@@ -134,7 +191,8 @@ class CausalLmMc(MultipleChoiceModel):
 
     def train(self, mode: bool = True):
         super().train(mode)
-        if isinstance(getattr(self, "lm", None), torch.nn.Module):
+        if getattr(self, "probe_type", "zero_shot") == "zero_shot" and isinstance(getattr(self, "lm", None),
+                                                                                 torch.nn.Module):
             self.lm.eval()  # zero-shot: never dropout
         return self
 
@@ -154,27 +212,30 @@ class CausalLmMc(MultipleChoiceModel):
             if prompt.chat:
                 chosen = [(self._scorer.chat_context(context), continuation) for context, continuation in chosen]
             requests.extend(chosen)
-        answers = iter(self._scorer.loglikelihood(requests))
+        if self.training and self.probe_type != "zero_shot":
+            logprobs, counts = self._scorer.loglikelihood_tensors(requests)  # differentiable, the same numbers
+        else:
+            answers = self._scorer.loglikelihood(requests)
+            logprobs = torch.tensor([answer.logprob for answer in answers], dtype=torch.float)
+            counts = [answer.tokens for answer in answers]
         size, width = len(prompts), max(len(prompt.requests) for prompt in prompts)
-        sums = torch.zeros(size, width)
-        tokens = torch.ones(size, width)
         chars = torch.ones(size, width)
-        neutral = torch.zeros(size, width)
-        neutral_tokens = torch.ones(size, width)
         choice_chars = torch.ones(size, width)
         mask = torch.zeros(size, width, dtype=torch.bool)
+        main, control_slots, position = [], [], 0  # (answer index, b * width + k) of the choices, of the control
         for b, (prompt, row) in enumerate(zip(prompts, metadata)):
             count = len(prompt.requests)
             mask[b, :count] = True
             chars[b, :count] = torch.tensor([max(1, c) for c in prompt.chars], dtype=torch.float)
             choice_chars[b, :count] = torch.tensor([max(1, len(text)) for text in row["choices"]], dtype=torch.float)
-            for k in range(count):
-                answer = next(answers)
-                sums[b, k], tokens[b, k] = answer.logprob, answer.tokens
-            if self.choice_only_control:
-                for k in range(count):
-                    answer = next(answers)
-                    neutral[b, k], neutral_tokens[b, k] = answer.logprob, answer.tokens
+            for slots in ([main, control_slots] if self.choice_only_control else [main]):
+                slots.extend((position + k, b * width + k) for k in range(count))
+                position += count
+        counts = torch.tensor(counts, dtype=torch.float)
+        sums = _spread(logprobs, main, size, width, 0.0)
+        tokens = _spread(counts, main, size, width, 1.0)
+        neutral = _spread(logprobs, control_slots, size, width, 0.0)
+        neutral_tokens = _spread(counts, control_slots, size, width, 1.0)
         scores = {"sum": sums, "mean": sums / tokens, "chars": sums / chars}
         control = None
         if self.choice_only_control:
@@ -193,12 +254,12 @@ class CausalLmMc(MultipleChoiceModel):
                 self._choice_only(control.to(device).masked_fill(~mask, floor), gold)
             self._count_winoventi(output["logits"], gold, metadata)
             self._count_rotations(scores[self.score], gold, metadata, prompts)
-        output["loglikelihood"] = sums.to(device)
+        output["loglikelihood"] = sums.detach().to(device)
         output["continuation_tokens"] = tokens.to(device)
         output["score"] = [self.score] * size
         output["prompt_format"] = [prompt.format for prompt in prompts]
         if control is not None:
-            output["choice_only_loglikelihood"] = neutral.to(device)
+            output["choice_only_loglikelihood"] = neutral.detach().to(device)
         return output
 
     def _count_winoventi(self, logits: torch.Tensor, gold: torch.Tensor, metadata: List[Dict[str, Any]]) -> None:
@@ -244,8 +305,66 @@ class CausalLmMc(MultipleChoiceModel):
         return metrics
 
 
+def inject_lora(lm: torch.nn.Module, rank: int, alpha: int, dropout: float,
+                target_modules: Optional[Sequence[str]] = None) -> List[str]:
+    """Inject LoRA adapters (PEFT) in place into ``lm``'s ``target_modules`` (by default those of
+    :data:`DEFAULT_LORA_TARGETS` it has) and return the names adapted. ``lm`` stays the same
+    transformers object (``base_model``, ``get_output_embeddings`` as before), so the scorer's
+    shortcuts still apply; its adapted layers compute ``W x + (alpha / rank) B A x`` with B = 0 at
+    first (the model scores as before training)."""
+    import peft  # seconds to import: only the lora probe type needs it
+
+    head = lm.get_output_embeddings()
+    kinds: Dict[str, set] = {}  # a Linear / Conv1D module's last name -> their types
+    for name, module in lm.named_modules():
+        if isinstance(module, (torch.nn.Linear, Conv1D)) and module is not head:
+            kinds.setdefault(name.rsplit(".", 1)[-1], set()).add(type(module))
+    if target_modules is None:
+        targets = [name for name in DEFAULT_LORA_TARGETS if name in kinds]
+        if not targets:
+            raise ConfigurationError(f"model.lora_target_modules: {type(lm).__name__} has none of the default "
+                                     f"projections {list(DEFAULT_LORA_TARGETS)}; name its modules, from "
+                                     f"{sorted(kinds)}")
+    else:
+        targets = [str(name) for name in target_modules]
+        unknown = [name for name in targets if name not in kinds]
+        if not targets or unknown:
+            raise ConfigurationError(f"model.lora_target_modules: {type(lm).__name__} has no Linear / Conv1D module "
+                                     f"named {unknown or targets}; it has {sorted(kinds)}")
+    conv1d = any(Conv1D in kinds[name] for name in targets)  # GPT-2 stores its weights transposed
+    config = peft.LoraConfig(r=int(rank), lora_alpha=int(alpha), lora_dropout=float(dropout), target_modules=targets,
+                             fan_in_fan_out=conv1d, bias="none")
+    peft.inject_adapter_in_model(config, lm)
+    return targets
+
+
+def _spread(values: torch.Tensor, slots: List[Any], size: int, width: int, fill: float) -> torch.Tensor:
+    """A ``[size, width]`` tensor of ``fill`` with ``values[i]`` at flat position ``j`` for each ``(i, j)`` of
+    ``slots`` (out of place: gradients flow back to ``values``)."""
+    spread = torch.full((size * width,), fill, dtype=values.dtype)
+    if slots:
+        picks, places = (torch.tensor(column, dtype=torch.long) for column in zip(*slots))
+        spread = spread.index_put((places,), values[picks])
+    return spread.view(size, width)
+
+
+def _kept_lm_weight(probe_type: str, key: str) -> bool:
+    """Does an archive of ``probe_type`` keep the LM weight ``key`` (a key under ``lm.``)?"""
+    return probe_type == "full" or (probe_type == "lora" and "lora_" in key)
+
+
 def _drop_lm_weights(module, state_dict, prefix, local_metadata):
-    """Archives keep no LM weights: the model reloads them from ``transformer_model_name``."""
+    """Archives keep the LM weights that train, no other: none for ``zero_shot`` (the model reloads
+    them from ``transformer_model_name``), the adapters for ``lora``, all for ``full``."""
     for key in [key for key in state_dict if key.startswith(prefix + "lm.")]:
-        del state_dict[key]
+        if not _kept_lm_weight(module.probe_type, key):
+            del state_dict[key]
     return state_dict
+
+
+def _forgive_lm_weights(module, incompatible_keys) -> None:
+    """A state dict without the LM weights that archives do not keep loads, strictly or not (allennlp's
+    ``load_archive``, the trainer's best-model and checkpoint restores): those keys are not missing;
+    any other missing key (an adapter, a ``full`` weight) still is."""
+    missing = incompatible_keys.missing_keys
+    missing[:] = [key for key in missing if not (key.startswith("lm.") and not _kept_lm_weight(module.probe_type, key))]

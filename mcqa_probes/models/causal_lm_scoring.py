@@ -46,7 +46,7 @@ continuation positions). ``strategy`` = ``packed`` / ``plain`` skips the second 
 """
 import logging
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 import torch
 from transformers import DynamicCache
@@ -137,6 +137,15 @@ class _TreeBuilder:
             nodes.append(node)
             children, parent = self.children[node], node
         return nodes
+
+
+def _unique_requests(requests: Iterable[Tuple[str, str]]) -> Tuple[List[Tuple[str, str]], Dict[Tuple[str, str], int]]:
+    """The requests as string pairs, and each distinct one's index (identical requests are computed once)."""
+    requests = [(str(context), str(continuation)) for context, continuation in requests]
+    unique: Dict[Tuple[str, str], int] = {}
+    for request in requests:
+        unique.setdefault(request, len(unique))
+    return requests, unique
 
 
 class CausalLmScorer:
@@ -297,15 +306,53 @@ class CausalLmScorer:
     # ------------------------------------------------------------------ scoring
     def loglikelihood(self, requests: Iterable[Tuple[str, str]]) -> List[Loglikelihood]:
         """The answer to each ``(context, continuation)`` request, in order."""
-        requests = [(str(context), str(continuation)) for context, continuation in requests]
-        unique: Dict[Tuple[str, str], int] = {}
-        for request in requests:
-            unique.setdefault(request, len(unique))
+        requests, unique = _unique_requests(requests)
         answers = self.loglikelihood_tokens(self.encode_pairs(list(unique)))
         return [answers[unique[request]] for request in requests]
 
+    def loglikelihood_tensors(self, requests: Iterable[Tuple[str, str]]) -> Tuple[torch.Tensor, List[int]]:
+        """The differentiable twin of :meth:`loglikelihood`, for fine-tuning: ``(log-probabilities, token
+        counts)`` of each request, in order; the log-probabilities are one fp32 tensor ``[n]`` (on the CPU)
+        through which gradients reach the model's trainable weights.
+
+        The same tokenization, rows, packing, shared prefix and output-layer positions as
+        :meth:`loglikelihood` (only the last step differs: each request's token log-probabilities are
+        summed as tensors, in float64 as the float path sums them, instead of as Python floats), so in
+        eval mode both give the same numbers. Runs without ``torch.no_grad`` and in whatever mode the
+        model is in (dropout in train mode): the caller chooses."""
+        requests, unique = _unique_requests(requests)
+        if not requests:
+            return torch.zeros(0), []
+        pairs = self.encode_pairs(list(unique))
+        totals: List[torch.Tensor] = []
+        owners: List[int] = []
+        counts = [0] * len(pairs)
+        for batch in self._batches(pairs):
+            batch_owners, logprobs, _ = self._row_logprobs(batch)
+            segments = torch.repeat_interleave(torch.arange(len(batch_owners)),
+                                               torch.tensor([count for _, count in batch_owners]))
+            summed = torch.zeros(len(batch_owners), dtype=torch.float64).index_add(0, segments, logprobs.double())
+            totals.append(summed)
+            for index, count in batch_owners:
+                owners.append(index)
+                counts[index] = count
+        where = torch.empty(len(pairs), dtype=torch.long)
+        where[torch.tensor(owners)] = torch.arange(len(owners))
+        per_pair = torch.cat(totals)[where].float()
+        picks = [unique[request] for request in requests]
+        return per_pair[torch.tensor(picks, dtype=torch.long)], [counts[i] for i in picks]
+
     def loglikelihood_tokens(self, pairs: Sequence[Tuple[Sequence[int], Sequence[int]]]) -> List[Loglikelihood]:
         """The answers for already tokenized ``(context tokens, continuation tokens)`` pairs."""
+        answers: List[Optional[Loglikelihood]] = [None] * len(pairs)
+        with torch.no_grad():
+            for batch in self._batches(pairs):
+                for index, answer in self._score_rows(batch):
+                    answers[index] = answer
+        return answers  # type: ignore[return-value]
+
+    def _batches(self, pairs: Sequence[Tuple[Sequence[int], Sequence[int]]]) -> Iterator[List[_Row]]:
+        """The packed rows of ``pairs``, sorted by length (longest first), ``batch_size`` rows at a time."""
         groups: Dict[Tuple[int, ...], List[Tuple[int, List[int]]]] = {}
         for index, (context, continuation) in enumerate(pairs):
             context, continuation = list(context), list(continuation)
@@ -321,13 +368,8 @@ class CausalLmScorer:
             groups.setdefault(tuple(context), []).append((index, continuation))
         rows = self._rows(groups)
         order = sorted(range(len(rows)), key=lambda i: (-len(rows[i]), rows[i].tokens))
-        answers: List[Optional[Loglikelihood]] = [None] * len(pairs)
-        with torch.no_grad():
-            for start in range(0, len(order), self.batch_size):
-                batch = [rows[i] for i in order[start:start + self.batch_size]]
-                for index, answer in self._score_rows(batch):
-                    answers[index] = answer
-        return answers  # type: ignore[return-value]
+        for start in range(0, len(order), self.batch_size):
+            yield [rows[i] for i in order[start:start + self.batch_size]]
 
     def _rows(self, groups: Dict[Tuple[int, ...], List[Tuple[int, List[int]]]]) -> List[_Row]:
         rows: List[_Row] = []
@@ -347,6 +389,20 @@ class CausalLmScorer:
         return rows
 
     def _score_rows(self, rows: List[_Row]) -> List[Tuple[int, Loglikelihood]]:
+        owners, logprobs, greedy = self._row_logprobs(rows)
+        logprobs, greedy = logprobs.tolist(), greedy.tolist()
+        results, offset = [], 0
+        for index, count in owners:
+            results.append((index, Loglikelihood(float(sum(logprobs[offset:offset + count])), count,
+                                                 all(greedy[offset:offset + count]))))
+            offset += count
+        return results
+
+    def _row_logprobs(self, rows: List[_Row]) -> Tuple[List[Tuple[int, int]], torch.Tensor, torch.Tensor]:
+        """One forward pass over ``rows``: ``(owners, log-probabilities, greedy)``, the log-probability of
+        every continuation token of every request (and whether it is the argmax), request after request
+        as ``owners`` lists them, ``(request index, number of tokens)``. Differentiable when run with
+        gradients (:meth:`loglikelihood_tensors`)."""
         device = self.device
         length = max(len(row) for row in rows)
         input_ids = torch.full((len(rows), length), self._pad_id, dtype=torch.long)
@@ -383,13 +439,7 @@ class CausalLmScorer:
                 arguments["past_key_values"] = self._prefix_cache(input_ids[:1, :prefix], len(rows))
                 arguments["use_cache"] = True
             logprobs, greedy = self._target_logprobs(arguments, hidden_rows, hidden_nodes, targets)
-        logprobs, greedy = logprobs.tolist(), greedy.tolist()
-        results, offset = [], 0
-        for index, count in owners:
-            results.append((index, Loglikelihood(float(sum(logprobs[offset:offset + count])), count,
-                                                 all(greedy[offset:offset + count]))))
-            offset += count
-        return results
+        return owners, logprobs, greedy
 
     def _shared_prefix(self, rows: List[_Row]) -> int:
         """How many first tokens all ``rows`` share, short of any position that predicts a
