@@ -214,6 +214,7 @@ class CausalLmMc(MultipleChoiceModel):
             requests.extend(chosen)
         if self.training and self.probe_type != "zero_shot":
             logprobs, counts = self._scorer.loglikelihood_tensors(requests)  # differentiable, the same numbers
+            logprobs = logprobs.float()
         else:
             answers = self._scorer.loglikelihood(requests)
             logprobs = torch.tensor([answer.logprob for answer in answers], dtype=torch.float)

@@ -312,8 +312,8 @@ class CausalLmScorer:
 
     def loglikelihood_tensors(self, requests: Iterable[Tuple[str, str]]) -> Tuple[torch.Tensor, List[int]]:
         """The differentiable twin of :meth:`loglikelihood`, for fine-tuning: ``(log-probabilities, token
-        counts)`` of each request, in order; the log-probabilities are one fp32 tensor ``[n]`` (on the CPU)
-        through which gradients reach the model's trainable weights.
+        counts)`` of each request, in order; the log-probabilities are one float64 tensor ``[n]`` (on the
+        CPU) through which gradients reach the model's trainable weights.
 
         The same tokenization, rows, packing, shared prefix and output-layer positions as
         :meth:`loglikelihood` (only the last step differs: each request's token log-probabilities are
@@ -338,7 +338,7 @@ class CausalLmScorer:
                 counts[index] = count
         where = torch.empty(len(pairs), dtype=torch.long)
         where[torch.tensor(owners)] = torch.arange(len(owners))
-        per_pair = torch.cat(totals)[where].float()
+        per_pair = torch.cat(totals)[where]
         picks = [unique[request] for request in requests]
         return per_pair[torch.tensor(picks, dtype=torch.long)], [counts[i] for i in picks]
 
