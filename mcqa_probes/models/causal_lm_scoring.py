@@ -36,6 +36,12 @@ token's string. A request longer than the model's window keeps its last ``max_le
   ``device_map="auto"`` (through :func:`~mcqa_probes.models.causal_lm_loading.load_causal_lm`)
   spreads a large model over several GPUs.
 
+**Fine-tuning.** :meth:`CausalLmScorer.loglikelihood_tensors` is the differentiable twin of
+``loglikelihood``: the same tokenization, rows, batches, shared prefix and output-layer positions
+(``_batches`` and ``_row_logprobs`` are shared), run with gradients; only the last step differs (each
+request's token log-probabilities summed as tensors instead of as Python floats), so both give the
+same numbers. The float path is unchanged: ``torch.no_grad`` and ``.tolist()``.
+
 Two checks run once when a scorer is built, so that an architecture that does not fit these
 shortcuts is still scored exactly: (1) the output layer applied to the body's last hidden states
 must reproduce the model's own logits (models with logit soft-capping or scaling do not: they
