@@ -17,7 +17,7 @@ choices alone then give the answer away.
 """
 import time
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from allennlp.data import Instance, Vocabulary
 
@@ -86,10 +86,11 @@ def chance_level(instances: List[Instance]) -> float:
     return sum(1 / size for size in sizes) / len(sizes) if sizes else float("nan")
 
 
-def first_questions(instances: List[Instance], limit: Optional[int]) -> List[Instance]:
-    """The instances of the first ``limit`` questions (every rotation of a rotated question)."""
+def first_questions(instances: Iterable[Instance], limit: Optional[int]) -> List[Instance]:
+    """The instances of the first ``limit`` questions (every rotation of a rotated question); stops
+    reading there (a probe file can hold tens of thousands of questions)."""
     if not limit:
-        return instances
+        return list(instances)
     kept, keys = [], set()
     for instance in instances:
         metadata = instance["metadata"].metadata
@@ -154,7 +155,7 @@ def causal_zero_shot_evaluate(
     prompts = prompts or PromptSettings(prompt_format=prompt_format)
     reader, model = built or build(model_name, score, template, batch_size, cuda_device, precision,
                                    choice_only_control, dtype=dtype, prompts=prompts)
-    instances: List[Instance] = first_questions(list(reader.read(data_path)), limit)
+    instances: List[Instance] = first_questions(reader.read(data_path), limit)
     unlabelled = sum(1 for instance in instances if "label" not in instance.fields)
     if not instances or unlabelled:
         raise ValueError(f"{data_path}: {'no questions' if not instances else f'{unlabelled} questions without an answer'}"
