@@ -214,10 +214,6 @@ def select_paths(paths: List[SelftestPath], only: Optional[List[str]]) -> List[S
     return [path for path in paths if path.name in wanted]
 
 
-def running_names(running: Dict[Any, SelftestPath]) -> set:
-    return {path.name for path in running.values()}
-
-
 def run_selftest(root: Path, out: Path, cuda_device: int, quick: bool = False,
                  only: Optional[List[str]] = None, progress: Callable[[str], None] = print,
                  parallel: int = 1) -> Dict[str, Any]:
@@ -272,11 +268,11 @@ def run_selftest(root: Path, out: Path, cuda_device: int, quick: bool = False,
     with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
         running: Dict[Any, SelftestPath] = {}
         while waiting or running:
+            unsettled = {p.name for p in waiting} | {p.name for p in running.values()}
             for path in list(waiting):
                 if len(running) >= max(1, parallel):
                     break
-                if any(name in running_names(running) or (name in {p.name for p in waiting})
-                       for name in path.after + ((path.agrees_with,) if path.agrees_with else ())):
+                if unsettled & set(path.after + ((path.agrees_with,) if path.agrees_with else ())):
                     continue
                 waiting.remove(path)
                 missing = [module for module in path.needs if importlib.util.find_spec(module) is None]
