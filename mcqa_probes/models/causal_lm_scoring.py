@@ -65,6 +65,8 @@ logger = logging.getLogger(__name__)
 STRATEGIES = ("auto", "packed", "plain")
 #: lm-evaluation-harness's window when neither the config nor the tokenizer gives one
 DEFAULT_MAX_LENGTH = 2048
+#: a packed row may grow to this many times ``max_row_tokens`` with requests that share most tokens
+SHARED_ROW_FACTOR = 4
 
 
 class Loglikelihood(NamedTuple):
@@ -103,7 +105,8 @@ class _Row:
     parents: List[int]
     # per request: (request index, predicting node of each continuation token, the tokens)
     targets: List[Tuple[int, List[int], List[int]]]
-    #: the context's tokens are the row's first nodes, a chain
+    #: the shortest context among the row's requests; the first request's tokens are the row's first
+    #: nodes, a chain, so no continuation is predicted before node ``context_length - 1``
     context_length: int = 0
 
     def __len__(self) -> int:
@@ -117,6 +120,7 @@ class _TreeBuilder:
         self.row = _Row([], [], [], [])
         self.children: List[Dict[int, int]] = []
         self.roots: Dict[int, int] = {}
+        self.context: Tuple[int, ...] = ()
 
     def size_after(self, sequence: Sequence[int]) -> int:
         """The row's length once ``sequence`` is added (nodes that exist are shared)."""
@@ -175,7 +179,10 @@ class CausalLmScorer:
         ``auto`` (packed rows when the model honours the tree mask, checked once), ``packed``,
         ``plain`` (one request per row).
     max_row_tokens : `int`, optional (default = `512`)
-        Most tokens in one packed row (a group with more is split over several rows).
+        Most tokens in one packed row (a group with more is split over several rows); a request that
+        shares a long run of tokens with the row (another rotation of a question after the same
+        few-shot examples, another choice after a long context) may grow it to ``SHARED_ROW_FACTOR``
+        (4) times that.
     share_prefix : `bool`, optional (default = `True`)
         Run the first tokens that all rows of a batch share (a template's opening words, a few-shot
         preamble) once, and give the rows their keys and values (packed rows only; ``auto`` checks it).
@@ -378,21 +385,37 @@ class CausalLmScorer:
             yield [rows[i] for i in order[start:start + self.batch_size]]
 
     def _rows(self, groups: Dict[Tuple[int, ...], List[Tuple[int, List[int]]]]) -> List[_Row]:
+        """Packs the requests into token trees. Contexts are taken in token order, so contexts that
+        share an opening (the rotations of one lettered question, or a few-shot preamble with its
+        question) are neighbours. A request joins the current row when it continues the previous
+        request's context within ``max_row_tokens``, or when it finds a long run of its tokens in the
+        row already (at least ``max_row_tokens / SHARED_ROW_FACTOR`` and half of its own) and the row
+        stays within ``SHARED_ROW_FACTOR * max_row_tokens``. Questions that share only a template's
+        first words get rows of their own: packing them would save little and widen the attention."""
         rows: List[_Row] = []
-        for context, members in groups.items():
-            builder: Optional[_TreeBuilder] = None
-            for index, continuation in members:
+        builder: Optional[_TreeBuilder] = None
+        for context in sorted(groups):
+            for index, continuation in groups[context]:
                 sequence = list(context) + continuation
                 inputs = sequence[:-1]
-                if builder is None or self.strategy == "plain" or (
-                        len(builder.row) and builder.size_after(inputs) > self.max_row_tokens):
+                if builder is None or self.strategy == "plain" or not self._joins(builder, context, inputs):
                     builder = _TreeBuilder()
                     builder.row.context_length = len(context)
                     rows.append(builder.row)
+                builder.context = context
                 nodes = builder.add(inputs)
+                builder.row.context_length = min(builder.row.context_length, len(context))
                 predicting = nodes[len(context) - 1:]
                 builder.row.targets.append((index, predicting, continuation))
         return rows
+
+    def _joins(self, builder: "_TreeBuilder", context: Tuple[int, ...], inputs: Sequence[int]) -> bool:
+        size = builder.size_after(inputs)
+        if size <= self.max_row_tokens and context == builder.context:
+            return True
+        shared = len(inputs) - (size - len(builder.row))
+        return (shared >= self.max_row_tokens // SHARED_ROW_FACTOR and shared >= len(inputs) // 2
+                and size <= SHARED_ROW_FACTOR * self.max_row_tokens)
 
     def _score_rows(self, rows: List[_Row]) -> List[Tuple[int, Loglikelihood]]:
         owners, logprobs, greedy = self._row_logprobs(rows)

@@ -3,9 +3,9 @@ random GPT-2 and Llama models: same (context, continuation) requests, same model
 import pytest
 import torch
 
-from mcqa_probes.data.causal_prompts import PromptBuilder
+from mcqa_probes.data.causal_prompts import PromptBuilder, rotate
 from mcqa_probes.data.dataset_readers.winoventi import prompt_question
-from mcqa_probes.data.question import read_questions
+from mcqa_probes.data.question import Choice, MultipleChoiceQuestion, read_questions
 from mcqa_probes.data.winoventi import read_winoventi
 from mcqa_probes.models.causal_lm_scoring import CausalLmScorer, ScoringError
 from mcqa_probes.testing.lm_eval_reference import lm_eval_loglikelihood
@@ -85,6 +85,40 @@ def test_the_question_is_encoded_once_for_its_choices(tiny_causal):
     context = len(pairs[0][0])
     assert len(rows[0]) == context + sum(len(x) - 1 for _, x in pairs) - _shared_first_pieces(pairs)
     assert len(rows[0]) < one_by_one - 3 * context  # the question appears once, not five times
+
+
+def test_rotations_after_a_long_few_shot_preamble_share_one_row(tiny_causal, family):
+    """Lettered questions under every rotation, after the same solved examples: the preamble is in
+    a row once for all rotations of a question (not once per rotation), unrelated questions keep rows
+    of their own, and the scores are lm-eval's."""
+    model, tokenizer = load(tiny_causal(family))
+
+    def question(name, stem, choices):
+        return MultipleChoiceQuestion(name, stem, [Choice(str(i), text) for i, text in enumerate(choices)], 0)
+
+    shots = {"q1": [question("s1", "cat", ["pet", "car", "sun"]), question("s2", "oak", ["tree", "ship", "salt"])],
+             "q2": [question("s3", "elm", ["tree", "van", "ice"]), question("s4", "cod", ["fish", "pen", "oil"])]}
+    asked = [question("q1", "dog", ["animal", "tool", "sea"]), question("q2", "rose", ["flower", "bus", "tin"])]
+    builder = PromptBuilder(prompt_format="letters", letters_template="Q: {stem}\n{choices}A:")
+    requests = [request for q in asked for places in range(3)
+                for request in builder.prompt(rotate(q, places), shots[q.id]).requests]
+    scorer = CausalLmScorer(model, tokenizer, batch_size=4)
+    preamble = len(scorer.encode_pair(builder.prompt(asked[0], shots["q1"]).context.split("Q: dog")[0], " x")[0])
+    pairs = scorer.encode_pairs(requests)
+    contexts = {}
+    for index, (context, continuation) in enumerate(pairs):
+        contexts.setdefault(tuple(context), []).append((index, list(continuation)))
+    assert max(len(context) for context in contexts) < scorer.max_length  # nothing truncated
+    scorer.max_row_tokens = preamble + 2  # one rotation alone is longer: the others join by sharing
+    assert min(len(context) for context in contexts) > scorer.max_row_tokens
+    rows = scorer._rows(contexts)
+    assert len(rows) == len(asked)  # one row per question, its three rotations in it
+    assert sum(len(row) for row in rows) < sum(len(context) for context in contexts) - 3 * preamble
+    ours = scorer.loglikelihood(requests)
+    theirs = lm_eval_loglikelihood(model, tokenizer, requests, batch_size=8)
+    assert_equal_to_lm_eval(requests, ours, theirs, TOLERANCE)
+    unrelated = scorer.encode_pairs([("Q: what is a dog?\nA:", " animal"), ("Q: what is a car?\nA:", " vehicle")])
+    assert len(scorer._rows({tuple(c): [(i, list(x))] for i, (c, x) in enumerate(unrelated)})) == 2
 
 
 def _shared_first_pieces(pairs):
