@@ -3,6 +3,10 @@ ratio, continue training a base archive on k probe examples, record probe dev/te
 the original-task accuracy before/after (inoculation cost), pick the best-aggregate model
 M*^{a,k} per k, and draw probe (solid) and original (dashed) accuracy against k.
 
+With ``causal_model`` the model inoculated is a pretrained causal LM instead of an MCQA archive
+(training_config/inoculate_causal.jsonnet: LoRA adapters or every weight, the probe and the
+original task read as causal-LM prompts); everything else is the same sweep.
+
 Resumable, in parallel: the grid runner (:mod:`mcqa_probes.experiments.grid`) skips a run whose
 ``trials/<run>/result.json`` holds the same settings and runs the others, serially or on Ray.
 """
@@ -22,13 +26,15 @@ from mcqa_probes.reports.tables import markdown_table
 from mcqa_probes.training.evaluation import evaluate_file, load_archived_model
 
 CONFIG = config_file("inoculate.jsonnet")
+CAUSAL_CONFIG = config_file("inoculate_causal.jsonnet")
 COLUMNS = ["k", "lr", "add_some", "seed", "probe_dev_accuracy", "probe_test_accuracy", "orig_accuracy_before",
            "orig_accuracy_after", "inoculation_cost", "aggregate_accuracy", "best_for_k", "run_dir"]
 
 
 @dataclass
 class SweepSettings:
-    base_archive: str
+    #: the MCQA archive to inoculate (None with ``causal_model``)
+    base_archive: Optional[str]
     probe_dir: str
     orig_dev: str
     out: str
@@ -46,12 +52,35 @@ class SweepSettings:
     max_length: int = 128
     #: read at most this many probe dev / test and original dev questions (None = all)
     dev_max: Optional[int] = None
-    config: str = str(CONFIG)
+    #: the config trained at every grid point (None: inoculate.jsonnet, or inoculate_causal.jsonnet
+    #: with ``causal_model``)
+    config: Optional[str] = None
+    #: a causal LM (name or directory, e.g. ``smollm2``) to inoculate instead of ``base_archive``
+    causal_model: Optional[str] = None
+    #: causal LMs: ``lora`` (adapters only) or ``full``; the adapters' rank; ``cloze`` or ``letters``
+    probe_type: str = "lora"
+    lora_rank: int = 8
+    prompt_format: str = "cloze"
     extra_env: Dict[str, str] = field(default_factory=dict)
     #: GPU for training and scoring (None: the GPU when there is one, -1: the CPU)
     cuda_device: Optional[int] = None
     #: autocast precision of the probe test-set scoring (training: the config's USE_AMP)
     precision: str = "fp32"
+
+    def __post_init__(self):
+        if (self.base_archive is None) == (self.causal_model is None):
+            raise ValueError("inoculation: give either a base archive (an MCQA model) or a causal LM, not "
+                             f"{'both' if self.base_archive else 'neither'}")
+        if self.config is None:
+            self.config = str(CAUSAL_CONFIG if self.causal_model else CONFIG)
+
+    def model_variables(self) -> Dict[str, str]:
+        """The config variables that say which model is inoculated."""
+        if self.causal_model:
+            return {"MODEL_NAME": self.causal_model, "PROBE_TYPE": self.probe_type, "LORA_RANK": str(self.lora_rank),
+                    "LORA_ALPHA": str(2 * self.lora_rank), "PROMPT_FORMAT": self.prompt_format}
+        return {"MODEL_NAME": self.model_name, "BASE_ARCHIVE": str(self.base_archive),
+                "MAX_LENGTH": str(self.max_length)}
 
 
 def run_name(k: int, lr: float, add_some: int, seed: Optional[int] = None) -> str:
@@ -89,11 +118,11 @@ def run_one(settings: SweepSettings, point: Dict, reuse: bool = True) -> Dict:
     cuda_device = resolve_cuda_device(settings.cuda_device)
     probe_dir = Path(settings.probe_dir)
     variables = {
-        "MODEL_NAME": settings.model_name, "BASE_ARCHIVE": str(settings.base_archive),
+        **settings.model_variables(),
         "PROBE_TRAIN": str(probe_dir / "train.jsonl"), "PROBE_DEV": str(probe_dir / "dev.jsonl"),
         "ORIG_DEV": str(settings.orig_dev), "DOSAGE": str(point["k"]), "LR": repr(point["lr"]),
         "ADD_SOME": str(point["add_some"]), "EPOCHS": str(settings.epochs), "SEED": str(point.get("seed", settings.seed)),
-        "BATCH_SIZE": str(settings.batch_size), "MAX_LENGTH": str(settings.max_length),
+        "BATCH_SIZE": str(settings.batch_size),
         **({"ORIG_TRAIN": str(settings.orig_train)} if settings.orig_train else {}),
         **({"DEV_MAX": str(settings.dev_max), "ORIG_DEV_MAX": str(settings.dev_max)} if settings.dev_max else {}),
         **config_environment(cuda_device),
@@ -196,6 +225,7 @@ def run_sweep(settings: SweepSettings, progress=None, grid_options=None) -> List
     rows = mark_best(rows)
     out = Path(settings.out)
     write_tables(rows, out)
-    plot(rows, out, title=f"Inoculation on {Path(settings.probe_dir).name}")
+    model = f" of {Path(settings.causal_model).name}" if settings.causal_model else ""
+    plot(rows, out, title=f"Inoculation{model} on {Path(settings.probe_dir).name}")
     report.raise_for_failures()
     return rows
