@@ -21,7 +21,7 @@ def inoculated(tiny_causal, tmp_path_factory):
     out = tmp_path_factory.mktemp("inoculate_causal") / "sweep"
     main = runpy.run_path(str(ROOT / "bin" / "inoculate"), run_name="bin_script")["main"]
     argv = ["--model", directory, "--probe-dir", str(PROBE), "--orig-dev", str(ORIGINAL), "--dosages", "4,8",
-            "--lrs", "3e-2", "--epochs", "1", "--batch-size", "4", "--dev-max", "6", "--workers", "1",
+            "--lrs", "3e-2", "--epochs", "1", "--batch-size", "4", "--dev-max", "6", "--orig-dev-max", "8", "--workers", "1",
             "--cuda-device", "-1", "--out", str(out)]
     assert main(argv) == 0
     return directory, out, main, argv
@@ -36,7 +36,7 @@ def test_the_grid_reports_the_cost_against_the_zero_shot_model(inoculated):
     directory, out, _, _ = inoculated
     table = rows(out)
     assert [(r["k"], r["lr"]) for r in table] == [("4", "0.03"), ("8", "0.03")]
-    zero_shot = causal_zero_shot_evaluate(directory, str(ORIGINAL), "sum", limit=6, cuda_device=-1)["accuracy"]
+    zero_shot = causal_zero_shot_evaluate(directory, str(ORIGINAL), "sum", limit=8, cuda_device=-1)["accuracy"]
     for row in table:
         before, after = float(row["orig_accuracy_before"]), float(row["orig_accuracy_after"])
         assert before == pytest.approx(zero_shot)  # LoRA's B starts at zero: the untrained model is zero-shot

@@ -52,6 +52,8 @@ class SweepSettings:
     max_length: int = 128
     #: read at most this many probe dev / test and original dev questions (None = all)
     dev_max: Optional[int] = None
+    #: read at most this many original dev questions (None = ``dev_max``)
+    orig_dev_max: Optional[int] = None
     #: the config trained at every grid point (None: inoculate.jsonnet, or inoculate_causal.jsonnet
     #: with ``causal_model``)
     config: Optional[str] = None
@@ -124,7 +126,9 @@ def run_one(settings: SweepSettings, point: Dict, reuse: bool = True) -> Dict:
         "ADD_SOME": str(point["add_some"]), "EPOCHS": str(settings.epochs), "SEED": str(point.get("seed", settings.seed)),
         "BATCH_SIZE": str(settings.batch_size),
         **({"ORIG_TRAIN": str(settings.orig_train)} if settings.orig_train else {}),
-        **({"DEV_MAX": str(settings.dev_max), "ORIG_DEV_MAX": str(settings.dev_max)} if settings.dev_max else {}),
+        **({"DEV_MAX": str(settings.dev_max)} if settings.dev_max else {}),
+        **({"ORIG_DEV_MAX": str(settings.orig_dev_max or settings.dev_max)}
+           if settings.orig_dev_max or settings.dev_max else {}),
         **config_environment(cuda_device),
         **settings.extra_env,
     }
