@@ -119,6 +119,7 @@ def run_one(settings: SweepSettings, point: Dict, reuse: bool = True) -> Dict:
         shutil.rmtree(run_dir)
     cuda_device = resolve_cuda_device(settings.cuda_device)
     probe_dir = Path(settings.probe_dir)
+    orig_dev_max = settings.orig_dev_max or settings.dev_max
     variables = {
         **settings.model_variables(),
         "PROBE_TRAIN": str(probe_dir / "train.jsonl"), "PROBE_DEV": str(probe_dir / "dev.jsonl"),
@@ -127,8 +128,7 @@ def run_one(settings: SweepSettings, point: Dict, reuse: bool = True) -> Dict:
         "BATCH_SIZE": str(settings.batch_size),
         **({"ORIG_TRAIN": str(settings.orig_train)} if settings.orig_train else {}),
         **({"DEV_MAX": str(settings.dev_max)} if settings.dev_max else {}),
-        **({"ORIG_DEV_MAX": str(settings.orig_dev_max or settings.dev_max)}
-           if settings.orig_dev_max or settings.dev_max else {}),
+        **({"ORIG_DEV_MAX": str(orig_dev_max)} if orig_dev_max else {}),
         **config_environment(cuda_device),
         **settings.extra_env,
     }
