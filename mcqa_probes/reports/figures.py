@@ -110,7 +110,7 @@ def inoculation_curves(rows: Sequence[Dict], path: PathLike, title: str = "Inocu
     axis.set_xlabel("number of probe examples k")
     axis.set_ylabel("accuracy %")
     axis.set_ylim(0, 100)
-    axis.set_title(title + " (best aggregate model per k)")
+    axis.set_title(title + "\n(best aggregate model per k)", fontsize=11)
     axis.legend()
     figure.tight_layout()
     return save_figure(figure, path, dpi=120)

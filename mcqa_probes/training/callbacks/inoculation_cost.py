@@ -90,9 +90,12 @@ class InoculationCost(TrainerCallback):
             self._inside = was_inside
         return float(metrics["accuracy"])
 
-    def _original_metrics(self, trainer, probe_metrics: Dict[str, Any]) -> Dict[str, float]:
-        accuracy = self.evaluate_original(trainer)
-        self.history.append(accuracy)
+    def _original_metrics(self, trainer, probe_metrics: Dict[str, Any],
+                          accuracy: Optional[float] = None) -> Dict[str, float]:
+        """The original-task numbers of the model now (``accuracy`` when already measured)."""
+        if accuracy is None:
+            accuracy = self.evaluate_original(trainer)
+            self.history.append(accuracy)
         before = self.orig_accuracy_before if self.orig_accuracy_before is not None else accuracy
         result = {
             "orig_accuracy_before": before,
@@ -143,11 +146,15 @@ class InoculationCost(TrainerCallback):
 
     def on_end(self, trainer, metrics: Optional[Dict[str, Any]] = None, epoch: Optional[int] = None,
                is_primary: bool = True, **kwargs) -> None:
-        """The trainer has loaded the best model by now: record its original-task numbers."""
+        """The trainer has loaded the best model by now: record its original-task numbers. With
+        validation data they were measured on these weights in the best epoch
+        (``best_validation_orig_accuracy``) and are taken from there rather than scored again."""
         if metrics is None:
             return
         probe_value = metrics.get(f"best_validation_{self.probe_metric}")
-        metrics.update(self._original_metrics(trainer, {} if probe_value is None else {self.probe_metric: probe_value}))
+        recorded = metrics.get("best_validation_orig_accuracy")
+        metrics.update(self._original_metrics(trainer, {} if probe_value is None else {self.probe_metric: probe_value},
+                                              None if recorded is None else float(recorded)))
 
     def state_dict(self) -> Dict[str, Any]:
         return {"orig_accuracy_before": self.orig_accuracy_before, "history": list(self.history)}

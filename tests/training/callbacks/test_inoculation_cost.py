@@ -88,3 +88,17 @@ def test_leaves_the_model_in_its_mode(tiny_bert):
         accuracy = callback.evaluate_original(trainer)
         assert model.training is mode and 0.0 <= accuracy <= 1.0
     assert model.get_metrics()["accuracy"] == 0.0  # the model's own metric state was cleared
+
+
+def test_the_end_takes_the_best_epochs_measurement_and_scores_only_without_one(tiny_bert):
+    callback = InoculationCost("/tmp", original_data_path=str(ORIGINAL))
+    callback.orig_accuracy_before = 0.75
+    scored = []
+    callback.evaluate_original = lambda trainer: scored.append(1) or 0.5
+    metrics = {"best_validation_accuracy": 0.9, "best_validation_orig_accuracy": 0.6}
+    callback.on_end(None, metrics)  # the best epoch's weights are loaded: its measurement stands
+    assert not scored and metrics["orig_accuracy"] == 0.6
+    assert metrics["inoculation_cost"] == pytest.approx(15.0) and metrics["aggregate_accuracy"] == pytest.approx(0.75)
+    metrics = {"best_validation_accuracy": 0.9}  # no validation measurement of the original task
+    callback.on_end(None, metrics)
+    assert scored == [1] and metrics["orig_accuracy"] == 0.5 and callback.history == [0.5]
