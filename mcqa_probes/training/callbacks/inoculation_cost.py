@@ -16,8 +16,9 @@ logger = logging.getLogger(__name__)
 
 @TrainerCallback.register("inoculation_cost")
 class InoculationCost(TrainerCallback):
-    """Evaluates the model on the ORIGINAL task's dev data before any update, after every epoch's
-    validation and at the end, and records:
+    """Evaluates the model on the ORIGINAL task's dev data before any update and after every
+    epoch's validation (at the end only when there was no validation: otherwise the selected
+    epoch's measurement is the selected model's), and records:
 
     - ``orig_accuracy_before``: original-task accuracy before inoculation,
     - ``orig_accuracy``: original-task accuracy now,
