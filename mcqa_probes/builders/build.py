@@ -43,6 +43,24 @@ def probe_rng(seed: int, probe: str, stage: str) -> random.Random:
     return random.Random(f"{seed}:{probe}:{stage}")
 
 
+def write_probe(out: Path, probe: str, questions: List[ProbeQuestion], seed: int, train_size: Optional[int],
+                results, progress: Progress = _no_progress, log: Callable[[str], None] = lambda message: None) -> None:
+    """De-duplicate, split, check and write one probe into ``results`` = ``(stats, files, counts,
+    timings)``; the one home of this step for every source."""
+    stats, files, counts, timings = results
+    start = time.perf_counter()
+    kept, dropped = deduplicate(questions)
+    splits = split_by_concept(kept, probe_rng(seed, probe, "split"), train_size)
+    check_leakage(splits)
+    for split in progress(SPLITS, desc=f"write {probe}", total=len(SPLITS)):
+        relative = f"{probe}/{split}.jsonl"
+        files[relative] = write_questions(out / relative, splits[split], int_labels=(probe == "dictionary"))
+    stats[probe] = dict(probe_stats(splits), duplicates_dropped=dropped)
+    counts[probe] = {split: len(splits[split]) for split in SPLITS}
+    timings[f"split_and_write_{probe}"] = round(time.perf_counter() - start, 2)
+    log(f"{probe}: {len(questions)} questions, {dropped} duplicates dropped")
+
+
 def parse_probes(probes: Union[str, Sequence[str], None]) -> List[str]:
     if probes is None:
         return list(ALL_PROBES)
@@ -133,18 +151,7 @@ def build_probes(
     counts: Dict[str, Dict[str, int]] = {}
 
     def finish(probe: str, questions: List[ProbeQuestion]) -> None:
-        """De-duplicate, split, check and write one probe, then let its questions go (memory)."""
-        start = time.perf_counter()
-        kept, dropped = deduplicate(questions)
-        splits = split_by_concept(kept, probe_rng(seed, probe, "split"), train_size)
-        check_leakage(splits)
-        for split in progress(SPLITS, desc=f"write {probe}", total=len(SPLITS)):
-            relative = f"{probe}/{split}.jsonl"
-            files[relative] = write_questions(out / relative, splits[split], int_labels=(probe == "dictionary"))
-        stats[probe] = dict(probe_stats(splits), duplicates_dropped=dropped)
-        counts[probe] = {split: len(splits[split]) for split in SPLITS}
-        timings[f"split_and_write_{probe}"] = round(time.perf_counter() - start, 2)
-        log(f"{probe}: {len(questions)} questions, {dropped} duplicates dropped")
+        write_probe(out, probe, questions, seed, train_size, (stats, files, counts, timings), progress, log)
 
     wordnet_probes = [p for p in names if p in WORDNET_PROBES]
     if wordnet_probes:

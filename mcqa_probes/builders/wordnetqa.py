@@ -199,15 +199,71 @@ class WordNetQABuilder:
 
         return valid
 
-    # ------------------------------------------------------------------ one probe
-    def build(self, probe: str, rng: random.Random) -> List[ProbeQuestion]:
+    # ------------------------------------------------------------------ what another source changes
+    def kind(self, probe: str) -> str:
+        """Which of the four WordNetQA probes ``probe`` is built as (a relation probe over an ontology
+        is built as hypernymy over that relation)."""
         if probe not in WORDNET_PROBES:
             raise KeyError(f"not a WordNetQA probe: {probe!r} (expected one of {', '.join(WORDNET_PROBES)})")
+        return probe
+
+    def choice_renderer(self, probe: str) -> Callable[[Concept], str]:
+        return CHOICE_RENDERERS[self.kind(probe)]
+
+    def probe_templates(self, probe: str) -> List[str]:
+        return template_ids(self.kind(probe))
+
+    def families(self, probe: str):
+        return probe_families(self.kind(probe), self.settings["sister_levels"], int(self.settings["max_distractor_hops"]))
+
+    def concepts_to_ask(self, probe: str) -> List[str]:
+        return self.askable(self.kind(probe))
+
+    def question_text(self, probe: str, concept_id: str, answer_id: str, chain: Tuple[str, ...], template_id: str,
+                      index: int, variant: int) -> Optional[Tuple[str, Dict[str, object], Optional[str]]]:
+        """``(stem, notes, answer text or None for the rendered answer)`` of one question, or None to
+        drop it. WordNet: a context frame around an example sentence of the concept."""
+        concept = self.graph[concept_id]
+        usable = self.contexts()[concept_id]
+        sentence, form = usable[(index + variant) % len(usable)]
+        stem = render_stem(probe, template_id, sentence=sentence, word=form, definition=concept.definition)
+        notes = {
+            "surface_form": form,
+            "gold_synset": concept_id,
+            "answer_synset": answer_id,
+            "chain": chain_text(chain, "up") if probe == "hypernymy" else chain_text(
+                chain if probe == "hyponymy" else (concept_id, concept_id), "down"
+            ),
+            "hops": len(chain) - 1,
+            "pos": concept.pos,
+            "relation": RELATIONS[probe],
+            "synset_id": concept.number,
+            "cluster": f"{probe}:{concept_id}",
+            "context": sentence if probe != "synonymy" else "",
+            "template": template_id,
+            "source": self.graph.source,
+            "version": self.graph.version,
+        }
+        return stem, notes, None
+
+    def family_notes(self, notes: Dict[str, object], family, selection, choice_ids: List[str]) -> None:
+        """Add what the distractors are to ``notes`` (``choice_ids``: the concepts of the choices, in order)."""
+        notes["distractor_type"] = family.name
+        if family != RANDOM:
+            notes["distractor_hops"] = family.depth
+        notes["distractor_chain"] = ";".join(selection.chains)
+        notes["random_distractors"] = selection.from_random
+        notes["other_distractors"] = selection.from_family
+        notes["distractor_synsets"] = choice_ids
+
+    # ------------------------------------------------------------------ one probe
+    def build(self, probe: str, rng: random.Random) -> List[ProbeQuestion]:
+        kind = self.kind(probe)
         settings = self.settings
-        render = CHOICE_RENDERERS[probe]
-        families = probe_families(probe, settings["sister_levels"], int(settings["max_distractor_hops"]))
-        templates = template_ids(probe)
-        variants = int(settings["variants"].get(probe, 1))
+        render = self.choice_renderer(probe)
+        families = self.families(probe)
+        templates = self.probe_templates(probe)
+        variants = int(settings["variants"].get(probe, settings["variants"].get(kind, 1)))
         max_perturbations = settings["max_perturbations"]
         count = int(settings["num_choices"]) - 1
         text_cache: Dict[str, str] = {}
@@ -218,65 +274,45 @@ class WordNetQABuilder:
                 text = text_cache[concept_id] = render(self.graph[concept_id])
             return text
 
-        all_contexts = self.contexts()
         max_family = settings["max_family_distractors"]
-        max_family = int(max_family.get(probe, count)) if isinstance(max_family, dict) else int(max_family)
-        use_answer_pool = probe in ("hypernymy", "hyponymy") and settings["isa_random_from_answers"]
-        self.sampler.random_pools = self.answer_pool(probe) if use_answer_pool else self.random_pools
+        max_family = int(max_family.get(kind, count)) if isinstance(max_family, dict) else int(max_family)
+        use_answer_pool = kind in ("hypernymy", "hyponymy") and settings["isa_random_from_answers"]
+        self.sampler.random_pools = self.answer_pool(kind) if use_answer_pool else self.random_pools
         self.sampler.max_from_family = max_family
+        self.summary = {"concepts": 0, "no_valid_distractors": 0}
         questions: List[ProbeQuestion] = []
-        for concept_id in self.progress(self.askable(probe), desc=f"{probe}"):
+        for concept_id in self.progress(self.concepts_to_ask(probe), desc=f"{probe}"):
             concept = self.graph[concept_id]
-            usable = all_contexts[concept_id]
             cluster_key = f"{probe}:{concept_id}"
             number = concept.number
             index = 0
-            for answer_id, chain in self.answers(probe, concept_id, rng):
+            self.summary["concepts"] += 1
+            for answer_id, chain in self.answers(kind, concept_id, rng):
                 answer_text = text_of(answer_id)
-                valid = self.valid_for(probe, concept_id, answer_id)
+                valid = self.valid_for(kind, concept_id, answer_id)
                 chosen_templates = rng.sample(templates, min(variants, len(templates)))
                 for variant, template_id in enumerate(chosen_templates):
-                    sentence, form = usable[(index + variant) % len(usable)]
-                    stem = render_stem(
-                        probe, template_id, sentence=sentence, word=form, definition=concept.definition
-                    )
-                    hops = len(chain) - 1
-                    base_notes = {
-                        "surface_form": form,
-                        "gold_synset": concept_id,
-                        "answer_synset": answer_id,
-                        "chain": chain_text(chain, "up") if probe == "hypernymy" else chain_text(
-                            chain if probe == "hyponymy" else (concept_id, concept_id), "down"
-                        ),
-                        "hops": hops,
-                        "pos": concept.pos,
-                        "relation": RELATIONS[probe],
-                        "synset_id": number,
-                        "cluster": cluster_key,
-                        "context": sentence if probe != "synonymy" else "",
-                        "template": template_id,
-                        "source": self.graph.source,
-                        "version": self.graph.version,
-                    }
+                    made = self.question_text(probe, concept_id, answer_id, chain, template_id, index, variant)
+                    if made is None:
+                        continue
+                    stem, base_notes, own_answer = made
+                    shown_answer = answer_text if own_answer is None else own_answer
                     seen_sets = set()
-                    for family, selection in self._perturbations(
-                        rng, families, max_perturbations, concept_id, concept.pos, valid, text_of, answer_text, count
-                    ):
+                    found = self._perturbations(
+                        rng, families, max_perturbations, concept_id, concept.pos, valid, text_of, shown_answer, count
+                    )
+                    if not found:
+                        self.summary["no_valid_distractors"] += 1
+                    for family, selection in found:
                         key = frozenset(selection.ids)
                         if key in seen_sets:
                             continue
                         seen_sets.add(key)
-                        choices = [answer_text] + [text_of(d) for d in selection.ids]
+                        choices = [shown_answer] + [text_of(d) for d in selection.ids]
                         order = list(range(len(choices)))
                         rng.shuffle(order)
                         notes = dict(base_notes)
-                        notes["distractor_type"] = family.name
-                        if family != RANDOM:
-                            notes["distractor_hops"] = family.depth
-                        notes["distractor_chain"] = ";".join(selection.chains)
-                        notes["random_distractors"] = selection.from_random
-                        notes["other_distractors"] = selection.from_family
-                        notes["distractor_synsets"] = [selection.ids[i - 1] if i else answer_id for i in order]
+                        self.family_notes(notes, family, selection, [selection.ids[i - 1] if i else answer_id for i in order])
                         questions.append(
                             ProbeQuestion(
                                 id=f"{probe}-{number}-{index}-{family.label}",

@@ -4,10 +4,18 @@ Concepts (WordNet synsets, GCIDE senses) carry the atomic relations ``def`` (glo
 (example sentences) and ``lemma`` (surface forms); the ``isa↑`` / ``isa↓`` relations link
 concepts (hypernym / hyponym). Probe builders read only this interface, so a hand-made graph in
 a test behaves exactly like WordNet.
+
+An ontology read by :mod:`mcqa_probes.knowledge.source` (OBO, OWL, RDFS, SKOS, a TSV pair) is the
+same kind of graph: its classes are concepts (label and exact synonyms as lemmas), its parent
+relation (``is_a``, ``rdfs:subClassOf``, ``skos:broader``) is ``isa↑``, and any other relation
+between concepts (``part_of``, ``skos:related``, ...) is kept by name (:meth:`KnowledgeGraph.add_relation`)
+with what the source says about it (transitive, symmetric, a readable name), for the relation probes.
+A :class:`RelationView` shows one such relation through the ``hypernyms`` / ``hyponyms`` interface, so
+the hop and distractor machinery of the ISA probes works over it unchanged.
 """
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 
 class Relation(str, Enum):
@@ -50,6 +58,13 @@ class KnowledgeGraph:
     #: irregular inflections of base forms, ``"<pos>:<base>" -> (form, ...)`` (WordNet's ``*.exc``
     #: files: ``"v:go" -> ("went", "gone", ...)``); used to find a lemma in an example sentence
     irregular_forms: Dict[str, Tuple[str, ...]] = field(default_factory=dict)
+    #: named relations between concepts other than isa: ``relation -> subject -> [object, ...]``
+    _relations: Dict[str, Dict[str, List[str]]] = field(default_factory=dict)
+    _inverse: Dict[str, Dict[str, List[str]]] = field(default_factory=dict)
+    #: what the source says about each named relation: ``{"name": ..., "transitive": bool, "symmetric": bool}``
+    relation_info: Dict[str, Dict[str, Any]] = field(default_factory=dict)
+    #: how the source was read (files and their sha256, format, root, the validity report); None for WordNet
+    provenance: Optional[Dict[str, Any]] = None
 
     def add(self, concept: Concept) -> None:
         if concept.id in self.concepts:
@@ -64,6 +79,30 @@ class KnowledgeGraph:
         if parent not in self._up.setdefault(child, []):
             self._up[child].append(parent)
             self._down.setdefault(parent, []).append(child)
+
+    def add_relation(self, subject: str, relation: str, obj: str) -> None:
+        """Add ``subject relation obj`` for a named relation other than isa (``part_of``, ``skos:related``)."""
+        for name in (subject, obj):
+            if name not in self.concepts:
+                raise KeyError(f"unknown concept {name} in {relation} link {subject} -> {obj}")
+        targets = self._relations.setdefault(relation, {}).setdefault(subject, [])
+        if obj not in targets:
+            targets.append(obj)
+            self._inverse.setdefault(relation, {}).setdefault(obj, []).append(subject)
+        self.relation_info.setdefault(relation, {"name": relation.replace("_", " "), "transitive": False,
+                                                 "symmetric": False})
+
+    def relations(self) -> List[str]:
+        """The named relations that have at least one link, sorted."""
+        return sorted(name for name, links in self._relations.items() if links)
+
+    def related(self, concept_id: str, relation: str) -> Sequence[str]:
+        """Objects of ``concept relation ?``."""
+        return self._relations.get(relation, {}).get(concept_id, ())
+
+    def inverse_related(self, concept_id: str, relation: str) -> Sequence[str]:
+        """Subjects of ``? relation concept``."""
+        return self._inverse.get(relation, {}).get(concept_id, ())
 
     def __len__(self) -> int:
         return len(self.concepts)
@@ -99,3 +138,45 @@ class KnowledgeGraph:
                 yield concept_id, Relation.ISA_UP.value, parent
             for child in self.hyponyms(concept_id):
                 yield concept_id, Relation.ISA_DOWN.value, child
+
+
+class RelationView:
+    """One named relation of a graph seen as a hierarchy: ``hypernyms(c)`` are the objects of
+    ``c relation ?`` (the wholes of a part for ``part_of``) and ``hyponyms(c)`` the subjects of
+    ``? relation c``; a symmetric relation (``skos:related``) is followed both ways. Concepts and
+    their texts are the graph's own, so :class:`~mcqa_probes.builders.hops.Taxonomy` and the
+    distractor sampler work over it as over ``isa``."""
+
+    def __init__(self, graph: KnowledgeGraph, relation: str):
+        if relation not in graph.relation_info:
+            raise KeyError(f"no relation {relation!r} in {graph.source}")
+        self.graph = graph
+        self.relation = relation
+        self.info = graph.relation_info[relation]
+        self.source, self.version = graph.source, graph.version
+        self.concepts = graph.concepts
+        self.irregular_forms = graph.irregular_forms
+
+    def __len__(self) -> int:
+        return len(self.graph)
+
+    def __contains__(self, concept_id: str) -> bool:
+        return concept_id in self.graph
+
+    def __getitem__(self, concept_id: str) -> Concept:
+        return self.graph[concept_id]
+
+    def ids(self, pos: Optional[Iterable[str]] = None) -> List[str]:
+        return self.graph.ids(pos)
+
+    def hypernyms(self, concept_id: str) -> Sequence[str]:
+        found = self.graph.related(concept_id, self.relation)
+        if self.info.get("symmetric"):
+            found = sorted(set(found) | set(self.graph.inverse_related(concept_id, self.relation)))
+        return found
+
+    def hyponyms(self, concept_id: str) -> Sequence[str]:
+        found = self.graph.inverse_related(concept_id, self.relation)
+        if self.info.get("symmetric"):
+            found = sorted(set(found) | set(self.graph.related(concept_id, self.relation)))
+        return found

@@ -1,0 +1,127 @@
+"""The probe build for a user's knowledge source: graph → questions → de-dup → splits → files.
+
+    from mcqa_probes.knowledge.source import load_source
+    from mcqa_probes.builders.ontology_build import build_ontology_probes
+    graph = load_source("so.obo", relations=["part_of"])
+    result = build_ontology_probes("probes_so", graph, relations=["part_of"], seed=42)
+
+writes the same files as the WordNet build (``<out>/<probe>/{train,dev,test}.jsonl``,
+``stats.json``, ``manifest.json``) through the same step (:func:`mcqa_probes.builders.build.write_probe`),
+for the probes ``definitions``, ``synonymy``, ``hypernymy``, ``hyponymy`` and one relation probe per
+relation asked for (named after it: ``part_of``). A probe no concept can be asked about (no
+synonyms in the source, no definitions) is left out and said so. The manifest names the source
+(name, version, format, every file with its sha256, root, relations, the vocabulary) and holds the
+source's validity report; ``stats.json`` holds, per probe, the paper's Table 4 columns and the
+probe's validity summary (concepts that could be asked, asked, questions dropped and why, leakage
+masked or dropped, answers named in the term).
+"""
+import time
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Sequence, Union
+
+from mcqa_probes.builders.build import FORMAT_VERSION, Progress, _no_progress, probe_rng, write_probe
+from mcqa_probes.builders.ontology_qa import OntologyQABuilder, ontology_settings, relation_probe_name
+from mcqa_probes.builders.output import write_json
+from mcqa_probes.builders.wordnetqa import WORDNET_PROBES
+from mcqa_probes.knowledge.graph import KnowledgeGraph
+
+#: why a probe can have no question, by probe kind
+EMPTY_REASONS = {
+    "definitions": "no concept has a usable definition",
+    "synonymy": "no concept has an exact synonym",
+    "hypernymy": "no concept has a parent",
+    "hyponymy": "no concept has a child",
+}
+
+
+def build_ontology_probes(
+    out: Union[str, Path],
+    graph: KnowledgeGraph,
+    relations: Sequence[str] = (),
+    probes: Optional[Sequence[str]] = None,
+    seed: int = 42,
+    max_hops: int = 5,
+    train_size: Optional[int] = 3000,
+    settings: Optional[dict] = None,
+    progress: Progress = _no_progress,
+    log: Callable[[str], None] = lambda message: None,
+) -> Dict[str, object]:
+    """Build the probes of ``graph`` into ``out``; returns ``{"manifest", "stats", "validity", "timings", "skipped"}``."""
+    out = Path(out)
+    settings = ontology_settings(dict(settings or {}, max_hops=max_hops))
+    resolved = dict((graph.provenance or {}).get("relations", {}))
+    for name in relations:
+        resolved.setdefault(name, name)
+    relation_probes = {relation_probe_name(name): resolved[name] for name in relations}
+    available = list(WORDNET_PROBES) + list(relation_probes)
+    names = list(available) if probes is None else [p for p in available if p in set(probes)]
+    unknown = sorted(set(probes or ()) - set(available))
+    if unknown or not names:
+        raise ValueError(f"unknown probe(s) {unknown or list(probes or ())}; choose from {', '.join(available)}")
+    stats: Dict[str, object] = {}
+    files: Dict[str, str] = {}
+    counts: Dict[str, Dict[str, int]] = {}
+    timings: Dict[str, float] = {}
+    validity: Dict[str, Dict[str, int]] = {}
+    skipped: Dict[str, str] = {}
+    builder = OntologyQABuilder(graph, settings, progress)
+    for probe in names:
+        start = time.perf_counter()
+        relation = relation_probes.get(probe)
+        maker = builder if relation is None else OntologyQABuilder(graph, settings, progress, relation=relation,
+                                                                   probe_name=probe)
+        questions = maker.build(probe, probe_rng(seed, probe, "generate"))
+        timings[f"generate_{probe}"] = round(time.perf_counter() - start, 2)
+        summary = dict(maker.summary)
+        if not questions:
+            skipped[probe] = (EMPTY_REASONS.get(probe) if relation is None else
+                              f"no concept has a {relation} link with valid distractors")
+            if summary.get("askable"):
+                skipped[probe] = f"no question with {int(settings['num_choices']) - 1} valid distractors"
+            log(f"{probe}: no questions ({skipped[probe]})")
+            continue
+        train_limit = int(len(questions) * float(settings["train_fraction"]))
+        train_limit = train_limit if train_size is None else min(int(train_size), train_limit)
+        write_probe(out, probe, questions, seed, train_limit, (stats, files, counts, timings), progress, log)
+        summary["questions"] = len(questions)
+        summary["duplicates_dropped"] = stats[probe]["duplicates_dropped"]
+        validity[probe] = summary
+        stats[probe]["validity"] = summary
+        del questions
+    if not stats:
+        raise ValueError(f"{graph.source}: no probe has a question ({'; '.join(f'{p}: {r}' for p, r in skipped.items())})")
+    files["stats.json"] = write_json(out / "stats.json", stats)
+    provenance = dict(graph.provenance or {})
+    report = provenance.pop("report", None)
+    manifest = {
+        "format_version": FORMAT_VERSION,
+        "probes": [p for p in names if p in stats],
+        "seed": seed,
+        "settings": {"train_size": train_size, "ontology": settings},
+        "sources": {"ontology": {"source": graph.source, "version": graph.version, "concepts": len(graph),
+                                 **provenance, "validity": report.to_json() if report is not None else {}}},
+        "skipped_probes": skipped,
+        "counts": counts,
+        "files": {name: {"sha256": digest} for name, digest in sorted(files.items())},
+    }
+    write_json(out / "manifest.json", manifest)
+    return {"manifest": manifest, "stats": stats, "validity": validity, "timings": timings, "skipped": skipped}
+
+
+def validity_lines(result: Dict[str, object]) -> List[str]:
+    """The validity summary per probe, as printed by ``bin/build_probes``."""
+    lines = []
+    wording = [
+        ("askable", "concepts could be asked"), ("concepts", "asked"), ("questions", "questions made"),
+        ("duplicates_dropped", "dropped as duplicates"), ("no_valid_distractors", "dropped: too few valid distractors"),
+        ("leakage_dropped", "dropped: definition names the answer"),
+        ("leakage_masked", "definition naming the answer masked"),
+        ("definition_names_its_concept", "definitions naming their own concept masked"),
+        ("answer_named_in_term", "answers named inside the term (kept)"),
+    ]
+    for probe, summary in result["validity"].items():
+        parts = [f"{summary[key]} {text}" for key, text in wording if summary.get(key)]
+        lines.append(f"  {probe}: " + ", ".join(parts))
+    for probe, reason in result["skipped"].items():
+        lines.append(f"  {probe}: left out ({reason})")
+    return lines

@@ -1,0 +1,342 @@
+"""The WordNetQA method over any ontology: definitions, synonymy, hypernymy, hyponymy and relation
+probes from a :class:`~mcqa_probes.knowledge.graph.KnowledgeGraph` read by
+:func:`mcqa_probes.knowledge.source.load_source`.
+
+What stays the paper's (:class:`~mcqa_probes.builders.wordnetqa.WordNetQABuilder` does the work):
+answers at hops 1..k, distractor families (sister, hypernym/hyponym at other levels, random) with
+the same sampler, several perturbations per question, semantic clusters per concept. What changes
+for ontologies:
+
+* **templates without example sentences** (:mod:`.ontology_templates`): the concept's definition is
+  the context of an ISA or relation question; choices are the concepts' names (ontology labels are
+  not ambiguous as WordNet lemmas are, and a definition in a choice would name the parent:
+  definitions are written genus first). A source with example sentences gets the paper's frames.
+* **synonymy** asks for another name of the term (``'x' is also known as``): the answer is one of
+  its exact synonyms, a distractor a name of another concept (its first synonym when it has one, so
+  that answers and distractors are written alike).
+* **relation probes** (``part_of``, ``has_part``, ``skos:related``, ...): hypernymy over the relation
+  (:class:`~mcqa_probes.knowledge.graph.RelationView`): answers are the objects of the relation at
+  1..k hops (1 for a relation that does not chain), distractor families are the concept's other
+  ``sister`` wholes and its ``inverse`` (the concepts related to it the other way).
+* **exactly one correct answer** over the transitive closure of every parent (multiple inheritance)
+  and of the relation: a distractor that is an ancestor of the concept (hypernymy), a descendant
+  (hyponymy), or entailed by the relation (``c part_of y``, ``y is_a z`` gives ``c part_of z``;
+  ``c is_a p``, ``p part_of y`` gives ``c part_of y``) is never offered; nor one that shares a name
+  (label or synonym) with the concept or the answer.
+* **definition leakage**: a definition in a stem that names the answer (genus-first definitions
+  name the parent the hypernymy probe asks for) has that name masked (``___``), or the question is
+  dropped with ``leakage: drop``; a definition that names its own concept is masked in every choice
+  of the definitions probe, and one that says nothing once masked ("A hospital.") is not usable.
+  Each count goes to the probe's validity summary, with the answers that are named inside the
+  question's term ("drug-induced lupus" is a kind of "lupus": kept, counted; the question-to-choice
+  control of the artifact audit measures how much it helps).
+
+Every question's ``notes`` carry the source's ids (``concept_id``, ``answer_id``, ``distractor_ids``,
+``choice_ids``), the hops and chain, the distractor family, the template and the source.
+"""
+import hashlib
+import re
+from typing import Callable, Dict, FrozenSet, List, Optional
+
+from mcqa_probes.builders.distractors import RANDOM, Family, probe_families
+from mcqa_probes.builders.hops import Taxonomy
+from mcqa_probes.builders.ontology_templates import (
+    NO_CONTEXT, ontology_template_ids, relation_phrase, render_ontology_stem,
+)
+from mcqa_probes.builders.templates import lemma_set, render_stem, surface, template_ids
+from mcqa_probes.builders.wordnetqa import WordNetQABuilder, merged_settings
+from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph, Relation, RelationView
+from mcqa_probes.knowledge.text import content_words, mask_names, name_pattern
+
+#: what an ontology build changes from the WordNet defaults (every key can be overridden)
+ONTOLOGY_SETTINGS: Dict[str, object] = {
+    "pos": ["n"],
+    # roots ("sequence feature", "thing") are correct answers for almost every concept
+    "min_answer_depth": {"n": 1},
+    "variants": {"definitions": 1, "synonymy": 2, "hypernymy": 1, "hyponymy": 1, "relation": 1},
+    # at most this many concepts are asked about per probe (a seeded, hash-ordered choice; 0: all)
+    "max_concepts": 5000,
+    # mask | drop: what to do with a definition in a stem that names the answer
+    "leakage": "mask",
+    # use the concept's definition as the context of ISA and relation questions
+    "definition_context": True,
+    # a usable definition keeps at least this many content words once its own names are masked
+    "min_definition_words": 2,
+    "max_family_distractors": {"definitions": 4, "synonymy": 4, "hypernymy": 2, "hyponymy": 2},
+    # train gets at most this share of a probe's questions (and at most train_size), so that a small
+    # probe (a relation with a few hundred links) still has dev and test questions
+    "train_fraction": 0.5,
+}
+MASK = "___"
+
+
+def ontology_settings(settings: Optional[dict] = None) -> dict:
+    merged = merged_settings(ONTOLOGY_SETTINGS)
+    for key, value in (settings or {}).items():
+        if isinstance(merged.get(key), dict) and isinstance(value, dict):
+            merged[key].update(value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def relation_probe_name(relation: str) -> str:
+    """The probe (and directory) name of a relation: ``part_of``, ``skos:related`` -> ``skos_related``."""
+    return re.sub(r"[^A-Za-z0-9_]+", "_", relation).strip("_") or "relation"
+
+
+class RelationTaxonomy(Taxonomy):
+    """The closures over a relation view; a relation that does not chain has only direct links (and a
+    symmetric one may have cycles, so no recursion over it)."""
+
+    def __init__(self, view: RelationView, max_hops: int):
+        super().__init__(view, max_hops)
+        self.chains = bool(view.info.get("transitive"))
+
+    def ancestors(self, concept: str) -> FrozenSet[str]:
+        if self.chains:
+            return super().ancestors(concept)
+        found = self._ancestors.get(concept)
+        if found is None:
+            found = self._ancestors[concept] = frozenset(self.graph.hypernyms(concept)) - {concept}
+        return found
+
+    def depth(self, concept: str) -> int:
+        return super().depth(concept) if self.chains else 0
+
+
+class OntologyQABuilder(WordNetQABuilder):
+    """Builds the probes of one ontology; ``relation`` set: the relation probe over that relation."""
+
+    def __init__(self, graph: KnowledgeGraph, settings: Optional[dict] = None, progress=None,
+                 relation: Optional[str] = None, probe_name: Optional[str] = None):
+        self.base = graph
+        self.relation = relation
+        settings = ontology_settings(settings)
+        if relation is not None:
+            view = RelationView(graph, relation)
+            if not view.info.get("transitive"):
+                settings["max_hops"] = 1
+            settings["min_answer_depth"] = {"n": 0}
+            self.probe_name = probe_name or relation_probe_name(relation)
+            super().__init__(view, settings, **({"progress": progress} if progress else {}))
+            self.taxonomy = RelationTaxonomy(view, max(int(self.settings["max_hops"]),
+                                                       int(self.settings["max_distractor_hops"])))
+            self.sampler.taxonomy = self.taxonomy
+        else:
+            self.probe_name = None
+            super().__init__(graph, settings, **({"progress": progress} if progress else {}))
+        self.isa = Taxonomy(graph, int(self.settings["max_hops"])) if relation is not None else self.taxonomy
+        self._names: Dict[str, FrozenSet[str]] = {}
+        self._entailed: Dict[str, FrozenSet[str]] = {}
+        self._usable_definition: Dict[str, str] = {}
+
+    # ------------------------------------------------------------------ kinds and templates
+    def kind(self, probe: str) -> str:
+        if self.relation is not None:
+            if probe != self.probe_name:
+                raise KeyError(f"this builder makes the {self.probe_name} probe, not {probe!r}")
+            return "hypernymy"
+        return super().kind(probe)
+
+    def template_kind(self, probe: str) -> str:
+        return "relation" if self.relation is not None else self.kind(probe)
+
+    def probe_templates(self, probe: str) -> List[str]:
+        kind = self.template_kind(probe)
+        if self._has_examples() and kind in ("definitions", "hypernymy", "hyponymy"):
+            return template_ids(kind)
+        return ontology_template_ids(kind, bool(self.settings["definition_context"]))
+
+    def _has_examples(self) -> bool:
+        return bool(self.contexts())
+
+    def families(self, probe: str):
+        return probe_families(self.kind(probe), self.settings["sister_levels"], int(self.settings["max_distractor_hops"]))
+
+    # ------------------------------------------------------------------ names and definitions
+    def names(self, concept_id: str) -> FrozenSet[str]:
+        """The concept's names (label and synonyms), lower case, underscores as spaces."""
+        found = self._names.get(concept_id)
+        if found is None:
+            found = self._names[concept_id] = frozenset(
+                " ".join(lemma.replace("_", " ").lower().split()) for lemma in self.graph[concept_id].lemmas)
+        return found
+
+    def usable_definition(self, concept_id: str) -> str:
+        """The definition with the concept's own names masked; '' when too little is left."""
+        found = self._usable_definition.get(concept_id)
+        if found is None:
+            concept = self.graph[concept_id]
+            masked, _ = mask_names(concept.definition, concept.lemmas, MASK)
+            found = masked if content_words(masked, MASK) >= int(self.settings["min_definition_words"]) else ""
+            self._usable_definition[concept_id] = found
+        return found
+
+    def choice_renderer(self, probe: str) -> Callable[[Concept], str]:
+        kind = self.template_kind(probe)
+        if kind == "definitions":
+            return lambda concept: self.usable_definition(concept.id)
+        if kind == "synonymy":
+            return lambda concept: surface(lemma_set(concept)[1] if len(lemma_set(concept)) > 1 else lemma_set(concept)[0])
+        return lambda concept: surface(lemma_set(concept)[0])
+
+    # ------------------------------------------------------------------ who is asked
+    def askable(self, probe: str) -> List[str]:
+        ids = self.graph.ids(self.settings["pos"])
+        if probe == "definitions":
+            return [c for c in ids if self.usable_definition(c)]
+        if probe == "synonymy":
+            return [c for c in ids if len(lemma_set(self.graph[c])) > 1]
+        if probe == "hypernymy":
+            return [c for c in ids if self.graph.hypernyms(c)]
+        if probe == "hyponymy":
+            return [c for c in ids if self.graph.hyponyms(c)]
+        raise KeyError(f"not a probe kind: {probe!r}")
+
+    def concepts_to_ask(self, probe: str) -> List[str]:
+        """The askable concepts, at most ``max_concepts`` of them: a fixed choice by a hash of the id
+        (the same whatever the number of workers, the seed or the other probes)."""
+        found = self.askable(self.kind(probe))
+        limit = int(self.settings.get("max_concepts") or 0)
+        self.summary["askable"] = len(found)
+        if limit and len(found) > limit:
+            ranked = sorted(found, key=lambda c: hashlib.sha1(f"{probe}:{c}".encode("utf-8")).hexdigest())
+            found = sorted(ranked[:limit])
+        return found
+
+    # ------------------------------------------------------------------ exactly one correct answer
+    def entailed(self, concept_id: str) -> FrozenSet[str]:
+        """Everything ``concept relation ?`` holds for, over the relation's closure and every isa
+        parent on both sides (see the module docstring)."""
+        found = self._entailed.get(concept_id)
+        if found is not None:
+            return found
+        view, isa = self.graph, self.isa
+        chains = bool(view.info.get("transitive"))
+        start = {concept_id} | set(isa.ancestors(concept_id))
+        result: set = set()
+        frontier = [target for source in sorted(start) for target in view.hypernyms(source)]
+        while frontier:
+            following = []
+            for target in frontier:
+                for reached in (target, *sorted(isa.ancestors(target))):
+                    if reached not in result:
+                        result.add(reached)
+                        if chains:
+                            following.extend(view.hypernyms(reached))
+            frontier = following
+        found = self._entailed[concept_id] = frozenset(result)
+        return found
+
+    def valid_for(self, probe: str, concept_id: str, answer_id: str) -> Callable[[str], bool]:
+        blocked = self.names(concept_id) | self.names(answer_id)
+        relation = self.relation is not None
+        tax = self.isa
+        entailed = self.entailed(concept_id) if relation else frozenset()
+
+        def valid(other: str) -> bool:
+            if other in (concept_id, answer_id) or self.names(other) & blocked:
+                return False
+            if probe == "definitions":
+                return bool(self.usable_definition(other)) and (
+                    self.usable_definition(other) != self.usable_definition(answer_id))
+            if relation:
+                return other not in entailed
+            if probe == "hypernymy" and tax.is_ancestor(other, concept_id):
+                return False
+            if probe == "hyponymy" and tax.is_ancestor(concept_id, other):
+                return False
+            return True
+
+        return valid
+
+    # ------------------------------------------------------------------ one question
+    def question_text(self, probe, concept_id, answer_id, chain, template_id, index, variant):
+        kind, template_kind = self.kind(probe), self.template_kind(probe)
+        concept = self.graph[concept_id]
+        term = surface(lemma_set(concept)[0])
+        answer = self.graph[answer_id]
+        own_answer = None
+        context = ""
+        summary = self.summary
+        if template_kind == "synonymy":
+            names = lemma_set(concept)[1:]
+            own_answer = surface(names[(index + variant) % len(names)])
+        if template_kind == "definitions" and name_pattern(concept.lemmas) and name_pattern(concept.lemmas).search(
+                concept.definition):
+            summary["definition_names_its_concept"] = summary.get("definition_names_its_concept", 0) + 1
+        if template_id.split("+")[0].startswith("ctx") and concept_id not in self.contexts():
+            # the source has example sentences, but not for this concept: the definition frames instead
+            own = ontology_template_ids(template_kind, bool(self.settings["definition_context"]))
+            template_id = own[int(hashlib.sha1(template_id.encode("utf-8")).hexdigest(), 16) % len(own)]
+        if template_id.split("+")[0].startswith("ctx"):     # the paper's frames around an example sentence
+            usable = self.contexts()[concept_id]
+            sentence, form = usable[(index + variant) % len(usable)]
+            stem = render_stem(kind, template_id, sentence=sentence, word=form, definition=concept.definition)
+            context = sentence
+        else:
+            definition = ""
+            if template_id.split("+")[0] != NO_CONTEXT:
+                definition = concept.definition
+                if not definition.strip():
+                    return self._without_context(probe, template_id, concept_id, answer_id, chain, index, variant)
+                if kind != "definitions":
+                    masked, hits = mask_names(definition, answer.lemmas, MASK)
+                    if hits:
+                        if self.settings["leakage"] == "drop":
+                            summary["leakage_dropped"] = summary.get("leakage_dropped", 0) + 1
+                            return None
+                        summary["leakage_masked"] = summary.get("leakage_masked", 0) + 1
+                        definition = masked
+                context = definition
+            relation_name = relation_phrase(self.graph.info["name"]) if self.relation is not None else ""
+            stem = render_ontology_stem(template_kind, template_id, word=term, definition=definition,
+                                        relation=relation_name)
+        if kind in ("hypernymy", "hyponymy"):
+            inner, outer = (answer, concept) if kind == "hypernymy" else (concept, answer)
+            pattern = name_pattern(inner.lemmas)
+            if pattern is not None and any(pattern.search(name.replace("_", " ")) for name in outer.lemmas):
+                summary["answer_named_in_term"] = summary.get("answer_named_in_term", 0) + 1
+        notes = {
+            "concept_id": concept_id,
+            "answer_id": answer_id,
+            "term": term,
+            "hops": len(chain) - 1,
+            "chain": "=>".join(chain) if kind == "hypernymy" else "<=".join(chain if kind == "hyponymy" else (concept_id,)),
+            "relation": self.relation if self.relation is not None else _RELATIONS[kind],
+            "pos": concept.pos,
+            "context": context,
+            "template": template_id,
+            "cluster_key": f"{probe}:{concept_id}",
+            "source": self.base.source,
+            "version": self.base.version,
+        }
+        if context != concept.definition and context and kind != "definitions" and MASK in context:
+            notes["leakage"] = "masked"
+        return stem, notes, own_answer
+
+    def _without_context(self, probe, template_id, concept_id, answer_id, chain, index, variant):
+        return self.question_text(probe, concept_id, answer_id, chain, f"{NO_CONTEXT}+{template_id.split('+')[1]}",
+                                  index, variant)
+
+    def family_notes(self, notes, family: Family, selection, choice_ids: List[str]) -> None:
+        name = family.name
+        if self.relation is not None and name == "hyponym":
+            name = "inverse"
+        notes["distractor_type"] = name
+        if family != RANDOM:
+            notes["distractor_hops"] = family.depth
+        notes["distractor_chain"] = ";".join(selection.chains)
+        notes["random_distractors"] = selection.from_random
+        notes["other_distractors"] = selection.from_family
+        notes["choice_ids"] = choice_ids
+        notes["distractor_ids"] = [c for c in choice_ids if c != notes["answer_id"]]
+
+
+_RELATIONS = {
+    "definitions": Relation.DEF.value,
+    "synonymy": Relation.LEMMA.value,
+    "hypernymy": Relation.ISA_UP.value,
+    "hyponymy": Relation.ISA_DOWN.value,
+}

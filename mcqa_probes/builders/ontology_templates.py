@@ -1,0 +1,84 @@
+"""GEN for ontologies: question templates that need no example sentence.
+
+Ontologies rarely have example sentences, so the paper's context frames (which quote one) cannot
+introduce the probed term. Here the context, when the concept has a definition, is the definition
+itself ("Where 'x' is defined as '...'"), joined to a question frame in the paper's style; without
+a definition the question frame stands alone. Where a source does have example sentences, the
+builder uses the paper's own frames (:mod:`mcqa_probes.builders.templates`) as for WordNet.
+
+Template ids read ``<context id>+<question id>`` (``none`` when there is no context), as for WordNet.
+The definitions probe asks for the meaning of the term (no context: the definition is the answer);
+the synonymy probe asks for another name of the term; a relation probe asks along any named relation
+with its readable name as a verb phrase ``{r}`` (:func:`relation_phrase`: "is part of", "has part").
+"""
+from typing import Dict, List
+
+#: Context frames: the term ``{w}`` with its definition ``{d}``; a comma and a question frame follow.
+DEFINITION_CONTEXT_FRAMES: Dict[str, str] = {
+    "dctx0": "Where '{w}' is defined as '{d}'",
+    "dctx1": "Taking '{w}' to mean '{d}'",
+    "dctx2": "Given the definition '{d}' for '{w}'",
+}
+NO_CONTEXT = "none"
+
+QUESTION_FRAMES: Dict[str, Dict[str, str]] = {
+    "definitions": {
+        "odef0": "what does the term '{w}' mean?",
+        "odef1": "the term '{w}' is best defined as",
+        "odef2": "which of these is the definition of '{w}'?",
+        "odef3": "'{w}' refers to",
+    },
+    "synonymy": {
+        "osyn0": "which term is another name for '{w}'?",
+        "osyn1": "'{w}' is also known as",
+        "osyn2": "which of these means the same as '{w}'?",
+    },
+    "hypernymy": {
+        "ohyper0": "'{w}' is a kind of",
+        "ohyper1": "which broader category does '{w}' belong to?",
+        "ohyper2": "'{w}' is a more specific form of",
+        "ohyper3": "what is '{w}' an example of?",
+    },
+    "hyponymy": {
+        "ohypo0": "which of these is a kind of '{w}'?",
+        "ohypo1": "a more specific kind of '{w}' is",
+        "ohypo2": "which choice names one type of '{w}'?",
+    },
+    "relation": {
+        "orel0": "'{w}' {r}",
+        "orel1": "'{w}' {r} which of these?",
+        "orel2": "complete the statement: '{w}' {r} ...",
+    },
+}
+
+
+def ontology_template_ids(kind: str, with_context: bool) -> List[str]:
+    """Template ids of a probe kind (definitions, synonymy, hypernymy, hyponymy, relation)."""
+    if kind not in QUESTION_FRAMES:
+        raise KeyError(f"no ontology templates for probe kind {kind!r}")
+    questions = sorted(QUESTION_FRAMES[kind])
+    if not with_context or kind in ("definitions", "synonymy"):
+        return [f"{NO_CONTEXT}+{q}" for q in questions]
+    return [f"{c}+{q}" for c in sorted(DEFINITION_CONTEXT_FRAMES) for q in questions]
+
+
+def render_ontology_stem(kind: str, template_id: str, *, word: str, definition: str = "", relation: str = "") -> str:
+    """The stem of one question; a template with a context needs ``definition``."""
+    context_id, question_id = template_id.split("+")
+    question = QUESTION_FRAMES[kind][question_id].format(w=word, r=relation)
+    if context_id == NO_CONTEXT:
+        return question[:1].upper() + question[1:]
+    context = DEFINITION_CONTEXT_FRAMES[context_id].format(w=word, d=" ".join(definition.split()))
+    return f"{context}, {question}"
+
+
+#: first words that already make a relation's name a verb phrase ("has part", "contains")
+_VERB_STARTS = {"has", "have", "is", "are", "contains", "overlaps", "derives", "includes", "produces", "encodes",
+                "regulates", "precedes", "follows", "causes", "occurs", "surrounds", "connects", "composed"}
+
+
+def relation_phrase(name: str) -> str:
+    """A relation's readable name as a verb phrase: ``part of`` -> ``is part of``, ``has part`` stays."""
+    words = " ".join(name.replace("_", " ").split())
+    first = words.split(" ", 1)[0].lower() if words else ""
+    return words if first in _VERB_STARTS else f"is {words}"

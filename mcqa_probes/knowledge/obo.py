@@ -1,0 +1,212 @@
+"""OBO 1.2 / 1.4 files into :class:`~mcqa_probes.knowledge.ontology.SourceData`, parsed by ``fastobo``
+(the strict OBO 1.4 parser under ``pronto``).
+
+Released ontologies break the grammar in clauses the probes never read: the Sequence Ontology of
+2024-11-18 has a backslash in an ``xref`` URL (line 8859, where ``fastobo`` and so ``pronto`` 2.7 stop)
+and a space inside a definition's cross-reference list (line 21831). A lenient parser (``obonet``)
+reads such files but equally accepts a broken clause the build relies on. Here the strict parser
+runs, and each error is judged by the clause it is in:
+
+* a clause the build does not use (``xref``, ``date``, ``property_value``, ``comment``, header
+  clauses, ...) is skipped: the line is blanked, so every line keeps its number, and it is counted
+  with its line in the validity report (``skipped_clause``);
+* a ``def`` or ``synonym`` clause whose only fault is its cross-reference list keeps its text and
+  loses the list (``repaired_clause``);
+* any other broken clause the build uses (``id``, ``name``, ``def``, ``synonym``, ``is_a``,
+  ``relationship``, ``is_obsolete``), or a line that is not a clause at all, is a
+  :class:`~mcqa_probes.knowledge.ontology.SourceError` ``FILE:LINE: ...`` naming what was expected.
+
+The whole file is parsed at once; after a first error each frame is parsed alone, so a file with many
+faulty lines costs one pass, not one per fault. Obsolete terms are skipped (``obsolete``). The
+synonyms taken are the scopes of the vocabulary's synonym properties (``EXACT`` by default: a
+``RELATED`` synonym is not another name for the concept).
+"""
+import re
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple
+
+from mcqa_probes.knowledge.identifiers import curie
+from mcqa_probes.knowledge.ontology import OBO_EQUIVALENTS, RawConcept, SourceData, SourceError, SourceReport, Vocabulary
+
+#: clauses the build reads; a broken one is an error
+USED_CLAUSES = ("id", "name", "def", "synonym", "is_a", "relationship", "is_obsolete")
+#: what each used clause should look like, for the error message
+EXPECTED = {
+    "id": "'id: PREFIX:LOCAL'",
+    "name": "'name: <text>'",
+    "def": "'def: \"<text>\" [<xrefs>]' with the text in double quotes",
+    "synonym": "'synonym: \"<text>\" EXACT|RELATED|BROAD|NARROW [<xrefs>]'",
+    "is_a": "'is_a: PREFIX:LOCAL'",
+    "relationship": "'relationship: <relation id> PREFIX:LOCAL'",
+    "is_obsolete": "'is_obsolete: true' or 'is_obsolete: false'",
+}
+_TAG = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_-]*)\s*(:?)")
+_QUOTED_HEAD = re.compile(r'^(\s*(?:def|synonym)\s*:\s*"(?:[^"\\]|\\.)*"(?:\s+[A-Za-z_]+)?(?:\s+[A-Za-z][\w:-]*)?)\s*\[.*$')
+
+
+def _frames(lines: List[str]) -> List[Tuple[int, int]]:
+    """``(first, end)`` line indices of the header and of each ``[...]`` frame."""
+    starts = [0] + [i for i, line in enumerate(lines) if line.startswith("[") and i > 0]
+    return [(start, end) for start, end in zip(starts, starts[1:] + [len(lines)])]
+
+
+class _Repairer:
+    """Parses, blanks or repairs faulty lines, and remembers what it did."""
+
+    def __init__(self, path: str, lines: List[str], report: SourceReport):
+        self.path, self.lines, self.report = path, lines, report
+        self.repaired: set = set()
+
+    def fix(self, index: int, message: str) -> None:
+        """Judge the faulty line ``index`` (0-based) by its clause: skip, repair or raise."""
+        line = self.lines[index]
+        match = _TAG.match(line)
+        number = index + 1
+        if not match:
+            raise SourceError(self.path, f"not an OBO clause ('tag: value' expected, found {line.strip()[:60]!r}; "
+                                         f"parser: {message})", number)
+        tag, colon = match.group(1), match.group(2)
+        if tag in USED_CLAUSES:
+            if not colon:
+                raise SourceError(self.path, f"{tag} clause without a colon (expected {EXPECTED[tag]})", number)
+            if tag in ("def", "synonym") and index not in self.repaired:
+                head = _QUOTED_HEAD.match(line)
+                if head:
+                    self.lines[index] = head.group(1) + " []"
+                    self.repaired.add(index)
+                    self.report.add("repaired_clause", self.path, number, f"{tag} cross-references")
+                    return
+            raise SourceError(self.path, f"malformed {tag} clause (expected {EXPECTED[tag]}; parser: {message})", number)
+        if tag.startswith("[") or line.lstrip().startswith("["):
+            raise SourceError(self.path, f"malformed frame header (parser: {message})", number)
+        self.lines[index] = ""
+        self.report.add("skipped_clause", self.path, number, tag)
+
+    def parse(self, fastobo, first: int, end: int):
+        """Parse lines ``first:end`` until they pass; faulty lines are fixed in place."""
+        for _ in range(end - first + 1):
+            text = "\n".join(self.lines[first:end]) + "\n"
+            try:
+                return fastobo.loads(text)
+            except SyntaxError as error:
+                lineno = getattr(error, "lineno", None)
+                if not lineno or not (0 < lineno <= end - first):
+                    raise SourceError(self.path, f"not valid OBO: {error.msg if hasattr(error, 'msg') else error}",
+                                      first + 1) from None
+                self.fix(first + lineno - 1, getattr(error, "msg", str(error)))
+        raise SourceError(self.path, "the OBO parser kept failing on this frame", first + 1)
+
+
+def _read_lines(path: str) -> List[str]:
+    data = Path(path).read_bytes()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise SourceError(path, f"not UTF-8 (byte 0x{data[error.start]:02x}); expected a UTF-8 OBO file", line) from None
+    return text.replace("\r\n", "\n").split("\n")
+
+
+def _clause_lines(lines: List[str]) -> Tuple[Dict[str, int], Dict[Tuple[str, str, str], int]]:
+    """Where each frame's id is, and where each ``is_a`` / ``relationship`` clause is (for messages)."""
+    ids: Dict[str, int] = {}
+    edges: Dict[Tuple[str, str, str], int] = {}
+    current = None
+    for number, line in enumerate(lines, 1):
+        if line.startswith("["):
+            current = None
+        elif line.startswith("id:"):
+            current = line[3:].split("!")[0].strip()
+            ids.setdefault(current, number)
+        elif current and line.startswith("is_a:"):
+            edges.setdefault((current, "is_a", line[5:].split("!")[0].split("{")[0].strip()), number)
+        elif current and line.startswith("relationship:"):
+            parts = line[13:].split("!")[0].split("{")[0].split()
+            if len(parts) >= 2:
+                edges.setdefault((current, parts[0], parts[1]), number)
+    return ids, edges
+
+
+def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceData:
+    """Read one OBO file (see the module docstring)."""
+    import fastobo  # lazy: a compiled third-party parser, needed only for OBO sources
+
+    path = str(path)
+    lines = _read_lines(path)
+    repairer = _Repairer(path, lines, report)
+    try:
+        document = fastobo.loads("\n".join(lines) + "\n")
+    except SyntaxError:
+        for first, end in _frames(lines):
+            repairer.parse(fastobo, first, end)
+        document = repairer.parse(fastobo, 0, len(lines))
+    id_lines, edge_lines = _clause_lines(lines)
+
+    name, version = Path(path).stem, "unknown"
+    for clause in document.header:
+        kind = type(clause).__name__
+        if kind == "OntologyClause":
+            name = str(clause.ontology)
+        elif kind == "DataVersionClause":
+            version = str(clause.version)
+        elif kind == "DateClause" and version == "unknown":
+            version = str(clause.raw_value())
+    data = SourceData(path=path, format="obo", name=name, version=version)
+
+    scopes = {OBO_EQUIVALENTS.get(p, p).upper() for p in vocabulary.synonyms} & {"EXACT", "RELATED", "BROAD", "NARROW"}
+    parent_relations = {OBO_EQUIVALENTS.get(p, p) for p in vocabulary.parents}
+    for frame in document:
+        kind = type(frame).__name__
+        raw_id = str(frame.id)
+        if kind == "TypedefFrame":
+            info = {"name": raw_id.replace("_", " "), "transitive": False, "symmetric": False, "aliases": []}
+            for clause in frame:
+                clause_kind = type(clause).__name__
+                if clause_kind == "NameClause":
+                    info["name"] = str(clause.name).replace("_", " ")
+                elif clause_kind == "IsTransitiveClause":
+                    info["transitive"] = bool(clause.transitive)
+                elif clause_kind == "IsSymmetricClause":
+                    info["symmetric"] = bool(clause.symmetric)
+                elif clause_kind == "XrefClause":
+                    info["aliases"].append(curie(str(clause.xref.id)))
+            data.relation_info[curie(raw_id)] = info
+            continue
+        if kind != "TermFrame":
+            continue
+        concept_id = curie(raw_id)
+        concept = RawConcept(id=concept_id, line=id_lines.get(raw_id))
+        obsolete = False
+        parents: List[Tuple[str, Optional[int]]] = []
+        links: List[Tuple[str, str, Optional[int]]] = []
+        for clause in frame:
+            clause_kind = type(clause).__name__
+            if clause_kind == "NameClause":
+                concept.label = str(clause.name)
+            elif clause_kind == "DefClause":
+                concept.definition = str(clause.definition)
+            elif clause_kind == "SynonymClause":
+                synonym = clause.synonym
+                if str(synonym.scope).upper() in scopes:
+                    concept.synonyms.append(str(synonym.desc))
+            elif clause_kind == "IsAClause":
+                target = str(clause.term)
+                if "is_a" in parent_relations:
+                    parents.append((curie(target), edge_lines.get((raw_id, "is_a", target))))
+            elif clause_kind == "RelationshipClause":
+                relation, target = str(clause.typedef), str(clause.term)
+                line = edge_lines.get((raw_id, relation, target))
+                if relation in parent_relations or curie(relation) in parent_relations:
+                    parents.append((curie(target), line))
+                else:
+                    links.append((curie(relation), curie(target), line))
+            elif clause_kind == "IsObsoleteClause":
+                obsolete = bool(clause.obsolete)
+        if obsolete:
+            data.obsolete.add(concept_id)
+            report.add("obsolete", path, concept.line, concept_id)
+            continue
+        data.concepts[concept_id] = concept
+        data.parents.extend((concept_id, parent, line) for parent, line in parents)
+        data.links.extend((concept_id, relation, target, line) for relation, target, line in links)
+    return data

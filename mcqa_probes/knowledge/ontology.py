@@ -1,0 +1,136 @@
+"""What the ontology readers share: the error they raise, the validity report they fill, the
+vocabulary that says which property means what, and the raw data one file yields.
+
+* :class:`SourceError`: bad input in a knowledge source, as ``FILE:LINE: what was expected`` (the
+  line where the parser gives one); ``bin/build_probes`` prints it as one ``error:`` line, exit 2.
+* :class:`SourceReport`: what was skipped, repaired or dropped while reading (a clause the build does
+  not use that breaks the grammar, an obsolete term, an edge to a parent that is never defined, a
+  concept with no label, ...), each with the file and line where known; the build prints it as the
+  source part of the validity summary and writes it to the manifest.
+* :class:`Vocabulary`: which properties mean label, definition, synonym and parent, with the standard
+  ones as defaults, and the language of the labels.
+* :class:`SourceData`: the concepts, parent edges and relation links of one file, before
+  :func:`mcqa_probes.knowledge.source.load_source` merges files, filters and checks them.
+
+Plain Python: no torch, no allennlp.
+"""
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+
+class SourceError(ValueError):
+    """A knowledge source cannot be read as asked; the message is ``FILE:LINE: what was expected``."""
+
+    def __init__(self, path: str, message: str, line: Optional[int] = None):
+        self.path, self.line, self.reason = str(path), line, message
+        where = f"{path}:{line}" if line is not None else f"{path}"
+        super().__init__(f"{where}: {message}")
+
+
+#: the kinds of entries of a report, in the order the summary prints them, with their wording
+REPORT_KINDS = OrderedDict([
+    ("skipped_clause", "clauses the build does not use that break the grammar, skipped"),
+    ("repaired_clause", "clauses repaired (a malformed cross-reference list removed)"),
+    ("obsolete", "obsolete or deprecated terms skipped"),
+    ("no_label", "concepts without a usable label, dropped"),
+    ("no_definition", "concepts without a definition (not asked in the definitions probe)"),
+    ("undefined_parent", "edges to a concept that is never defined, dropped"),
+    ("edge_to_dropped", "edges to an obsolete or dropped concept, dropped"),
+    ("merged", "concepts defined in more than one file, merged"),
+    ("outside_root", "concepts outside the chosen root(s), left out"),
+    ("shortened_definition", "definitions longer than the limit, cut at a sentence end"),
+])
+
+
+@dataclass
+class SourceReport:
+    """Counts of what reading a source skipped or changed, with up to ``keep`` examples each."""
+
+    keep: int = 5
+    counts: Dict[str, int] = field(default_factory=dict)
+    examples: Dict[str, List[str]] = field(default_factory=dict)
+
+    def add(self, kind: str, path: Optional[str] = None, line: Optional[int] = None, detail: str = "") -> None:
+        if kind not in REPORT_KINDS:
+            raise KeyError(f"unknown report kind {kind!r}")
+        self.counts[kind] = self.counts.get(kind, 0) + 1
+        shown = self.examples.setdefault(kind, [])
+        if len(shown) < self.keep:
+            where = f"{path}:{line}" if path and line else (path or "")
+            shown.append(f"{where} {detail}".strip())
+
+    def lines(self) -> List[str]:
+        """One line per kind that occurred: ``  <count> <what> (e.g. so.obo:8859 xref)``."""
+        out = []
+        for kind, wording in REPORT_KINDS.items():
+            if self.counts.get(kind):
+                examples = "; ".join(self.examples.get(kind, []))
+                out.append(f"{self.counts[kind]:>7} {wording}" + (f" (e.g. {examples})" if examples else ""))
+        return out
+
+    def to_json(self) -> Dict[str, Any]:
+        return {kind: {"count": self.counts[kind], "examples": self.examples.get(kind, [])}
+                for kind in REPORT_KINDS if self.counts.get(kind)}
+
+
+#: the standard properties, in order of preference (CURIEs as :mod:`.identifiers` writes them)
+DEFAULT_LABELS = ("rdfs:label", "skos:prefLabel")
+DEFAULT_DEFINITIONS = ("IAO:0000115", "skos:definition", "rdfs:comment", "skos:scopeNote")
+DEFAULT_SYNONYMS = ("oboInOwl:hasExactSynonym", "skos:altLabel")
+DEFAULT_PARENTS = ("rdfs:subClassOf", "skos:broader", "is_a")
+#: OBO tags and synonym scopes that mean the same as the standard properties
+OBO_EQUIVALENTS = {
+    "rdfs:label": "name", "IAO:0000115": "def", "rdfs:subClassOf": "is_a",
+    "oboInOwl:hasExactSynonym": "EXACT", "oboInOwl:hasRelatedSynonym": "RELATED",
+    "oboInOwl:hasBroadSynonym": "BROAD", "oboInOwl:hasNarrowSynonym": "NARROW",
+}
+
+
+@dataclass
+class Vocabulary:
+    """Which property means what. Every field is a list of property ids in order of preference
+    (CURIEs such as ``skos:prefLabel`` or full IRIs); the first one a concept has wins.
+
+    ``lang``: the language tag wanted for labels, synonyms and definitions (``en``); a literal with
+    no tag is taken when none has it, one in another language never.
+    """
+
+    labels: Sequence[str] = DEFAULT_LABELS
+    definitions: Sequence[str] = DEFAULT_DEFINITIONS
+    synonyms: Sequence[str] = DEFAULT_SYNONYMS
+    parents: Sequence[str] = DEFAULT_PARENTS
+    lang: str = "en"
+
+    def to_json(self) -> Dict[str, Any]:
+        return {"labels": list(self.labels), "definitions": list(self.definitions), "synonyms": list(self.synonyms),
+                "parents": list(self.parents), "lang": self.lang}
+
+
+@dataclass
+class RawConcept:
+    """A concept as one file gives it (ids already normalised to CURIEs)."""
+
+    id: str
+    label: Optional[str] = None
+    synonyms: List[str] = field(default_factory=list)
+    definition: Optional[str] = None
+    examples: List[str] = field(default_factory=list)
+    line: Optional[int] = None
+
+
+@dataclass
+class SourceData:
+    """Everything one file yields: concepts, parent edges ``(child, parent, line)``, relation links
+    ``(subject, relation, object, line)`` and what the file says about its relations."""
+
+    path: str
+    format: str
+    name: str
+    version: str
+    concepts: Dict[str, RawConcept] = field(default_factory=dict)
+    parents: List[Tuple[str, str, Optional[int]]] = field(default_factory=list)
+    links: List[Tuple[str, str, str, Optional[int]]] = field(default_factory=list)
+    relation_info: Dict[str, Dict[str, Any]] = field(default_factory=dict)
+    #: ids skipped as obsolete / deprecated (an edge to one is dropped, not reported as undefined)
+    obsolete: set = field(default_factory=set)

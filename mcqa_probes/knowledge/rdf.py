@@ -1,0 +1,215 @@
+"""RDF knowledge sources through ``rdflib``: OWL (RDF/XML, Turtle, N-Triples, JSON-LD), RDFS vocabularies
+(schema.org) and SKOS thesauri, into :class:`~mcqa_probes.knowledge.ontology.SourceData`.
+
+Concepts are the named resources typed as a class of the chosen kind (``owl``: ``owl:Class``;
+``rdf``: ``rdfs:Class`` or ``owl:Class``; ``skos``: ``skos:Concept``; none given: all three). For each,
+the :class:`~mcqa_probes.knowledge.ontology.Vocabulary` says which property is the label, the
+definition, a synonym and a parent (of the label and definition properties, the first one that the file uses at all is the one
+read, so an OWL rendering of an OBO file, whose OBO comments became ``rdfs:comment``, takes its
+definitions from ``IAO:0000115`` only; literals in the wanted language, else untagged ones). Parents are named classes of ``rdfs:subClassOf`` and ``skos:broader`` (and the
+inverse of ``skos:narrower``). Other relations are kept by property: an OWL existential restriction
+``C rdfs:subClassOf [owl:onProperty P; owl:someValuesFrom D]`` is the link ``C P D`` (how OBO's
+``relationship: P D`` is written in OWL), and any other property between two concepts
+(``skos:related``) is a link too. A property's id is its ``oboInOwl:shorthand`` when it has one, else
+its CURIE; ``owl:TransitiveProperty`` / ``owl:SymmetricProperty`` (and SKOS's own semantics) say how
+it chains.
+
+Deprecated resources (``owl:deprecated true``, schema.org's ``schema:supersededBy``) are skipped. A
+parse error is a :class:`~mcqa_probes.knowledge.ontology.SourceError` with the line when the parser
+gives one.
+"""
+import re
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Set, Tuple
+
+from mcqa_probes.knowledge.identifiers import curie, expand
+from mcqa_probes.knowledge.ontology import RawConcept, SourceData, SourceError, SourceReport, Vocabulary
+
+#: rdflib parser names by file suffix
+SYNTAX_BY_SUFFIX = {
+    ".ttl": "turtle", ".turtle": "turtle", ".n3": "n3", ".nt": "nt", ".ntriples": "nt",
+    ".owl": "xml", ".rdf": "xml", ".xml": "xml", ".jsonld": "json-ld", ".json": "json-ld", ".nq": "nquads",
+    ".trig": "trig",
+}
+RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+RDFS = "http://www.w3.org/2000/01/rdf-schema#"
+OWL = "http://www.w3.org/2002/07/owl#"
+SKOS = "http://www.w3.org/2004/02/skos/core#"
+OBO_IN_OWL = "http://www.geneontology.org/formats/oboInOwl#"
+SCHEMA = ("https://schema.org/", "http://schema.org/")
+CLASS_TYPES = {
+    "owl": (OWL + "Class",),
+    "rdf": (RDFS + "Class", OWL + "Class"),
+    "skos": (SKOS + "Concept",),
+}
+#: properties that are never relation links between concepts
+NOT_LINKS = {RDF + "type", RDFS + "subClassOf", SKOS + "broader", SKOS + "narrower", SKOS + "inScheme",
+             SKOS + "topConceptOf", SKOS + "hasTopConcept", OWL + "equivalentClass", OWL + "disjointWith",
+             RDFS + "seeAlso", RDFS + "isDefinedBy", OWL + "sameAs"} | {s + "supersededBy" for s in SCHEMA}
+#: SKOS's own semantics for the relations a thesaurus uses
+SKOS_RELATIONS = {"skos:related": {"name": "related to", "transitive": False, "symmetric": True},
+                  "skos:broaderTransitive": {"name": "broader", "transitive": True, "symmetric": False}}
+
+
+def syntax_of(path: str) -> Optional[str]:
+    return SYNTAX_BY_SUFFIX.get(Path(path).suffix.lower())
+
+
+def _parse(path: str, syntax: Optional[str]):
+    import rdflib  # lazy: RDF support is needed only for RDF sources
+
+    graph = rdflib.Graph()
+    try:
+        graph.parse(path, format=syntax or syntax_of(path) or "xml")
+    except Exception as error:  # rdflib raises a different class per syntax; each says where
+        raise SourceError(path, f"not valid {syntax or syntax_of(path) or 'RDF'}: {_reason(error)}",
+                          _error_line(error)) from None
+    return graph
+
+
+def _error_line(error: Exception) -> Optional[int]:
+    for attribute in ("lineno", "lines", "line"):
+        value = getattr(error, attribute, None)
+        if isinstance(value, int) and value > 0:
+            return value
+    getter = getattr(error, "getLineNumber", None)     # xml.sax.SAXParseException
+    if callable(getter):
+        return getter()
+    match = re.search(r"\bline (\d+)", str(error))
+    return int(match.group(1)) if match else None
+
+
+def _reason(error: Exception) -> str:
+    text = " ".join(str(error).split())
+    text = re.sub(r"^at line \d+ of <[^>]*>:\s*", "", text)
+    return (text[:200] + " ...") if len(text) > 200 else (text or type(error).__name__)
+
+
+def _pick(values: List, lang: str) -> List:
+    """Literals in ``lang``, else untagged ones (never another language), in a fixed order."""
+    tagged = sorted(str(v) for v in values if getattr(v, "language", None) and v.language.lower().split("-")[0] == lang)
+    if tagged:
+        return tagged
+    return sorted(str(v) for v in values if not getattr(v, "language", None))
+
+
+def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Optional[str] = None,
+             syntax: Optional[str] = None) -> SourceData:
+    """Read one RDF file (see the module docstring); ``kind``: ``owl``, ``rdf``, ``skos`` or None (any)."""
+    import rdflib  # lazy: RDF support is needed only for RDF sources
+
+    path = str(path)
+    graph = _parse(path, syntax)
+    namespaces = [(str(prefix), str(namespace)) for prefix, namespace in graph.namespace_manager.namespaces()]
+    lookup = {prefix: namespace for prefix, namespace in namespaces}
+
+    def cid(node) -> str:
+        return curie(str(node), namespaces)
+
+    def props(names: Iterable[str]) -> List:
+        return [rdflib.URIRef(expand(name, lookup)) for name in names]
+
+    types = CLASS_TYPES[kind] if kind else tuple(sorted({t for ts in CLASS_TYPES.values() for t in ts}))
+    candidates: Set = set()
+    for type_iri in types:
+        candidates.update(s for s in graph.subjects(rdflib.RDF.type, rdflib.URIRef(type_iri)) if isinstance(s, rdflib.URIRef))
+    if kind != "skos":
+        candidates.discard(rdflib.URIRef(OWL + "Thing"))
+    true_values = {"true", "1"}
+    deprecated = {s for s in candidates
+                  if any(str(o).lower() in true_values for o in graph.objects(s, rdflib.URIRef(OWL + "deprecated")))
+                  or any(True for s_ in SCHEMA for _ in graph.objects(s, rdflib.URIRef(s_ + "supersededBy")))}
+
+    name, version = Path(path).stem, "unknown"
+    for ontology in sorted(graph.subjects(rdflib.RDF.type, rdflib.URIRef(OWL + "Ontology")), key=str):
+        name = cid(ontology).rsplit("/", 1)[-1].replace(".owl", "") or name
+        for value in graph.objects(ontology, rdflib.URIRef(OWL + "versionInfo")):
+            version = str(value)
+        for value in graph.objects(ontology, rdflib.URIRef(OWL + "versionIRI")):
+            version = version if version != "unknown" else str(value)
+    for scheme in sorted(graph.subjects(rdflib.RDF.type, rdflib.URIRef(SKOS + "ConceptScheme")), key=str):
+        name = cid(scheme).rsplit("/", 1)[-1] or name
+    data = SourceData(path=path, format=kind or "rdf", name=name, version=version)
+
+    concept_nodes = sorted(candidates - deprecated, key=str)
+
+    def first_used(names: Iterable[str]) -> List:
+        """The first property of the list that some concept of this file has: an OWL file rendered
+        from OBO keeps its OBO comments as rdfs:comment, which must not become definitions where
+        IAO:0000115 is the definition property."""
+        for prop in props(names):
+            if any((node, prop, None) in graph for node in concept_nodes):
+                return [prop]
+        return []
+
+    label_props, definition_props = first_used(vocabulary.labels), first_used(vocabulary.definitions)
+    synonym_props, parent_props = props(vocabulary.synonyms), props(vocabulary.parents)
+    narrower = rdflib.URIRef(SKOS + "narrower")
+    for node in sorted(deprecated, key=str):
+        data.obsolete.add(cid(node))
+        report.add("obsolete", path, None, cid(node))
+    known = set(concept_nodes)
+    for node in concept_nodes:
+        concept = RawConcept(id=cid(node))
+        for prop in label_props:
+            picked = _pick(list(graph.objects(node, prop)), vocabulary.lang)
+            if picked:
+                concept.label = picked[0]
+                break
+        for prop in definition_props:
+            picked = _pick(list(graph.objects(node, prop)), vocabulary.lang)
+            if picked:
+                concept.definition = picked[0]
+                break
+        for prop in synonym_props:
+            concept.synonyms.extend(_pick(list(graph.objects(node, prop)), vocabulary.lang))
+        data.concepts[concept.id] = concept
+        for prop in parent_props:
+            for parent in graph.objects(node, prop):
+                if isinstance(parent, rdflib.URIRef):
+                    data.parents.append((concept.id, cid(parent), None))
+                elif isinstance(parent, rdflib.BNode):
+                    on_property = graph.value(parent, rdflib.URIRef(OWL + "onProperty"))
+                    target = graph.value(parent, rdflib.URIRef(OWL + "someValuesFrom"))
+                    if isinstance(on_property, rdflib.URIRef) and isinstance(target, rdflib.URIRef):
+                        data.links.append((concept.id, _relation_id(graph, on_property, cid), cid(target), None))
+        if rdflib.URIRef(SKOS + "broader") in parent_props:
+            for child in graph.objects(node, narrower):
+                if isinstance(child, rdflib.URIRef):
+                    data.parents.append((cid(child), concept.id, None))
+        for predicate, obj in graph.predicate_objects(node):
+            if (obj in known and str(predicate) not in NOT_LINKS and predicate not in parent_props
+                    and predicate not in label_props):
+                data.links.append((concept.id, _relation_id(graph, predicate, cid), cid(obj), None))
+    data.parents = sorted(set(data.parents), key=lambda edge: (edge[0], edge[1]))
+    data.links = sorted(set(data.links), key=lambda link: link[:3])
+    for relation in sorted({link[1] for link in data.links}):
+        data.relation_info[relation] = _relation_info(graph, relation, lookup, cid)
+    return data
+
+
+def _relation_id(graph, predicate, cid) -> str:
+    import rdflib  # lazy: RDF support is needed only for RDF sources
+
+    shorthand = graph.value(predicate, rdflib.URIRef(OBO_IN_OWL + "shorthand"))
+    return str(shorthand) if shorthand else cid(predicate)
+
+
+def _relation_info(graph, relation: str, lookup: Dict[str, str], cid) -> Dict:
+    import rdflib  # lazy: RDF support is needed only for RDF sources
+
+    if relation in SKOS_RELATIONS:
+        return dict(SKOS_RELATIONS[relation], aliases=[])
+    nodes = [p for p in set(graph.subjects(rdflib.URIRef(OBO_IN_OWL + "shorthand"), rdflib.Literal(relation)))]
+    nodes.append(rdflib.URIRef(expand(relation, lookup)))
+    info = {"name": relation.split(":")[-1].replace("_", " "), "transitive": False, "symmetric": False, "aliases": []}
+    for node in nodes:
+        label = graph.value(node, rdflib.RDFS.label)
+        if label is not None:
+            info["name"] = str(label).replace("_", " ")
+        types = {str(t) for t in graph.objects(node, rdflib.RDF.type)}
+        info["transitive"] |= OWL + "TransitiveProperty" in types
+        info["symmetric"] |= OWL + "SymmetricProperty" in types
+        if isinstance(node, rdflib.URIRef) and cid(node) != relation:
+            info["aliases"].append(cid(node))
+    return info

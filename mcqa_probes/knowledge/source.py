@@ -1,0 +1,305 @@
+"""Any expert knowledge source into a :class:`~mcqa_probes.knowledge.graph.KnowledgeGraph`:
+OBO, OWL / RDFS / SKOS in any RDF syntax, or a TSV pair; one file or several merged.
+
+    from mcqa_probes.knowledge.source import load_source
+    graph = load_source(["so.obo"], root="SO:0000110")
+
+Steps, each counted in the graph's validity report (``graph.provenance["report"]``):
+
+1. read each file with its reader (:mod:`.obo`, :mod:`.rdf`, :mod:`.tsv`), the format given or
+   guessed from the file (:func:`guess_format`); ids are CURIEs (:mod:`.identifiers`);
+2. merge the files: a concept defined twice keeps the first label and definition and gets the
+   synonyms of both (``merged``);
+3. drop concepts without a usable label (``no_label``), clean definitions (:mod:`.text`), and show
+   code-like labels (``MedicalOrganization``) as words when most labels of the source are so;
+4. drop parent edges and relation links to a concept that is never defined (``undefined_parent``;
+   with ``strict`` an error) or that was dropped or obsolete (``edge_to_dropped``);
+5. keep only the sub-tree under ``root`` (ids, comma-separated; an unknown root is an error);
+6. refuse a cycle in the parent relation (an error naming the cycle and the line of its first edge)
+   and an empty result.
+
+Relations named in ``relations`` must exist (an unknown name is an error listing those found); a
+relation's transitivity comes from the source (OBO ``is_transitive``, ``owl:TransitiveProperty``)
+or, when the source says nothing, from :data:`TRANSITIVE_BY_NAME`.
+"""
+import graphlib
+from pathlib import Path
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
+
+from mcqa_probes.common.io import sha256_bytes, sha256_file
+from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph
+from mcqa_probes.knowledge.identifiers import normalise
+from mcqa_probes.knowledge.obo import read_obo
+from mcqa_probes.knowledge.ontology import SourceData, SourceError, SourceReport, Vocabulary
+from mcqa_probes.knowledge.rdf import SYNTAX_BY_SUFFIX, read_rdf
+from mcqa_probes.knowledge.text import camel_case_source, clean_definition, readable_label
+from mcqa_probes.knowledge.tsv import read_tsv
+
+FORMATS = ("obo", "owl", "rdf", "skos", "tsv")
+#: relations that chain when the source does not say (the OBO Relation Ontology's and SKOS's)
+TRANSITIVE_BY_NAME = {"part_of", "has_part", "BFO:0000050", "BFO:0000051", "located_in", "RO:0001025",
+                      "location_of", "RO:0001015", "skos:broaderTransitive", "skos:narrowerTransitive"}
+PathLike = Union[str, Path]
+
+
+def guess_format(path: PathLike) -> str:
+    """``tsv`` for a directory, ``obo`` for ``.obo``, ``skos`` / ``owl`` / ``rdf`` for RDF syntaxes (by
+    the classes the file declares: looked at in the first 200 kB), else an error naming the choices."""
+    path = Path(path)
+    if path.is_dir():
+        return "tsv"
+    if not path.exists():
+        raise SourceError(str(path), "no such file or directory (expected an OBO, OWL, RDF, SKOS file or a "
+                                     "directory with concepts.tsv and edges.tsv)")
+    suffix = path.suffix.lower()
+    if suffix == ".obo":
+        return "obo"
+    if suffix in (".tsv", ".csv"):
+        raise SourceError(str(path), "a TSV source is the directory that holds concepts.tsv and edges.tsv: "
+                                     f"give --source {path.parent}")
+    if suffix in SYNTAX_BY_SUFFIX:
+        with open(path, "rb") as handle:
+            head = handle.read(200_000).decode("utf-8", errors="replace")
+        if "skos/core#Concept" in head or "skos:Concept" in head:
+            return "skos"
+        if suffix == ".owl" or "owl#Class" in head or "owl:Class" in head:
+            return "owl"
+        return "rdf"
+    raise SourceError(str(path), f"cannot tell the format from the suffix {suffix or '(none)'}; give --format "
+                                 f"({'|'.join(FORMATS)})")
+
+
+def read_file(path: PathLike, format: Optional[str], vocabulary: Vocabulary, report: SourceReport) -> SourceData:
+    """One file with the reader of its format."""
+    kind = format or guess_format(path)
+    if kind not in FORMATS:
+        raise SourceError(str(path), f"unknown format {kind!r} (expected one of {', '.join(FORMATS)})")
+    if kind == "tsv":
+        return read_tsv(str(path), vocabulary, report)
+    if not Path(path).is_file():
+        raise SourceError(str(path), f"no such file (expected a {kind.upper()} file)")
+    if kind == "obo":
+        return read_obo(str(path), vocabulary, report)
+    return read_rdf(str(path), vocabulary, report, kind=None if kind == "rdf" else kind)
+
+
+def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
+    if len(parts) == 1:
+        return parts[0]
+    merged = SourceData(path="+".join(p.path for p in parts), format="+".join(sorted({p.format for p in parts})),
+                        name="+".join(p.name for p in parts), version="+".join(p.version for p in parts))
+    for part in parts:
+        for concept_id, concept in part.concepts.items():
+            mine = merged.concepts.get(concept_id)
+            if mine is None:
+                merged.concepts[concept_id] = concept
+                continue
+            report.add("merged", part.path, concept.line, concept_id)
+            mine.label = mine.label or concept.label
+            mine.definition = mine.definition or concept.definition
+            mine.synonyms.extend(s for s in concept.synonyms if s not in mine.synonyms)
+        merged.parents.extend(part.parents)
+        merged.links.extend(part.links)
+        merged.obsolete |= part.obsolete
+        for relation, info in part.relation_info.items():
+            merged.relation_info.setdefault(relation, info)
+    merged.obsolete -= set(merged.concepts)
+    return merged
+
+
+def _descendants(roots: Sequence[str], children: Dict[str, List[str]]) -> Set[str]:
+    keep, stack = set(roots), list(roots)
+    while stack:
+        for child in children.get(stack.pop(), ()):
+            if child not in keep:
+                keep.add(child)
+                stack.append(child)
+    return keep
+
+
+def _resolve_relations(wanted: Optional[Iterable[str]], data: SourceData) -> Dict[str, str]:
+    """User's relation names -> the source's relation ids (by id, CURIE, alias or name)."""
+    if not wanted:
+        return {}
+    used = sorted({link[1] for link in data.links})
+    names: Dict[str, str] = {}
+    for relation in used:
+        info = data.relation_info.get(relation, {})
+        for alias in [relation, normalise(relation), info.get("name", ""), *info.get("aliases", [])]:
+            if alias:
+                names.setdefault(alias.lower().replace(" ", "_"), relation)
+    resolved = {}
+    for name in wanted:
+        key = normalise(name).lower().replace(" ", "_")
+        if key not in names:
+            raise SourceError(data.path, f"--relations {name}: no such relation between concepts (found: "
+                                         f"{', '.join(used) or 'none besides the parent relation'})")
+        resolved[name] = names[key]
+    return resolved
+
+
+def load_source(
+    paths: Union[PathLike, Sequence[PathLike]],
+    format: Optional[str] = None,
+    root: Union[None, str, Sequence[str]] = None,
+    relations: Optional[Sequence[str]] = None,
+    vocabulary: Optional[Vocabulary] = None,
+    strict: bool = False,
+    max_definition_words: int = 60,
+    log: Callable[[str], None] = lambda message: None,
+) -> KnowledgeGraph:
+    """Read, merge, clean, filter and check a knowledge source (see the module docstring)."""
+    paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
+    if not paths:
+        raise SourceError("--source", "no source given (expected a file or a TSV directory)")
+    if format is not None and format not in FORMATS:
+        raise SourceError(str(paths[0]), f"unknown format {format!r} (expected one of {', '.join(FORMATS)})")
+    vocabulary = vocabulary or Vocabulary()
+    report = SourceReport()
+    parts = []
+    for path in paths:
+        log(f"reading {path}")
+        parts.append(read_file(path, format, vocabulary, report))
+    data = _merge(parts, report)
+    where = data.path
+
+    # labels and definitions
+    camel = camel_case_source(c.label for c in data.concepts.values() if c.label)
+    concepts: Dict[str, Concept] = {}
+    for concept_id in sorted(data.concepts):
+        raw = data.concepts[concept_id]
+        label = readable_label(raw.label, camel) if raw.label and raw.label.strip() else ""
+        if not label:
+            report.add("no_label", _file_of(raw, data), raw.line, concept_id)
+            continue
+        definition, shortened = clean_definition(raw.definition, max_definition_words)
+        if shortened:
+            report.add("shortened_definition", _file_of(raw, data), raw.line, concept_id)
+        if not definition:
+            report.add("no_definition", _file_of(raw, data), raw.line, concept_id)
+        synonyms, seen = [], {_name_key(label)}
+        for synonym in raw.synonyms:
+            text = readable_label(synonym, camel)
+            if text and _name_key(text) not in seen:
+                seen.add(_name_key(text))
+                synonyms.append(text)
+        concepts[concept_id] = Concept(id=concept_id, pos="n", lemmas=(label, *synonyms), definition=definition,
+                                       examples=tuple(raw.examples))
+
+    def kept_edge(child: str, target: str, line: Optional[int], what: str) -> bool:
+        if child not in concepts:
+            return False
+        if target in concepts:
+            return True
+        if target in data.concepts or target in data.obsolete:
+            report.add("edge_to_dropped", where if line else None, line, f"{child} {what} {target}")
+            return False
+        if strict:
+            raise SourceError(where, f"{child} {what} {target}: {target} is never defined (expected a concept of "
+                                     "the source; without --strict such edges are dropped and counted)", line)
+        report.add("undefined_parent", where if line else None, line, f"{child} {what} {target}")
+        return False
+
+    parents = sorted({(c, p): line for c, p, line in data.parents if kept_edge(c, p, line, "is_a")}.items())
+    links = sorted({(s, r, o): line for s, r, o, line in data.links if kept_edge(s, o, line, r)}.items())
+
+    # the sub-tree under the root(s)
+    roots = [r.strip() for r in (root.split(",") if isinstance(root, str) else (root or [])) if r.strip()]
+    if roots:
+        by_label = {}
+        for concept in concepts.values():
+            by_label.setdefault(concept.lemmas[0].lower(), []).append(concept.id)
+        resolved = []
+        for name in roots:
+            concept_id = normalise(name)
+            if concept_id not in concepts:
+                matches = by_label.get(name.replace("_", " ").lower(), []) + by_label.get(name.lower(), [])
+                if len(set(matches)) != 1:
+                    example = next(iter(sorted(concepts)), "")
+                    raise SourceError(where, f"--root {name}: no such concept (expected an id such as {example}, "
+                                             "or a unique label)")
+                concept_id = matches[0]
+            resolved.append(concept_id)
+        children: Dict[str, List[str]] = {}
+        for (child, parent), _ in parents:
+            children.setdefault(parent, []).append(child)
+        keep = _descendants(resolved, children)
+        for concept_id in sorted(set(concepts) - keep):
+            report.add("outside_root", None, None, concept_id)
+        concepts = {c: concepts[c] for c in sorted(keep)}
+        parents = [(edge, line) for edge, line in parents if edge[0] in keep and edge[1] in keep]
+        links = [(edge, line) for edge, line in links if edge[0] in keep and edge[2] in keep]
+    if not concepts:
+        raise SourceError(where, "no concepts left after reading and filtering (expected classes or concepts "
+                                 "with a label" + (f" under --root {','.join(roots)}" if roots else "") + ")")
+
+    _refuse_cycles(where, [edge for edge, _ in parents], dict(parents), "is_a")
+    graph = KnowledgeGraph(source=data.name, version=data.version)
+    for number, concept_id in enumerate(sorted(concepts)):
+        concept = concepts[concept_id]
+        graph.add(Concept(id=concept.id, pos=concept.pos, lemmas=concept.lemmas, definition=concept.definition,
+                          examples=concept.examples, number=number))
+    for (child, parent), _ in parents:
+        graph.add_isa(child, parent)
+    for (subject, relation, obj), _ in links:
+        graph.add_relation(subject, relation, obj)
+    for relation in graph.relations():
+        info = dict(data.relation_info.get(relation, {}))
+        if relation in TRANSITIVE_BY_NAME:
+            info["transitive"] = True
+        graph.relation_info[relation] = {"name": info.get("name", relation.replace("_", " ")),
+                                         "transitive": bool(info.get("transitive")),
+                                         "symmetric": bool(info.get("symmetric")),
+                                         "aliases": list(info.get("aliases", []))}
+    data_for_names = SourceData(path=where, format=data.format, name=data.name, version=data.version,
+                                links=[(s, r, o, None) for (s, r, o), _ in links],
+                                relation_info=graph.relation_info)
+    resolved_relations = _resolve_relations(relations, data_for_names)
+    for relation in set(resolved_relations.values()):
+        if graph.relation_info[relation]["transitive"]:
+            edges = [(s, o) for (s, r, o), _ in links if r == relation]
+            _refuse_cycles(where, edges, {(s, o): line for (s, r, o), line in links if r == relation}, relation)
+    graph.provenance = {
+        "files": [{"path": str(path), "format": part.format, "name": part.name, "version": part.version,
+                   "sha256": _digest(path)} for path, part in zip(paths, parts)],
+        "format": data.format,
+        "root": resolved if roots else None,
+        "relations": resolved_relations,
+        "vocabulary": vocabulary.to_json(),
+        "camel_case_labels": camel,
+        "report": report,
+    }
+    return graph
+
+
+def _name_key(name: str) -> str:
+    """Names that differ only in case, underscores or spacing are one name."""
+    return " ".join(name.replace("_", " ").lower().split())
+
+
+def _file_of(raw, data: SourceData) -> Optional[str]:
+    return data.path if raw.line else None
+
+
+def _digest(path: PathLike) -> str:
+    path = Path(path)
+    if path.is_dir():
+        digests = [f"{p.name}:{sha256_file(p)}" for p in sorted(path.iterdir()) if p.is_file()]
+        return sha256_bytes("\n".join(digests).encode("utf-8"))
+    return sha256_file(path)
+
+
+def _refuse_cycles(where: str, edges: List[Tuple[str, str]], lines: Dict[Tuple[str, str], Optional[int]],
+                   relation: str) -> None:
+    sorter = graphlib.TopologicalSorter()
+    for child, parent in edges:
+        sorter.add(child, parent)
+    try:
+        sorter.prepare()
+    except graphlib.CycleError as error:
+        cycle = list(error.args[1])
+        pairs = list(zip(cycle, cycle[1:]))
+        line = next((lines.get(pair) or lines.get(pair[::-1]) for pair in pairs
+                     if lines.get(pair) or lines.get(pair[::-1])), None)
+        raise SourceError(where, f"cycle in the {relation} relation: {' -> '.join(cycle)} (expected a hierarchy "
+                                 "without cycles)", line) from None

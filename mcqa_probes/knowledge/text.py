@@ -1,0 +1,93 @@
+"""Labels and definitions of an ontology as the probes show them.
+
+* :func:`clean_definition`: markup out (HTML tags and entities, schema.org's ``[[Thing]]`` links,
+  markdown links ``[text](url)``, line breaks), and a definition longer than ``max_words`` words cut
+  at the last sentence end that fits (a schema.org comment can be a page long; WordNet glosses are
+  one line).
+* :func:`camel_case_source` / :func:`readable_label`: when most labels of a source are written as
+  code (``MedicalOrganization``), every label is shown as words (``medical organization``), so that
+  the way a choice is written does not tell which concepts it comes from.
+* :func:`name_pattern`: a regular expression that finds a concept's name in a text however the source
+  writes it (``sequence_feature``, ``sequence feature``, ``Sequence-Feature``): the leakage check of
+  the probes uses it.
+"""
+import html
+import re
+from typing import Iterable, Optional, Pattern, Sequence, Tuple
+
+_TAG = re.compile(r"<[^>]+>")
+_WIKI_LINK = re.compile(r"\[\[([^\]|]+)(?:\|([^\]]+))?\]\]")
+_MARKDOWN_LINK = re.compile(r"\[([^\]]+)\]\((?:[^)\s]+)\)")
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+_CAMEL = re.compile(r"^[A-Z]?[a-z0-9]*(?:[A-Z][a-z0-9]+|[A-Z]+(?=[A-Z][a-z]|$|[0-9]))+$|^[A-Z][a-z0-9]+$")
+_CAMEL_PART = re.compile(r"[0-9]+[A-Z]*(?=[A-Z][a-z]|$)|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+def clean_definition(text: Optional[str], max_words: int = 60) -> Tuple[str, bool]:
+    """``(clean text, shortened?)``; an empty string when nothing is left."""
+    if not text:
+        return "", False
+    value = html.unescape(_TAG.sub(" ", str(text)))
+    value = _WIKI_LINK.sub(lambda m: m.group(2) or m.group(1), value)
+    value = _MARKDOWN_LINK.sub(lambda m: m.group(1), value)
+    value = " ".join(value.replace("\\n", " ").split())
+    words = value.split(" ")
+    if max_words and len(words) > max_words:
+        head = " ".join(words[:max_words])
+        ends = [m.end() for m in _SENTENCE_END.finditer(head)]
+        value = head[: ends[-1]] if ends else head + " ..."
+        return value, True
+    return value, False
+
+
+def is_camel_case(label: str) -> bool:
+    return " " not in label and "_" not in label and bool(_CAMEL.match(label)) and any(c.isupper() for c in label)
+
+
+def camel_case_source(labels: Iterable[str], share: float = 0.8) -> bool:
+    """True when at least ``share`` of the labels look like code names (schema.org: ``CivicStructure``)."""
+    labels = [label for label in labels if label]
+    if not labels:
+        return False
+    return sum(1 for label in labels if is_camel_case(label)) >= share * len(labels)
+
+
+def readable_label(label: str, camel_case: bool) -> str:
+    """``MedicalOrganization`` -> ``medical organization`` (acronyms kept: ``DVDFormat`` -> ``DVD format``)."""
+    label = " ".join(label.split())
+    if not camel_case or not is_camel_case(label):
+        return label
+    parts = _CAMEL_PART.findall(label)
+    return " ".join(part if (part.isupper() and len(part) > 1) else part.lower() for part in parts)
+
+
+def name_variants(names: Sequence[str]) -> Tuple[str, ...]:
+    """Names with underscores as spaces, lower case, longest first, without repeats."""
+    found = {" ".join(name.replace("_", " ").split()).lower() for name in names if name and name.strip()}
+    return tuple(sorted(found, key=lambda n: (-len(n), n)))
+
+
+def name_pattern(names: Sequence[str]) -> Optional[Pattern]:
+    """A pattern matching any of ``names`` as whole words, with space, ``_`` or ``-`` between words
+    and an optional plural ``s``/``es``; None when there is no name."""
+    variants = name_variants(names)
+    if not variants:
+        return None
+    alternatives = ["[ _-]+".join(re.escape(word) for word in name.split(" ")) for name in variants]
+    return re.compile(r"(?<![\w])(?:" + "|".join(alternatives) + r")(?:e?s)?(?![\w])", re.IGNORECASE)
+
+
+def mask_names(text: str, names: Sequence[str], mask: str = "___") -> Tuple[str, int]:
+    """``text`` with every mention of ``names`` replaced by ``mask``; returns the count too."""
+    pattern = name_pattern(names)
+    if pattern is None or not text:
+        return text, 0
+    return pattern.subn(mask, text)
+
+
+def content_words(text: str, mask: str = "___") -> int:
+    """Words of a definition that are neither the mask nor a function word (a definition that only
+    repeats the label, ``A hospital.``, has none once the label is masked)."""
+    stop = {"a", "an", "the", "of", "or", "and", "to", "in", "is", "any", "this", "that", "which", "with", "for", "by"}
+    words = re.findall(r"[A-Za-z0-9]+", text.replace(mask, " "))
+    return sum(1 for word in words if word.lower() not in stop)

@@ -1,0 +1,102 @@
+"""A taxonomy kept in a spreadsheet: a directory with ``concepts.tsv`` and ``edges.tsv`` (or ``.csv``),
+read with the standard ``csv`` module.
+
+``concepts.tsv``: a header ``id, label, synonyms, definition``, then one row per concept; synonyms
+are separated by ``|``. ``edges.tsv``: a header ``child, relation, parent``; a relation ``is_a``
+(also ``isa``, ``subClassOf``, ``rdfs:subClassOf``, ``broader``, ``skos:broader``, ``parent``) is the
+parent relation, any other one (``part_of``) a named relation link. A row with another number of
+columns, a missing header or an empty id is a :class:`~mcqa_probes.knowledge.ontology.SourceError`
+``FILE:LINE``. A concept whose ``deprecated`` / ``obsolete`` column (optional, after the four) is
+``true`` is skipped.
+"""
+import csv
+from pathlib import Path
+from typing import List, Optional, Tuple
+
+from mcqa_probes.knowledge.identifiers import normalise
+from mcqa_probes.knowledge.ontology import RawConcept, SourceData, SourceError, SourceReport, Vocabulary
+
+CONCEPT_COLUMNS = ("id", "label", "synonyms", "definition")
+EDGE_COLUMNS = ("child", "relation", "parent")
+PARENT_RELATIONS = {"is_a", "isa", "subclassof", "rdfs:subclassof", "broader", "skos:broader", "parent"}
+OPTIONAL_COLUMNS = ("deprecated", "obsolete")
+
+
+def table_path(directory: Path, stem: str) -> Path:
+    for suffix in (".tsv", ".csv"):
+        if (directory / f"{stem}{suffix}").is_file():
+            return directory / f"{stem}{suffix}"
+    raise SourceError(str(directory), f"no {stem}.tsv (or {stem}.csv) in the directory (expected {stem}.tsv "
+                      f"with the columns {', '.join(CONCEPT_COLUMNS if stem == 'concepts' else EDGE_COLUMNS)})")
+
+
+def _rows(path: Path, columns: Tuple[str, ...]):
+    """``(line, row, extra)`` after checking the header; ``extra`` maps optional columns to values."""
+    try:
+        handle = open(path, encoding="utf-8-sig", newline="")
+    except OSError as error:
+        raise SourceError(str(path), f"cannot be read ({error.strerror})") from None
+    with handle:
+        reader = csv.reader(handle, dialect="excel-tab" if path.suffix == ".tsv" else "excel")
+        try:
+            header = next(reader, None)
+            if header is None:
+                raise SourceError(str(path), f"empty file (expected a header {', '.join(columns)})", 1)
+            names = [h.strip().lower() for h in header]
+            if tuple(names[: len(columns)]) != columns or any(n not in OPTIONAL_COLUMNS for n in names[len(columns):]):
+                raise SourceError(str(path), f"header is {', '.join(header)!s}; expected the columns "
+                                             f"{', '.join(columns)} (then optionally {', '.join(OPTIONAL_COLUMNS)})", 1)
+            for row in reader:
+                if not row or not any(cell.strip() for cell in row):
+                    continue
+                if len(row) != len(names):
+                    raise SourceError(str(path), f"{len(row)} columns, expected {len(names)} "
+                                                 f"({', '.join(names)})", reader.line_num)
+                yield reader.line_num, [cell.strip() for cell in row[: len(columns)]], dict(zip(names[len(columns):], row[len(columns):]))
+        except csv.Error as error:
+            raise SourceError(str(path), f"not a valid table ({error})", reader.line_num) from None
+        except UnicodeDecodeError as error:
+            raise SourceError(str(path), f"not UTF-8 ({error.reason})") from None
+
+
+def read_tsv(directory: str, vocabulary: Vocabulary, report: SourceReport) -> SourceData:
+    """Read a ``concepts.tsv`` + ``edges.tsv`` directory (see the module docstring)."""
+    folder = Path(directory)
+    if not folder.is_dir():
+        raise SourceError(str(directory), "not a directory (a TSV source is a directory holding concepts.tsv "
+                                          "and edges.tsv)")
+    concepts_path, edges_path = table_path(folder, "concepts"), table_path(folder, "edges")
+    data = SourceData(path=str(folder), format="tsv", name=folder.name, version="unknown")
+    for line, (concept_id, label, synonyms, definition), extra in _rows(concepts_path, CONCEPT_COLUMNS):
+        if not concept_id:
+            raise SourceError(str(concepts_path), "empty id (expected an identifier in the first column)", line)
+        concept_id = normalise(concept_id)
+        if any(value.strip().lower() in ("true", "1", "yes") for value in extra.values()):
+            data.obsolete.add(concept_id)
+            report.add("obsolete", str(concepts_path), line, concept_id)
+            continue
+        if concept_id in data.concepts:
+            raise SourceError(str(concepts_path), f"{concept_id} is defined twice (first on line "
+                                                  f"{data.concepts[concept_id].line}; expected one row per concept)", line)
+        data.concepts[concept_id] = RawConcept(
+            id=concept_id, label=label or None, definition=definition or None, line=line,
+            synonyms=[s.strip() for s in synonyms.split("|") if s.strip()])
+    for line, (child, relation, parent), _extra in _rows(edges_path, EDGE_COLUMNS):
+        if not child or not parent or not relation:
+            raise SourceError(str(edges_path), "empty cell (expected child, relation and parent)", line)
+        child, parent = normalise(child), normalise(parent)
+        if relation.lower() in PARENT_RELATIONS or relation in vocabulary.parents:
+            data.parents.append((child, parent, line))
+        else:
+            data.links.append((child, relation, parent, line))
+    for relation in sorted({link[1] for link in data.links}):
+        data.relation_info[relation] = {"name": relation.replace("_", " "), "transitive": False, "symmetric": False,
+                                        "aliases": []}
+    return data
+
+
+def edge_file(directory: str) -> Optional[str]:
+    try:
+        return str(table_path(Path(directory), "edges"))
+    except SourceError:
+        return None
