@@ -22,6 +22,7 @@ import time
 from itertools import islice
 from typing import Any, Callable, Dict, List, Optional
 
+from mcqa_probes.common.timing import ratio
 from mcqa_probes.data.question import read_numbered_questions, read_questions
 from mcqa_probes.data.dataset_readers.mcqa import McqaReader
 
@@ -108,8 +109,8 @@ def bench(
         "truncation": truncation,
         "repeat": repeat,
         "seconds": seconds,
-        "questions_per_s": {name: count / value for name, value in seconds.items()},
-        "speedup_reader_over_per_pair": seconds["per_pair"] / seconds["reader"],
-        "reader_over_tokenizer_call": seconds["reader"] / seconds["tokenizer_call"],
+        "questions_per_s": {name: ratio(count, value) for name, value in seconds.items()},
+        "speedup_reader_over_per_pair": ratio(seconds["per_pair"], seconds["reader"]),
+        "reader_over_tokenizer_call": ratio(seconds["reader"], seconds["tokenizer_call"]),
         "identical": identical,
     }

@@ -1,5 +1,7 @@
 """bin/bench_causal on a tiny random GPT-2: ours and lm-evaluation-harness answer the same requests, the
-choices agree, the scores match to 1e-4, both sides are timed; bad input is one error line."""
+choices agree, the scores match to 1e-4, both sides are timed (the times are numbers and the speed-ups
+their ratios, never checked against a speed: an idle machine takes milliseconds); bad input is one
+error line."""
 import importlib.machinery
 import importlib.util
 import json
@@ -30,10 +32,19 @@ def test_bench_causal_compares_with_lm_eval_on_the_same_requests(tiny_causal, ca
     for line, row in zip(lines, result["files"]):
         assert row["questions"] == 6 and row["requests"] >= 12
         assert row["same_choices"] == 1.0 and row["max_abs_diff"] <= 1e-4 and row["greedy_agree"] == 1.0
-        assert row["ours_seconds"] > 0 and row["lm_eval_seconds"] > 0 and row["speedup"] > 0
+        assert_timed(row)
         assert line.startswith(row["data"]) and "lm-eval" in line and "same choices 100.0%" in line
     assert [row["format"] for row in result["files"]] == ["cloze", "sentence"]
     assert result["lm_eval"].startswith("0.4")
+
+
+def assert_timed(row):
+    """The times are there as numbers, and each speed-up is their ratio (None only for a time of 0)."""
+    for mine, theirs, speedup in (("ours_seconds", "lm_eval_seconds", "speedup"),
+                                  ("ours_cpu_seconds", "lm_eval_cpu_seconds", "cpu_speedup")):
+        assert all(isinstance(row[key], (int, float)) and row[key] >= 0 for key in (mine, theirs)), row
+        expected = row[theirs] / row[mine] if row[mine] else None
+        assert row[speedup] == expected, row
 
 
 def test_bench_causal_names_a_missing_file(tmp_path, capsys):
@@ -52,4 +63,5 @@ def test_bench_causal_letters_mode(tiny_causal, capsys):
     row = json.loads(lines[-1])["files"][0]
     assert row["format"] == "letters" and row["requests"] == 6 * 5
     assert row["same_choices"] == 1.0 and row["max_abs_diff"] <= 1e-4
+    assert_timed(row)
     assert "target >= 1x" in lines[0]

@@ -1,5 +1,5 @@
 """bin/gpu_selftest in its CPU mode (tiny models), as one command: every path of the self-test runs
-and is ok, with its seconds, memory and log, the bf16 paths compared with fp32, the report written.
+and is ok, with its seconds (numbers, never checked against a speed), memory and log, the bf16 paths compared with fp32, the report written.
 (The same command on a GPU builds models of real sizes; docs/gpu.md.)"""
 import json
 import subprocess
@@ -28,10 +28,10 @@ def test_the_cpu_mode_runs_every_path(tmp_path):
     assert list(report["paths"]) == ["build"] + _path_names(tmp_path)
     assert report["cuda_device"] == -1 and report["quick"] and report["summary"]["ok"] == len(report["paths"])
     for name, entry in list(report["paths"].items())[1:]:
-        assert entry["seconds"] > 0 and entry["peak_memory_mb"] > 50, name
+        assert isinstance(entry["seconds"], (int, float)) and entry["peak_memory_mb"] > 50, name
         assert (out / "logs" / f"{name}.log").read_text().startswith("$ "), name
-        if entry["questions"]:
-            assert entry["questions_per_s"] > 0, name
+        if entry["questions"]:  # the rate is the path's questions over its seconds
+            assert entry["questions_per_s"] == (entry["questions"] / entry["seconds"] if entry["seconds"] else None), name
     for name in ("evaluate_bf16", "predict_bf16", "causal_evaluate_bf16"):
         entry = report["paths"][name]
         assert entry["questions_compared"] == report["questions_per_file"], name

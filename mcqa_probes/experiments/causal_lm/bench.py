@@ -3,10 +3,11 @@
 Both sides answer the SAME (context, continuation) requests (the ``causal_lm_mc`` reader's prompts
 of a probe file: cloze prompts for question files, whole sentences for MC-MLM files and WinoVenti)
 with the SAME model object; loading is excluded, tokenization included, and each side is warmed up
-on a few requests first. Reported per file: questions, requests, seconds of each side, the speed-up,
-the same in CPU seconds of this process (steadier than wall
-time on a shared machine), the share of questions where both pick the same choice (argmax of the summed log-likelihood, i.e.
-lm-eval's ``acc``) and the largest absolute difference of a request's log-likelihood.
+on a few requests first. Reported per file: questions, requests, seconds of each side (unrounded:
+a few questions on a tiny model take milliseconds), the speed-up, the same in CPU seconds of this
+process (steadier than wall time on a shared machine), the share of questions where both pick the
+same choice (argmax of the summed log-likelihood, i.e. lm-eval's ``acc``) and the largest absolute difference of a request's log-likelihood. A speed-up is
+None only when our time is exactly 0 (a clock too coarse to see the work).
 """
 import time
 from typing import Any, Dict, List, Optional, Sequence
@@ -14,6 +15,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import torch
 
 from mcqa_probes.common.device import describe, resolve_cuda_device
+from mcqa_probes.common.timing import ratio
 from mcqa_probes.data.causal_prompts import CausalPrompt, PromptBuilder
 from mcqa_probes.data.dataset_readers.winoventi import prompt_question
 from mcqa_probes.data.question import read_questions
@@ -66,10 +68,10 @@ def bench_file(scorer: CausalLmScorer, hflm: Any, path: str, limit: Optional[int
     formats = sorted({prompt.format for prompt in prompts})
     return {
         "data": str(path), "format": "+".join(formats), "questions": len(prompts), "requests": len(requests),
-        "ours_seconds": round(ours_seconds, 2), "lm_eval_seconds": round(theirs_seconds, 2),
-        "speedup": round(theirs_seconds / ours_seconds, 2) if ours_seconds else None,
-        "ours_cpu_seconds": round(ours_cpu, 2), "lm_eval_cpu_seconds": round(theirs_cpu, 2),
-        "cpu_speedup": round(theirs_cpu / ours_cpu, 2) if ours_cpu else None,
+        "ours_seconds": ours_seconds, "lm_eval_seconds": theirs_seconds,
+        "speedup": ratio(theirs_seconds, ours_seconds),
+        "ours_cpu_seconds": ours_cpu, "lm_eval_cpu_seconds": theirs_cpu,
+        "cpu_speedup": ratio(theirs_cpu, ours_cpu),
         "same_choices": same / len(prompts) if prompts else 1.0,
         "max_abs_diff": max((abs(a - b) for a, b in zip(our_scores, their_scores)), default=0.0),
         "greedy_agree": sum(a.greedy == b for a, (_, b) in zip(ours, theirs)) / max(1, len(requests)),
@@ -102,5 +104,5 @@ def bench_causal(model_name: str, data_paths: Sequence[str], limit: Optional[int
     return {
         "model": model_name, "device": describe(cuda_device, precision), "threads": torch.get_num_threads(),
         "scorer": scorer.description, "batch_size": batch_size, "lm_eval_batch_size": lm_eval_batch_size,
-        "lm_eval": lm_eval_version(), "load_seconds": round(load_seconds, 1), "files": files,
+        "lm_eval": lm_eval_version(), "load_seconds": load_seconds, "files": files,
     }

@@ -11,6 +11,7 @@ from typing import Any, Dict, List, Optional
 import torch
 
 from mcqa_probes.common.device import autocast, describe, resolve_cuda_device
+from mcqa_probes.common.timing import ratio
 from mcqa_probes.data.question import read_questions
 from mcqa_probes.experiments.olmpics.zero_shot import build, predict_instances
 
@@ -50,9 +51,9 @@ def bench(model_name: str, data_path: str, limit: int = 200, batch_size: int = 6
         "data": str(data_path),
         "device": describe(cuda_device, precision),
         "examples": len(questions),
-        "masked_lm_mc_examples_per_s": len(questions) / ours_seconds,
-        "fill_mask_examples_per_s": len(questions) / theirs_seconds,
-        "speedup": theirs_seconds / ours_seconds,
+        "masked_lm_mc_examples_per_s": ratio(len(questions), ours_seconds),
+        "fill_mask_examples_per_s": ratio(len(questions), theirs_seconds),
+        "speedup": ratio(theirs_seconds, ours_seconds),
         "same_choices": agree,
         "all_same": agree == len(questions),
     }

@@ -16,6 +16,7 @@ from typing import Any, Dict, List, Optional
 import torch
 
 from mcqa_probes.common.device import describe, resolve_cuda_device
+from mcqa_probes.common.timing import ratio
 from mcqa_probes.data.question import MultipleChoiceQuestion, read_questions
 from mcqa_probes.experiments.olmpics.zero_shot import build, predict_instances
 from mcqa_probes.data.dataset_readers.winoventi import prompt_question
@@ -89,9 +90,9 @@ def bench_multi_token(
         "multi_token": multi_token,
         "examples": len(questions),
         "masked_copies": sum(int((i["candidate_pieces"].tensor >= 0).sum()) for i in instances),
-        "ours_examples_per_s": len(questions) / ours_seconds,
-        "minicons_examples_per_s": len(questions) / theirs_seconds,
-        "speedup": theirs_seconds / ours_seconds,
+        "ours_examples_per_s": ratio(len(questions), ours_seconds),
+        "minicons_examples_per_s": ratio(len(questions), theirs_seconds),
+        "speedup": ratio(theirs_seconds, ours_seconds),
         "max_abs_diff": difference,
         "same_choices": agree,
         "all_same": agree == len(questions),

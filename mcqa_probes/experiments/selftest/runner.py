@@ -3,10 +3,10 @@
 Each path runs as its own command (``python -m allennlp ...``, ``python bin/...``) from the
 checkout's root, with its output in ``OUT/logs/<path>.log``. Measured per path: status (ok /
 failed / skipped when an optional package it needs is not installed), wall seconds of the command
-(start-up included), questions/s (the path's questions over those seconds), the peak device memory
-while it ran (GPU: the device's used memory above what it was before the path, sampled every
-0.1 s, so Ray's worker processes count too; CPU: the peak resident memory of the command's process
-tree), the last JSON object the command printed (benchmarks print their figures so), and for the
+(start-up included; unrounded in ``selftest.json``), questions/s (the path's questions over those
+seconds), the peak device memory while it ran (GPU: the device's used memory above what it was
+before the path, sampled every 0.1 s, so Ray's worker processes count too; CPU: the peak resident
+memory of the command's process tree), the last JSON object the command printed (benchmarks print their figures so), and for the
 bf16 paths the share of questions whose chosen answer equals the fp32 path's.
 """
 import importlib.util
@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional
 
 from mcqa_probes.common.io import read_jsonl_values, write_json, write_text
+from mcqa_probes.common.timing import ratio
 from mcqa_probes.experiments.selftest.data import write_selftest_data
 from mcqa_probes.experiments.selftest.paths import SelftestPath, SelftestSettings, selftest_paths
 from mcqa_probes.reports.tables import format_number, markdown_table
@@ -182,9 +183,9 @@ def run_path(path: SelftestPath, settings: SelftestSettings, logs: Path, timeout
     seconds = time.perf_counter() - started
     text = log.read_text(encoding="utf-8", errors="replace")
     result: Dict[str, Any] = {
-        "status": "ok" if code == 0 else "failed", "what": path.what, "seconds": round(seconds, 2),
+        "status": "ok" if code == 0 else "failed", "what": path.what, "seconds": seconds,
         "questions": path.questions or None,
-        "questions_per_s": round(path.questions / seconds, 1) if path.questions and code == 0 else None,
+        "questions_per_s": ratio(path.questions, seconds) if path.questions and code == 0 else None,
         "peak_memory_mb": memory.peak_mb, "log": str(log),
     }
     if code != 0:
@@ -261,7 +262,7 @@ def run_selftest(root: Path, out: Path, cuda_device: int, quick: bool = False,
         results[path.name] = entry
         finished += 1
         progress(f"[{finished}/{len(paths)}] {path.name}: {entry['status']}"
-                 + (f" ({entry['seconds']} s)" if "seconds" in entry else "")
+                 + (f" ({entry['seconds']:.1f} s)" if "seconds" in entry else "")
                  + (f": {entry['error']}" if entry.get("error") else ""))
 
     waiting = list(paths)
