@@ -183,6 +183,7 @@ def load_source(
             if text and _name_key(text) not in seen:
                 seen.add(_name_key(text))
                 synonyms.append(text)
+        synonyms.sort(key=lambda name: (_name_key(name), name))     # one order whatever the format
         concepts[concept_id] = Concept(id=concept_id, pos="n", lemmas=(label, *synonyms), definition=definition,
                                        examples=tuple(raw.examples))
 
