@@ -118,9 +118,12 @@ def validity_lines(result: Dict[str, object]) -> List[str]:
         ("leakage_masked", "definition naming the answer masked"),
         ("definition_names_its_concept", "definitions naming their own concept masked"),
         ("answer_named_in_term", "answers named inside the term (kept)"),
+        ("random_distractors_from_all_concepts", "random distractors from all concepts (fewer than "
+                                                 "min_answer_pool answers)"),
     ]
     for probe, summary in result["validity"].items():
-        parts = [f"{summary[key]} {text}" for key, text in wording if summary.get(key)]
+        parts = [text if key.startswith("random_") else f"{summary[key]} {text}"
+                 for key, text in wording if summary.get(key)]
         lines.append(f"  {probe}: " + ", ".join(parts))
     for probe, reason in result["skipped"].items():
         lines.append(f"  {probe}: left out ({reason})")

@@ -66,6 +66,9 @@ ONTOLOGY_SETTINGS: Dict[str, object] = {
     # train gets at most this share of a probe's questions (and at most train_size), so that a small
     # probe (a relation with a few hundred links) still has dev and test questions
     "train_fraction": 0.5,
+    # random distractors come from the probe's answers (the choice-only control) only when there are at
+    # least this many distinct answers; fewer cannot fill four distinct valid distractors per question
+    "min_answer_pool": 20,
 }
 MASK = "___"
 
@@ -204,6 +207,16 @@ class OntologyQABuilder(WordNetQABuilder):
             ranked = sorted(found, key=lambda c: hashlib.sha1(f"{probe}:{c}".encode("utf-8")).hexdigest())
             found = sorted(ranked[:limit])
         return found
+
+    def answer_pool(self, probe: str) -> Dict[str, List[str]]:
+        """The paper's answer pool for random distractors, unless it has too few distinct concepts to
+        fill the questions (a small relation): then every concept, and the summary says so."""
+        pools = super().answer_pool(probe)
+        needed = int(self.settings["min_answer_pool"])
+        if sum(len(set(members)) for members in pools.values()) < needed:
+            self.summary["random_distractors_from_all_concepts"] = 1
+            return self.random_pools
+        return pools
 
     # ------------------------------------------------------------------ exactly one correct answer
     def entailed(self, concept_id: str) -> FrozenSet[str]:

@@ -276,10 +276,10 @@ class WordNetQABuilder:
 
         max_family = settings["max_family_distractors"]
         max_family = int(max_family.get(kind, count)) if isinstance(max_family, dict) else int(max_family)
+        self.summary = {"concepts": 0, "no_valid_distractors": 0}
         use_answer_pool = kind in ("hypernymy", "hyponymy") and settings["isa_random_from_answers"]
         self.sampler.random_pools = self.answer_pool(kind) if use_answer_pool else self.random_pools
         self.sampler.max_from_family = max_family
-        self.summary = {"concepts": 0, "no_valid_distractors": 0}
         questions: List[ProbeQuestion] = []
         for concept_id in self.progress(self.concepts_to_ask(probe), desc=f"{probe}"):
             concept = self.graph[concept_id]

@@ -128,7 +128,9 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         for value in graph.objects(ontology, rdflib.URIRef(OWL + "versionIRI")):
             version = version if version != "unknown" else str(value)
     for scheme in sorted(graph.subjects(rdflib.RDF.type, rdflib.URIRef(SKOS + "ConceptScheme")), key=str):
-        name = cid(scheme).rsplit("/", 1)[-1] or name
+        titles = _pick([*graph.objects(scheme, rdflib.URIRef(SKOS + "prefLabel")), *graph.objects(scheme, rdflib.RDFS.label)],
+                       vocabulary.lang)
+        name = titles[0] if titles else (cid(scheme).rsplit("/", 1)[-1].split(":")[-1] or name)
     data = SourceData(path=path, format=kind or "rdf", name=name, version=version)
 
     concept_nodes = sorted(candidates - deprecated, key=str)

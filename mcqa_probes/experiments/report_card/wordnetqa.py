@@ -41,12 +41,37 @@ from mcqa_probes.training.evaluation import answer_questions
 CONTROL = "Choice-Only-GloVe"
 
 
+def _manifest(inputs: CardInputs) -> Dict[str, Any]:
+    """``<probes_dir>/manifest.json`` as ``bin/build_probes`` wrote it ({} when there is none)."""
+    path = Path(inputs.probes_dir or "") / "manifest.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8")) if inputs.probes_dir and path.is_file() else {}
+    except (OSError, ValueError):
+        return {}
+
+
 def probe_files(inputs: CardInputs) -> Dict[str, Path]:
-    """The probe files present under ``probes_dir`` (``<probe>/<split>.jsonl``), in the paper's order."""
+    """The probe files present under ``probes_dir`` (``<probe>/<split>.jsonl``): the probes its
+    manifest lists (a build from a user's ontology has relation probes such as ``part_of``), else
+    the paper's, in the paper's order."""
     if not inputs.probes_dir:
         return {}
     root = Path(inputs.probes_dir)
-    return {p: root / p / f"{inputs.split}.jsonl" for p in WORDNETQA_PROBES if (root / p / f"{inputs.split}.jsonl").is_file()}
+    names = _manifest(inputs).get("probes") or WORDNETQA_PROBES
+    return {p: root / p / f"{inputs.split}.jsonl" for p in names if (root / p / f"{inputs.split}.jsonl").is_file()}
+
+
+def probe_source(inputs: CardInputs) -> Optional[Dict[str, str]]:
+    """Which knowledge source the probes were built from (the manifest's ``sources``), as
+    ``{"text": "WordNet 3.0, GCIDE 0.48", "ontology": bool}``; None without a manifest."""
+    sources = _manifest(inputs).get("sources") or {}
+    if not sources:
+        return None
+    parts = []
+    for key, entry in sources.items():
+        files = ", ".join(Path(f["path"]).name for f in entry.get("files", [])) if entry.get("files") else ""
+        parts.append(f"{entry.get('source', key)} {entry.get('version', '')}".strip() + (f" ({files})" if files else ""))
+    return {"text": "; ".join(parts), "ontology": "ontology" in sources}
 
 
 def _commands(model: CardModel, probe: str, path: Path, inputs: CardInputs) -> List[str]:
@@ -160,6 +185,7 @@ class WordNetQaSection(ReportSection):
     def shared(self, section: Dict[str, Any], inputs: CardInputs, context: SectionContext) -> None:
         section["shared"]["probes"] = list(probe_files(inputs))
         section["shared"]["split"] = inputs.split
+        section["shared"]["source"] = probe_source(inputs)
         if not any(entry["status"] == "done" and not _is_causal_result(entry) for entry in section["models"].values()):
             return  # Choice-Only-GloVe is the archives' control (a causal LM brings its own)
         control = section["shared"]["choice_only"] = choice_only_control(inputs, context.out, context.progress)
@@ -204,14 +230,19 @@ class WordNetQaSection(ReportSection):
                                           f"same questions): far above chance means the choices give the answer away. "
                                           f"{where}. No interval: only its accuracy is kept."),
                           lambda label: control_cells.get(label, text_cell())))
+        source = shared.get("source") or {}
         notes = ["Accuracy and strict cluster accuracy in % with their 95% interval (bootstrap over semantic clusters); "
-                 "Δ = cluster − instance accuracy in points (Table 8). The paper's numbers are on its own probe files "
-                 "(ours are rebuilt from WordNet 3.0 / GCIDE) and have no interval."]
+                 "Δ = cluster − instance accuracy in points (Table 8)."
+                 + (f" Probes built from {source['text']}." if source.get("text") else "")
+                 + (" The paper's numbers are for WordNet / GCIDE probes, not this source: not shown."
+                    if source.get("ontology") else
+                    " The paper's numbers are on its own probe files (ours are rebuilt from WordNet 3.0 / GCIDE) and "
+                    "have no interval.")]
         ran = ran_models(section, models)
-        references = reference_columns("wordnetqa", probes, _reference)
+        references = [] if source.get("ontology") else reference_columns("wordnetqa", probes, _reference)
         scores = causal_scores([m for m in ran if _is_causal_result(section["models"][m["label"]])])
         if scores:
-            for ref in reference_columns("wordnetqa", probes, _zero_shot_reference):
+            for ref in ([] if source.get("ontology") else reference_columns("wordnetqa", probes, _zero_shot_reference)):
                 ref["column"]["header"] = ref["column"]["header"].replace(" (paper)", " 0-shot (paper)")
                 references.append(ref)
             notes += causal_notes(scores)
