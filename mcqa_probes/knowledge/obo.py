@@ -66,9 +66,11 @@ class _Repairer:
             raise SourceError(self.path, f"not an OBO clause ('tag: value' expected, found {line.strip()[:60]!r}; "
                                          f"parser: {message})", number)
         tag, colon = match.group(1), match.group(2)
-        if tag in USED_CLAUSES:
-            if not colon:
+        if not colon:
+            if tag in USED_CLAUSES:
                 raise SourceError(self.path, f"{tag} clause without a colon (expected {EXPECTED[tag]})", number)
+            raise SourceError(self.path, f"not an OBO clause ('tag: value' expected, found {line.strip()[:60]!r})", number)
+        if tag in USED_CLAUSES:
             if tag in ("def", "synonym") and index not in self.repaired:
                 head = _QUOTED_HEAD.match(line)
                 if head:

@@ -68,15 +68,15 @@ def _parse(path: str, syntax: Optional[str]):
 
 
 def _error_line(error: Exception) -> Optional[int]:
-    for attribute in ("lineno", "lines", "line"):
+    match = re.search(r"\bline (\d+)", str(error))      # Turtle / N3: "at line 4 of <...>" (1-based)
+    if match:
+        return int(match.group(1))
+    for attribute in ("lineno", "line"):
         value = getattr(error, attribute, None)
         if isinstance(value, int) and value > 0:
             return value
     getter = getattr(error, "getLineNumber", None)     # xml.sax.SAXParseException
-    if callable(getter):
-        return getter()
-    match = re.search(r"\bline (\d+)", str(error))
-    return int(match.group(1)) if match else None
+    return getter() if callable(getter) else None
 
 
 def _reason(error: Exception) -> str:

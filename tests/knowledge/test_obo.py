@@ -1,0 +1,87 @@
+"""OBO files through fastobo: what the build reads, and how faulty lines are judged by their clause."""
+import pytest
+
+from mcqa_probes.knowledge.obo import read_obo
+from mcqa_probes.knowledge.ontology import SourceError, SourceReport, Vocabulary
+from tests.conftest import FIXTURES
+
+VEHICLES = FIXTURES / "ontologies" / "vehicles.obo"
+
+
+def read(path, **vocabulary):
+    report = SourceReport()
+    return read_obo(str(path), Vocabulary(**vocabulary), report), report
+
+
+def test_terms_synonyms_parents_and_relations_are_read():
+    data, _ = read(VEHICLES)
+    assert (data.name, data.version, data.format) == ("vo", "2026-11-01", "obo")
+    car = data.concepts["VO:0000005"]
+    assert car.label == "car" and car.definition.startswith("A land vehicle with four wheels")
+    assert car.synonyms == ["automobile", "motorcar"]            # the RELATED synonym "auto" is not a name
+    assert car.line == 37
+    assert ("VO:0000012", "VO:0000002", 90) in data.parents and ("VO:0000012", "VO:0000003", 91) in data.parents
+    assert ("VO:0000015", "part_of", "VO:0000005", 111) in data.links
+    assert data.relation_info["part_of"] == {"name": "part of", "transitive": True, "symmetric": False,
+                                             "aliases": ["BFO:0000050"]}
+
+
+def test_related_synonyms_are_taken_when_the_vocabulary_asks_for_them():
+    data, _ = read(VEHICLES, synonyms=("oboInOwl:hasExactSynonym", "oboInOwl:hasRelatedSynonym"))
+    assert data.concepts["VO:0000005"].synonyms == ["automobile", "motorcar", "auto"]
+
+
+def test_obsolete_terms_are_skipped_and_counted():
+    data, report = read(VEHICLES)
+    assert "VO:0000023" not in data.concepts and "VO:0000023" in data.obsolete
+    assert report.counts["obsolete"] == 1 and report.examples["obsolete"][0].endswith(":163 VO:0000023")
+
+
+def test_a_faulty_clause_the_build_does_not_use_is_skipped_with_its_line_and_a_faulty_xref_list_repaired():
+    data, report = read(VEHICLES)
+    assert report.counts == {"skipped_clause": 1, "repaired_clause": 1, "obsolete": 1}
+    assert report.examples["skipped_clause"] == [f"{VEHICLES}:26 xref"]
+    assert report.examples["repaired_clause"] == [f"{VEHICLES}:62 def cross-references"]
+    # the repaired definition keeps its text; the skipped xref costs the term nothing
+    assert data.concepts["VO:0000008"].definition == "A boat moved by the wind pushing on sails."
+    assert data.concepts["VO:0000003"].synonyms == ["vessel"]
+
+
+def test_every_faulty_line_is_found_in_one_pass(tmp_path):
+    text = VEHICLES.read_text()
+    text = text.replace('synonym: "bike" EXACT []', 'synonym: "bike" EXACT []\nxref: http://a.org/x\\:y')
+    text = text.replace('synonym: "chopper" EXACT []', 'synonym: "chopper" EXACT [ISBN: 12 3]')
+    text = text.replace("name: pedal\n", "name: pedal\ncreation_date: not a date\\:x\n")
+    path = tmp_path / "many.obo"
+    path.write_text(text)
+    data, report = read(path)
+    assert report.counts["skipped_clause"] == 2 + 1 and report.counts["repaired_clause"] == 2
+    assert len(data.concepts) == 27 and data.concepts["VO:0000011"].synonyms == ["chopper"]
+
+
+@pytest.mark.parametrize("old, new, what", [
+    ('def: "A lever pushed by the foot." [VO:curator]', 'def: "A lever pushed by the foot. [VO:curator]', "malformed def"),
+    ("is_a: VO:0000004 ! aircraft\n\n[Term]\nid: VO:0000012", "is_a VO:0000004\n\n[Term]\nid: VO:0000012",
+     "is_a clause without a colon"),
+    ("relationship: part_of VO:0000006 ! bicycle", "relationship: part_of", "malformed relationship"),
+    ("is_obsolete: true", "is_obsolete: perhaps", "malformed is_obsolete"),
+    ('synonym: "roadster" EXACT []', 'synonym: roadster EXACT []', "malformed synonym"),
+    ("name: wing\n", "this line is no clause\n", "not an OBO clause"),
+])
+def test_a_broken_clause_the_build_uses_is_an_error_naming_file_and_line(tmp_path, old, new, what):
+    text = VEHICLES.read_text()
+    assert old in text
+    line = text[: text.index(old)].count("\n") + 1
+    path = tmp_path / "broken.obo"
+    path.write_text(text.replace(old, new, 1))
+    with pytest.raises(SourceError) as caught:
+        read(path)
+    assert str(caught.value).startswith(f"{path}:{line}: {what}")
+    assert "expected" in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_a_file_that_is_not_utf8_is_an_error_with_its_line(tmp_path):
+    path = tmp_path / "latin1.obo"
+    path.write_bytes(VEHICLES.read_bytes().replace(b"name: wheel", b"name: wh\xe9el"))
+    with pytest.raises(SourceError, match=r"latin1.obo:\d+: not UTF-8"):
+        read(path)

@@ -1,0 +1,89 @@
+"""RDF sources through rdflib: OWL (the OBO fixture's rendering), SKOS with a language choice, RDFS
+(schema.org style), other syntaxes, parse errors with their line."""
+import pytest
+
+from mcqa_probes.knowledge.ontology import SourceError, SourceReport, Vocabulary
+from mcqa_probes.knowledge.rdf import read_rdf
+from mcqa_probes.knowledge.source import load_source
+from tests.conftest import FIXTURES
+
+ONTOLOGIES = FIXTURES / "ontologies"
+
+
+def test_the_owl_rendering_of_an_obo_file_gives_the_same_graph():
+    obo = load_source(ONTOLOGIES / "vehicles.obo", relations=["part_of"])
+    owl = load_source(ONTOLOGIES / "vehicles.owl", relations=["part_of"])
+    assert (obo.source, obo.version) == (owl.source, owl.version) == ("vo", "2026-11-01")
+    assert obo.concepts == owl.concepts and len(obo) == 27
+    for concept_id in obo.concepts:
+        assert list(obo.hypernyms(concept_id)) == list(owl.hypernyms(concept_id))
+        assert list(obo.related(concept_id, "part_of")) == list(owl.related(concept_id, "part_of"))
+    assert obo.relation_info == owl.relation_info
+    assert owl.relation_info["part_of"]["transitive"] is True          # owl:TransitiveProperty
+
+
+def test_skos_labels_synonyms_definitions_broader_narrower_and_related():
+    graph = load_source(ONTOLOGIES / "kitchen_skos.ttl", relations=["skos:related"])
+    assert graph.source == "Kitchen thesaurus" and graph.provenance["format"] == "skos"
+    assert graph["k:knife"].lemmas == ("knife", "blade")                 # English only
+    assert graph["k:cookware"].definition == ""                          # skos:definition is this file's definition property
+    assert list(graph.hypernyms("k:soup")) == ["k:dish"]                 # skos:narrower read backwards
+    assert list(graph.hypernyms("k:chef_knife")) == ["k:knife"]
+    assert "k:spork" not in graph                                        # owl:deprecated
+    assert graph.relation_info["skos:related"]["symmetric"] is True
+    assert list(graph.related("k:knife", "skos:related")) == ["k:cutting_board"]
+
+
+def test_the_definition_property_is_configurable():
+    vocabulary = Vocabulary(definitions=("skos:scopeNote",))
+    graph = load_source(ONTOLOGIES / "kitchen_skos.ttl", vocabulary=vocabulary)
+    assert graph["k:cookware"].definition == "Vessels that hold food while it is heated."
+    assert graph["k:knife"].definition == ""
+
+
+def test_the_language_tag_chooses_labels_and_concepts_without_one_are_reported():
+    graph = load_source(ONTOLOGIES / "kitchen_skos.ttl", vocabulary=Vocabulary(lang="fr"))
+    assert graph["k:knife"].lemmas == ("couteau", "lame")
+    assert "k:wok" not in graph                                          # no French label, no untagged one
+    report = graph.provenance["report"]
+    # no French label and no untagged one: wok, chef's knife, bread knife, cookware, cutting board,
+    # omelette, salad, tomato soup, onion soup
+    assert report.counts["no_label"] == 9
+
+
+def test_rdfs_labels_read_as_words_multiple_parents_and_superseded_classes_skipped():
+    graph = load_source(ONTOLOGIES / "clinics_rdfs.ttl")
+    assert graph["schema:MedicalOrganization"].lemmas == ("medical organization",)
+    assert graph["schema:NGO"].lemmas == ("NGO",)
+    assert sorted(graph.hypernyms("schema:Hospital")) == ["schema:CivicStructure", "schema:EmergencyService",
+                                                          "schema:MedicalOrganization"]
+    assert "schema:OldClinic" not in graph and "schema:name" not in graph   # superseded; a property
+    assert graph["schema:Hospital"].definition == "A hospital."
+
+
+def test_ntriples_and_json_ld_give_the_graph_of_turtle(tmp_path):
+    import rdflib
+
+    source = rdflib.Graph().parse(ONTOLOGIES / "clinics_rdfs.ttl")
+    turtle = load_source(ONTOLOGIES / "clinics_rdfs.ttl")
+    for suffix, syntax in ((".nt", "nt"), (".jsonld", "json-ld")):
+        path = tmp_path / f"clinics{suffix}"
+        source.serialize(path, format=syntax, encoding="utf-8")
+        other = load_source(path, format="rdf")
+        assert other.concepts == turtle.concepts, suffix
+        assert all(list(other.hypernyms(c)) == list(turtle.hypernyms(c)) for c in turtle.concepts)
+
+
+@pytest.mark.parametrize("name, text, line", [
+    ("broken.ttl", "@prefix : <https://schema.org/> .\n:A a <http://www.w3.org/2000/01/rdf-schema#Class> ;\n"
+                   "  <http://www.w3.org/2000/01/rdf-schema#label> \"A\" \n:B a :C .\n", 4),
+    ("broken.owl", '<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\n'
+                   "  <rdf:Description rdf:about=\"http://x.org/a\">\n  </rdf:Descriptio>\n</rdf:RDF>\n", 4),
+])
+def test_a_parse_error_names_the_file_and_line(tmp_path, name, text, line):
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(SourceError) as caught:
+        read_rdf(str(path), Vocabulary(), SourceReport())
+    message = str(caught.value)
+    assert message.startswith(f"{path}:{line}: not valid ") and "\n" not in message

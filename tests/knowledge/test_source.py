@@ -1,0 +1,119 @@
+"""load_source: format guessing, merging, identifiers, undefined parents, roots, cycles, relations."""
+import shutil
+
+import pytest
+
+from mcqa_probes.knowledge.identifiers import curie, expand, normalise
+from mcqa_probes.knowledge.ontology import SourceError
+from mcqa_probes.knowledge.source import guess_format, load_source
+from tests.conftest import FIXTURES
+
+ONTOLOGIES = FIXTURES / "ontologies"
+VEHICLES = ONTOLOGIES / "vehicles.obo"
+
+
+@pytest.mark.parametrize("iri, expected", [
+    ("http://purl.obolibrary.org/obo/SO_0000110", "SO:0000110"),
+    ("http://purl.obolibrary.org/obo/so#part_of", "part_of"),
+    ("http://purl.obolibrary.org/obo/IAO_0000115", "IAO:0000115"),
+    ("https://schema.org/Hospital", "schema:Hospital"),
+    ("http://www.w3.org/2004/02/skos/core#broader", "skos:broader"),
+    ("http://example.org/kitchen/knife", "http://example.org/kitchen/knife"),
+    ("SO:0000110", "SO:0000110"),
+])
+def test_identifiers_are_curies_where_the_prefix_is_known(iri, expected):
+    assert curie(iri) == expected
+    assert curie("http://example.org/kitchen/knife", [("k", "http://example.org/kitchen/")]) == "k:knife"
+    assert normalise("<http://purl.obolibrary.org/obo/SO_0000110>") == "SO:0000110"
+    assert expand("IAO:0000115", {}) == "http://purl.obolibrary.org/obo/IAO_0000115"
+    assert expand("skos:altLabel", {}) == "http://www.w3.org/2004/02/skos/core#altLabel"
+
+
+def test_the_format_is_guessed_from_the_file():
+    assert guess_format(VEHICLES) == "obo"
+    assert guess_format(ONTOLOGIES / "vehicles.owl") == "owl"
+    assert guess_format(ONTOLOGIES / "kitchen_skos.ttl") == "skos"
+    assert guess_format(ONTOLOGIES / "clinics_rdfs.ttl") == "rdf"
+    assert guess_format(ONTOLOGIES / "products_tsv") == "tsv"
+    with pytest.raises(SourceError, match="give --source .*products_tsv"):
+        guess_format(ONTOLOGIES / "products_tsv" / "concepts.tsv")
+    with pytest.raises(SourceError, match="no such file"):
+        guess_format(ONTOLOGIES / "missing.obo")
+
+
+def test_a_parent_that_is_never_defined_is_counted_and_dropped_or_with_strict_an_error(tmp_path):
+    path = tmp_path / "v.obo"
+    text = VEHICLES.read_text().replace("is_a: VO:0000003 ! watercraft\n\n[Term]\nid: VO:0000009",
+                                        "is_a: VO:0000099 ! nowhere\n\n[Term]\nid: VO:0000009")
+    path.write_text(text)
+    line = text[: text.index("is_a: VO:0000099")].count("\n") + 1
+    graph = load_source(path)
+    assert list(graph.hypernyms("VO:0000008")) == []
+    report = graph.provenance["report"]
+    assert report.counts["undefined_parent"] == 1
+    assert report.examples["undefined_parent"] == [f"{path}:{line} VO:0000008 is_a VO:0000099"]
+    with pytest.raises(SourceError) as caught:
+        load_source(path, strict=True)
+    assert str(caught.value).startswith(f"{path}:{line}: VO:0000008 is_a VO:0000099: VO:0000099 is never defined")
+
+
+def test_a_cycle_in_the_parent_relation_is_an_error_with_a_line(tmp_path):
+    path = tmp_path / "cycle.obo"
+    text = VEHICLES.read_text().replace("id: VO:0000001\nname: vehicle\n", "id: VO:0000001\nname: vehicle\n"
+                                        "is_a: VO:0000005 ! car\n")
+    path.write_text(text)
+    with pytest.raises(SourceError) as caught:
+        load_source(path)
+    message = str(caught.value)
+    assert "cycle in the is_a relation" in message and "VO:0000001" in message and "VO:0000005" in message
+    assert message.startswith(f"{path}:") and message.split(":")[1].isdigit()
+
+
+def test_a_root_keeps_its_sub_tree_and_an_unknown_root_is_an_error():
+    graph = load_source(VEHICLES, root="VO:0000004")
+    assert sorted(graph.concepts) == ["VO:0000004", "VO:0000010", "VO:0000011", "VO:0000027", "VO:0000028"]
+    assert list(graph.hypernyms("VO:0000028")) == ["VO:0000010"]          # the watercraft parent is outside
+    assert load_source(VEHICLES, root="http://purl.obolibrary.org/obo/VO_0000004").concepts == graph.concepts
+    assert load_source(VEHICLES, root="aircraft").concepts == graph.concepts
+    with pytest.raises(SourceError, match=r"--root VO:9999999: no such concept \(expected an id such as VO:0000001"):
+        load_source(VEHICLES, root="VO:9999999")
+
+
+def test_an_unknown_relation_is_an_error_listing_the_relations_found():
+    assert load_source(VEHICLES, relations=["part of"]).provenance["relations"] == {"part of": "part_of"}
+    assert load_source(VEHICLES, relations=["BFO:0000050"]).provenance["relations"] == {"BFO:0000050": "part_of"}
+    with pytest.raises(SourceError, match=r"--relations has_part: no such relation .*found: part_of"):
+        load_source(VEHICLES, relations=["has_part"])
+
+
+def test_nothing_left_is_an_error(tmp_path):
+    path = tmp_path / "empty.obo"
+    path.write_text("format-version: 1.2\nontology: empty\n\n[Term]\nid: X:1\nis_obsolete: true\n")
+    with pytest.raises(SourceError, match="no concepts left after reading and filtering"):
+        load_source(path)
+
+
+def test_several_files_are_merged(tmp_path):
+    extra = tmp_path / "extra.obo"
+    extra.write_text('format-version: 1.2\nontology: vo-extra\n\n[Term]\nid: VO:0000024\nname: motorcycle\n'
+                     'synonym: "motorcycle" EXACT []\nsynonym: "moped" EXACT []\n\n[Term]\nid: VO:0000030\n'
+                     'name: scooter\ndef: "A small light two-wheeled motor machine." []\nis_a: VO:0000024\n')
+    graph = load_source([VEHICLES, extra])
+    assert graph.source == "vo+vo-extra" and len(graph) == 28
+    assert graph["VO:0000024"].lemmas == ("motorcycle", "moped", "motorbike")
+    assert list(graph.hypernyms("VO:0000030")) == ["VO:0000024"]
+    assert graph.provenance["report"].counts["merged"] == 1
+    assert [f["name"] for f in graph.provenance["files"]] == ["vo", "vo-extra"]
+
+
+def test_the_provenance_has_every_file_with_its_sha256(tmp_path):
+    from mcqa_probes.common.io import sha256_file
+
+    graph = load_source(VEHICLES)
+    assert graph.provenance["files"] == [{"path": str(VEHICLES), "format": "obo", "name": "vo",
+                                          "version": "2026-11-01", "sha256": sha256_file(VEHICLES)}]
+    folder = tmp_path / "products"
+    shutil.copytree(ONTOLOGIES / "products_tsv", folder)
+    first = load_source(folder).provenance["files"][0]["sha256"]
+    (folder / "edges.tsv").write_text((folder / "edges.tsv").read_text() + "P:6\tis_a\tP:2\n")
+    assert load_source(folder).provenance["files"][0]["sha256"] != first

@@ -1,0 +1,60 @@
+"""A taxonomy kept in a spreadsheet: concepts.tsv + edges.tsv (or .csv)."""
+import shutil
+
+import pytest
+
+from mcqa_probes.knowledge.ontology import SourceError, SourceReport, Vocabulary
+from mcqa_probes.knowledge.tsv import read_tsv
+from tests.conftest import FIXTURES
+
+PRODUCTS = FIXTURES / "ontologies" / "products_tsv"
+
+
+def read(directory):
+    return read_tsv(str(directory), Vocabulary(), SourceReport())
+
+
+def test_concepts_synonyms_parents_and_relations_are_read():
+    data = read(PRODUCTS)
+    assert data.format == "tsv" and data.name == "products_tsv" and len(data.concepts) == 16
+    assert data.concepts["P:5"].synonyms == ["couch", "settee"] and data.concepts["P:5"].line == 6
+    assert ("P:16", "P:4", 13) in data.parents
+    assert ("P:15", "part_of", "P:11", 16) in data.links and ("P:15", "part_of", "P:12", 17) in data.links
+
+
+def test_csv_files_with_quoted_cells_work_too(tmp_path):
+    folder = tmp_path / "products"
+    folder.mkdir()
+    (folder / "concepts.csv").write_text('id,label,synonyms,definition\nA,thing,,"A thing, in general."\n'
+                                         'B,chair,seat|stool,"A seat, with a back."\n')
+    (folder / "edges.csv").write_text("child,relation,parent\nB,is_a,A\n")
+    data = read(folder)
+    assert data.concepts["B"].definition == "A seat, with a back." and data.parents == [("B", "A", 2)]
+
+
+@pytest.mark.parametrize("name, old, new, line, what", [
+    ("concepts.tsv", "P:6\tstool\t\tA seat without a back or arms.", "P:6\tstool\tA seat without a back or arms.", 7,
+     "3 columns, expected 4"),
+    ("concepts.tsv", "id\tlabel\tsynonyms\tdefinition", "id\tname\tsynonyms\tdefinition", 1, "header is"),
+    ("edges.tsv", "P:9\tis_a\tP:7", "P:9\tis_a", 9, "2 columns, expected 3"),
+    ("concepts.tsv", "P:4\tchair", "P:3\tchair", 5, "P:3 is defined twice"),
+])
+def test_a_malformed_table_is_an_error_naming_file_and_line(tmp_path, name, old, new, line, what):
+    folder = tmp_path / "products"
+    shutil.copytree(PRODUCTS, folder)
+    text = (folder / name).read_text()
+    assert old in text
+    (folder / name).write_text(text.replace(old, new, 1))
+    with pytest.raises(SourceError) as caught:
+        read(folder)
+    assert str(caught.value).startswith(f"{folder / name}:{line}: {what}")
+
+
+def test_a_missing_table_or_a_file_instead_of_a_directory_says_what_is_expected(tmp_path):
+    folder = tmp_path / "products"
+    shutil.copytree(PRODUCTS, folder)
+    (folder / "edges.tsv").unlink()
+    with pytest.raises(SourceError, match="no edges.tsv .* child, relation, parent"):
+        read(folder)
+    with pytest.raises(SourceError, match="not a directory"):
+        read(folder / "concepts.tsv")
