@@ -19,6 +19,7 @@ parse error is a :class:`~mcqa_probes.knowledge.ontology.SourceError` with the l
 gives one.
 """
 import re
+import warnings
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
@@ -60,7 +61,9 @@ def _parse(path: str, syntax: Optional[str]):
 
     graph = rdflib.Graph()
     try:
-        graph.parse(path, format=syntax or syntax_of(path) or "xml")
+        with warnings.catch_warnings():     # rdflib's JSON-LD parser uses its own deprecated ConjunctiveGraph
+            warnings.simplefilter("ignore", DeprecationWarning)
+            graph.parse(path, format=syntax or syntax_of(path) or "xml")
     except Exception as error:  # rdflib raises a different class per syntax; each says where
         raise SourceError(path, f"not valid {syntax or syntax_of(path) or 'RDF'}: {_reason(error)}",
                           _error_line(error)) from None
