@@ -275,7 +275,7 @@ class OntologyQABuilder(WordNetQABuilder):
         summary = self.summary
         if template_kind == "synonymy":
             names = lemma_set(concept)[1:]
-            own_answer = surface(names[(index + variant) % len(names)])
+            own_answer = surface(names[index % len(names)])       # index counts every variant
         if template_kind == "definitions" and name_pattern(concept.lemmas) and name_pattern(concept.lemmas).search(
                 concept.definition):
             summary["definition_names_its_concept"] = summary.get("definition_names_its_concept", 0) + 1

@@ -1,0 +1,91 @@
+"""bin/build_probes --source: the documented command on each kind of source, its validity summary,
+and one-line errors (exit 2, nothing written) for malformed sources."""
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import FIXTURES, ROOT
+
+ONTOLOGIES = FIXTURES / "ontologies"
+
+
+def run(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, str(ROOT / "bin" / "build_probes"), *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("source, extra, probes", [
+    (ONTOLOGIES / "vehicles.obo", ["--relations", "part_of"], ["definitions", "synonymy", "hypernymy", "hyponymy", "part_of"]),
+    (ONTOLOGIES / "kitchen_skos.ttl", ["--relations", "skos:related"], ["definitions", "synonymy", "hypernymy", "hyponymy", "skos_related"]),
+    (ONTOLOGIES / "products_tsv", ["--format", "tsv"], ["definitions", "synonymy", "hypernymy", "hyponymy"]),
+    (ONTOLOGIES / "clinics_rdfs.ttl", ["--root", "schema:Organization"], ["definitions", "hypernymy", "hyponymy"]),
+])
+def test_the_command_builds_the_probes_and_prints_the_validity_summary(tmp_path, source, extra, probes):
+    result = run("--source", source, *extra, "--out", tmp_path / "out", "--quiet")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert out.startswith("source: ") and "validity summary" in out
+    for probe in probes:
+        assert (tmp_path / "out" / probe / "test.jsonl").is_file()
+        assert f"\n{probe:<12} " in out
+    assert "next: the artifact audit" in out and f"--probe-dir {tmp_path / 'out' / probes[0]}" in out
+
+
+def test_the_obo_summary_names_the_skipped_and_repaired_lines(tmp_path):
+    result = run("--source", ONTOLOGIES / "vehicles.obo", "--out", tmp_path, "--quiet")
+    assert f"vehicles.obo:26 xref" in result.stdout and "vehicles.obo:62 def cross-references" in result.stdout
+    assert "1 obsolete or deprecated terms skipped" in result.stdout
+
+
+def _broken_obo(tmp_path):
+    path = tmp_path / "broken.obo"
+    path.write_text((ONTOLOGIES / "vehicles.obo").read_text().replace('def: "A lever pushed by the foot." [VO:curator]',
+                                                                      'def: "A lever pushed by the foot. [VO:curator]'))
+    return path
+
+
+def _bad_tsv(tmp_path):
+    folder = tmp_path / "products"
+    shutil.copytree(ONTOLOGIES / "products_tsv", folder)
+    (folder / "edges.tsv").write_text((folder / "edges.tsv").read_text().replace("P:9\tis_a\tP:7", "P:9\tis_a"))
+    return folder
+
+
+def _cycle(tmp_path):
+    path = tmp_path / "cycle.obo"
+    path.write_text((ONTOLOGIES / "vehicles.obo").read_text().replace(
+        "id: VO:0000001\nname: vehicle\n", "id: VO:0000001\nname: vehicle\nis_a: VO:0000021\n"))
+    return path
+
+
+def _bad_turtle(tmp_path):
+    path = tmp_path / "bad.ttl"
+    path.write_text((ONTOLOGIES / "clinics_rdfs.ttl").read_text().replace(':Park a rdfs:Class ;', ':Park a rdfs:Class'))
+    return path
+
+
+@pytest.mark.parametrize("make, extra, expected", [
+    (_broken_obo, [], r"broken.obo:\d+: malformed def clause"),
+    (_bad_tsv, [], r"edges.tsv:9: 2 columns, expected 3"),
+    (_cycle, [], r"cycle.obo:\d+: cycle in the is_a relation"),
+    (_bad_turtle, [], r"bad.ttl:\d+: not valid turtle"),
+    (lambda tmp: ONTOLOGIES / "vehicles.obo", ["--root", "VO:7"], r"vehicles.obo: --root VO:7: no such concept"),
+    (lambda tmp: ONTOLOGIES / "vehicles.obo", ["--relations", "has_part"], r"--relations has_part: no such relation"),
+    (lambda tmp: ONTOLOGIES / "products_tsv" / "concepts.tsv", [], r"give --source .*products_tsv"),
+])
+def test_a_bad_source_is_one_error_line_exit_2_and_nothing_written(tmp_path, make, extra, expected):
+    import re
+
+    source = make(tmp_path)
+    result = run("--source", source, *extra, "--out", tmp_path / "out", "--quiet")
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and re.search(expected, lines[0]), result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_unknown_format_is_an_argument_error():
+    result = run("--source", ONTOLOGIES / "vehicles.obo", "--format", "nonsense", "--out", "/tmp/never")
+    assert result.returncode == 2 and "invalid choice: 'nonsense'" in result.stderr

@@ -1,0 +1,80 @@
+"""build_ontology_probes: the WordNet build's files from any source, the same from OBO and OWL,
+byte-identical from run to run, with the source and the validity summary in manifest and stats."""
+import json
+
+import pytest
+
+from mcqa_probes.builders.ontology_build import build_ontology_probes, validity_lines
+from mcqa_probes.common.io import sha256_file
+from mcqa_probes.knowledge.source import load_source
+from tests.conftest import FIXTURES
+
+ONTOLOGIES = FIXTURES / "ontologies"
+SPLITS = ("train", "dev", "test")
+
+
+def build(source, out, relations=(), **kwargs):
+    graph = load_source(source, relations=list(relations))
+    return build_ontology_probes(out, graph, relations=list(relations), **kwargs)
+
+
+def test_an_obo_file_and_its_owl_rendering_give_the_same_probe_files(tmp_path):
+    obo = build(ONTOLOGIES / "vehicles.obo", tmp_path / "obo", ["part_of"])
+    owl = build(ONTOLOGIES / "vehicles.owl", tmp_path / "owl", ["part_of"])
+    assert obo["manifest"]["probes"] == owl["manifest"]["probes"] == [
+        "definitions", "synonymy", "hypernymy", "hyponymy", "part_of"]
+    for probe in obo["manifest"]["probes"]:
+        for split in SPLITS:
+            assert (tmp_path / "obo" / probe / f"{split}.jsonl").read_bytes() == \
+                (tmp_path / "owl" / probe / f"{split}.jsonl").read_bytes(), (probe, split)
+    assert (tmp_path / "obo" / "stats.json").read_bytes() == (tmp_path / "owl" / "stats.json").read_bytes()
+
+
+def test_the_same_seed_gives_byte_identical_files_and_another_seed_other_ones(tmp_path):
+    build(ONTOLOGIES / "kitchen_skos.ttl", tmp_path / "a", ["skos:related"], seed=3)
+    build(ONTOLOGIES / "kitchen_skos.ttl", tmp_path / "b", ["skos:related"], seed=3)
+    build(ONTOLOGIES / "kitchen_skos.ttl", tmp_path / "c", ["skos:related"], seed=4)
+    files = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*") if p.is_file())
+    assert len(files) == 5 * 3 + 2
+    assert all((tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes() for f in files)
+    assert any((tmp_path / "a" / f).read_bytes() != (tmp_path / "c" / f).read_bytes() for f in files)
+
+
+def test_the_manifest_names_the_source_and_the_stats_hold_each_probes_validity_summary(tmp_path):
+    result = build(ONTOLOGIES / "vehicles.obo", tmp_path, ["part_of"])
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    source = manifest["sources"]["ontology"]
+    assert (source["source"], source["version"], source["format"]) == ("vo", "2026-11-01", "obo")
+    assert source["files"][0]["sha256"] == sha256_file(ONTOLOGIES / "vehicles.obo")
+    assert source["relations"] == {"part_of": "part_of"}
+    assert source["validity"]["skipped_clause"]["examples"] == [f"{ONTOLOGIES / 'vehicles.obo'}:26 xref"]
+    for name in manifest["files"]:
+        assert manifest["files"][name]["sha256"] == sha256_file(tmp_path / name)
+    stats = json.loads((tmp_path / "stats.json").read_text())
+    hypernymy = stats["hypernymy"]["validity"]
+    assert hypernymy["questions"] == sum(stats["hypernymy"]["splits"][s]["questions"] for s in SPLITS) \
+        + stats["hypernymy"]["duplicates_dropped"]
+    assert hypernymy["leakage_masked"] > 0
+    lines = validity_lines(result)
+    assert any(line.startswith("  hypernymy: ") and "definition naming the answer masked" in line for line in lines)
+
+
+def test_splits_are_concept_disjoint_and_a_small_probe_keeps_dev_and_test(tmp_path):
+    build(ONTOLOGIES / "vehicles.obo", tmp_path, ["part_of"])
+    for probe in ("definitions", "hypernymy", "part_of"):
+        concepts = {}
+        for split in SPLITS:
+            lines = [json.loads(line) for line in (tmp_path / probe / f"{split}.jsonl").read_text().splitlines()]
+            assert lines, (probe, split)
+            concepts[split] = {line["notes"]["concept_id"] for line in lines}
+        assert not (concepts["train"] & concepts["dev"]) and not (concepts["train"] & concepts["test"])
+        assert not (concepts["dev"] & concepts["test"])
+
+
+def test_a_probe_without_questions_is_left_out_and_said_so(tmp_path):
+    result = build(ONTOLOGIES / "clinics_rdfs.ttl", tmp_path)
+    assert "synonymy" not in result["manifest"]["probes"] and not (tmp_path / "synonymy").exists()
+    assert result["skipped"] == {"synonymy": "no concept has an exact synonym"}
+    assert "  synonymy: left out (no concept has an exact synonym)" in validity_lines(result)
+    with pytest.raises(ValueError, match=r"unknown probe\(s\) \['dictionary'\]"):
+        build(ONTOLOGIES / "clinics_rdfs.ttl", tmp_path / "x", probes=["dictionary"])

@@ -1,0 +1,170 @@
+"""The probes of an ontology: exactly one correct answer over the closures (checked here with a
+closure of the test's own), no shared names, leakage masked or dropped, notes with the source's ids."""
+import json
+import random
+from collections import deque
+
+import pytest
+
+from mcqa_probes.builders.ontology_qa import OntologyQABuilder
+from mcqa_probes.data.question import question_from_json
+from mcqa_probes.knowledge.source import load_source
+from tests.conftest import FIXTURES
+
+ONTOLOGIES = FIXTURES / "ontologies"
+
+
+def closure(start, step):
+    """Everything reachable from ``start`` in one or more steps (the test's own breadth-first search)."""
+    seen, queue = set(), deque(step(start))
+    while queue:
+        node = queue.popleft()
+        if node not in seen:
+            seen.add(node)
+            queue.extend(step(node))
+    return seen
+
+
+def build(graph, probe, relation=None, **settings):
+    builder = OntologyQABuilder(graph, settings, relation=relation, probe_name=probe if relation else None)
+    return builder, builder.build(probe, random.Random(f"7:{probe}"))
+
+
+@pytest.fixture(scope="module")
+def clinics():
+    return load_source(ONTOLOGIES / "clinics_rdfs.ttl")
+
+
+@pytest.fixture(scope="module")
+def vehicles():
+    return load_source(ONTOLOGIES / "vehicles.obo", relations=["part_of"])
+
+
+def choice_ids(question):
+    return question.notes["choice_ids"]
+
+
+@pytest.mark.parametrize("source", ["clinics", "vehicles"])
+def test_hypernymy_and_hyponymy_have_exactly_one_correct_answer_over_every_parent(source, request):
+    graph = request.getfixturevalue(source)
+    ancestors = {c: closure(c, graph.hypernyms) for c in graph.concepts}
+    for probe in ("hypernymy", "hyponymy"):
+        _, questions = build(graph, probe)
+        assert questions
+        for question in questions:
+            concept, ids = question.concept, choice_ids(question)
+            if probe == "hypernymy":
+                correct = [c for c in ids if c in ancestors[concept]]
+            else:
+                correct = [c for c in ids if concept in ancestors[c]]
+            assert correct == [question.notes["answer_id"]], question.id
+            assert ids[question.answer_index] == question.notes["answer_id"]
+            assert question.notes["hops"] == len(question.notes["chain"].split("=>" if probe == "hypernymy" else "<=")) - 1
+
+
+def test_the_hospital_of_three_parents_never_gets_another_ancestor_as_a_distractor(clinics):
+    _, questions = build(clinics, "hypernymy")
+    hospital = [q for q in questions if q.concept == "schema:Hospital"]
+    assert {q.notes["answer_id"] for q in hospital} >= {"schema:CivicStructure", "schema:MedicalOrganization"}
+    forbidden = {"schema:CivicStructure", "schema:EmergencyService", "schema:MedicalOrganization",
+                 "schema:LocalBusiness", "schema:Place", "schema:Organization", "schema:Thing"}
+    for question in hospital:
+        assert set(question.notes["distractor_ids"]).isdisjoint(forbidden)
+
+
+def test_the_relation_probe_never_offers_an_entailed_answer(vehicles):
+    graph = vehicles
+    parents = lambda c: graph.hypernyms(c)  # noqa: E731
+
+    def entailed(concept):
+        """c part_of y holds for y reached by part_of steps from c or an ancestor of c, and every
+        ancestor of such a y (the relation is transitive)."""
+        found = set()
+        frontier = [concept, *closure(concept, parents)]
+        while frontier:
+            node = frontier.pop()
+            for whole in graph.related(node, "part_of"):
+                for reached in (whole, *closure(whole, parents)):
+                    if reached not in found:
+                        found.add(reached)
+                        frontier.append(reached)
+        return found
+
+    _, questions = build(graph, "part_of", relation="part_of")
+    assert questions
+    for question in questions:
+        correct = [c for c in choice_ids(question) if c in entailed(question.concept)]
+        assert correct == [question.notes["answer_id"]], question.id
+        assert question.notes["relation"] == "part_of" and question.notes["distractor_type"] in ("random", "sister",
+                                                                                               "inverse")
+    # the tire is part of a wheel, hence of a land vehicle (2 hops), hence of no car
+    tire = {q.notes["answer_id"]: q.notes["hops"] for q in questions if q.concept == "VO:0000025"}
+    assert tire.get("VO:0000014", 1) == 1 and set(tire) <= {"VO:0000014", "VO:0000002"}
+    assert "part of" in questions[0].stem or "is part of" in questions[0].stem
+
+
+@pytest.mark.parametrize("probe", ["definitions", "synonymy", "hypernymy", "hyponymy"])
+def test_no_distractor_shares_a_name_with_the_concept_or_the_answer(vehicles, probe):
+    def names(concept_id):
+        return {" ".join(n.replace("_", " ").lower().split()) for n in vehicles[concept_id].lemmas}
+
+    _, questions = build(vehicles, probe)
+    assert questions
+    for question in questions:
+        blocked = names(question.concept) | names(question.notes["answer_id"])
+        for other in question.notes["distractor_ids"]:
+            assert not names(other) & blocked, (question.id, other)
+        assert len({c.lower() for c in question.choices}) == len(question.choices)
+
+
+def test_a_definition_naming_the_answer_is_masked_and_counted_or_the_question_dropped(vehicles):
+    builder, questions = build(vehicles, "hypernymy")
+    car = [q for q in questions if q.concept == "VO:0000005" and q.notes["answer_id"] == "VO:0000002"]
+    assert car and builder.summary["leakage_masked"] >= len(car)
+    for question in car:
+        if question.notes["template"].startswith("none+"):
+            continue
+        assert "land vehicle" not in question.stem.lower() and "A ___ with four wheels" in question.stem
+        assert question.notes["leakage"] == "masked"
+    dropping, kept = build(vehicles, "hypernymy", leakage="drop")
+    assert dropping.summary["leakage_dropped"] == builder.summary["leakage_masked"]
+    assert not [q for q in kept if "___" in q.stem]
+    assert len(kept) < len(questions)
+
+
+def test_definitions_mask_a_concepts_own_name_and_a_definition_that_only_repeats_it_is_not_asked(clinics):
+    builder, questions = build(clinics, "definitions")
+    assert "schema:Hospital" not in {q.concept for q in questions}                       # "A hospital."
+    assert "schema:Pharmacy" not in {q.concept for q in questions}     # "A ___ or drugstore.": one word left
+    dentist = next(q for q in questions if q.concept == "schema:Dentist")
+    assert dentist.choices[dentist.answer_index] == "A ___'s office where teeth are treated."
+    assert builder.summary["definition_names_its_concept"] >= 1
+    for question in questions:
+        assert "A ___." not in question.choices
+
+
+def test_synonymy_asks_for_another_name(vehicles):
+    _, questions = build(vehicles, "synonymy")
+    car = [q for q in questions if q.concept == "VO:0000005"]
+    assert {q.choices[q.answer_index] for q in car} == {"automobile", "motorcar"}
+    assert all("'car'" in q.stem for q in car)
+
+
+def test_notes_carry_the_source_ids_and_questions_read_as_mcqa(vehicles):
+    _, questions = build(vehicles, "hyponymy")
+    question = questions[0]
+    notes = question.notes
+    assert {"concept_id", "answer_id", "distractor_ids", "choice_ids", "hops", "chain", "distractor_type",
+            "template", "cluster_key", "source", "version"} <= set(notes)
+    assert notes["source"] == "vo" and notes["version"] == "2026-11-01"
+    assert notes["cluster_key"] == f"hyponymy:{question.concept}"
+    assert len(notes["distractor_ids"]) == 4 and notes["answer_id"] not in notes["distractor_ids"]
+    parsed = question_from_json(json.loads(json.dumps(question.to_json())))
+    assert parsed.choices[parsed.answer_index].text == question.choices[question.answer_index]
+
+
+def test_max_concepts_takes_the_same_concepts_whatever_else_is_built(vehicles):
+    _, few = build(vehicles, "definitions", max_concepts=5)
+    assert len({q.concept for q in few}) == 5
+    _, again = build(vehicles, "definitions", max_concepts=5)
+    assert [q.to_json() for q in few] == [q.to_json() for q in again]
