@@ -1,0 +1,68 @@
+"""Probes built from a user's ontology flow through what works on the WordNet probes, unchanged:
+`allennlp train` and `evaluate` of an MCQA model, `bin/zero_shot` of a causal LM under every prompt
+format, and the report card, which shows the relation probe and names the source."""
+import json
+import runpy
+
+import pytest
+
+from mcqa_probes.builders.ontology_build import build_ontology_probes
+from mcqa_probes.experiments.report_card.card import build_report_card
+from mcqa_probes.experiments.report_card.inputs import CardInputs
+from mcqa_probes.knowledge.source import load_source
+from tests.causal_models import tiny_causal  # noqa: F401
+from tests.conftest import FIXTURES, ROOT
+from tests.experiments.report_card.test_card import section
+from tests.test_cli import run
+
+
+@pytest.fixture(scope="module")
+def vehicle_probes(tmp_path_factory):
+    out = tmp_path_factory.mktemp("vehicle_probes")
+    graph = load_source(FIXTURES / "ontologies" / "vehicles.obo", relations=["part_of"])
+    build_ontology_probes(out, graph, relations=["part_of"])
+    return out
+
+
+def test_the_card_shows_every_probe_of_the_build_and_names_its_source(vehicle_probes, tiny_causal,  # noqa: F811
+                                                                      tmp_path):
+    causal_dir = tiny_causal("gpt2", max_positions=512)
+    inputs = CardInputs(probes_dir=str(vehicle_probes), olmpics_dir=None, winoventi_tsv=None, csqa_dev=None,
+                        max_questions=0, cuda_device=-1, batch_size=4)
+    report = build_report_card([causal_dir], tmp_path, inputs, command="test", progress=lambda line: None)
+    wordnetqa = section(report, "wordnetqa")
+    assert wordnetqa["shared"]["probes"] == ["definitions", "synonymy", "hypernymy", "hyponymy", "part_of"]
+    results = next(iter(wordnetqa["models"].values()))["results"]
+    test_lines = (vehicle_probes / "part_of" / "test.jsonl").read_text().splitlines()
+    assert results["part_of"]["questions"] == len(test_lines)
+    notes = " ".join(n for table in wordnetqa["tables"] for n in table["notes"])
+    assert "Probes built from vo 2026-11-01 (vehicles.obo)" in notes
+    assert "(paper)" not in json.dumps(wordnetqa["tables"])          # WordNet's numbers are not this source's
+    page = (tmp_path / "report.html").read_text()
+    assert "vehicles.obo" in page and "part_of" in page
+
+
+@pytest.mark.parametrize("prompt_format", ["cloze", "letters"])
+def test_zero_shot_scores_an_ontology_probe_under_every_prompt_format(vehicle_probes, tiny_causal, prompt_format,  # noqa: F811
+                                                                     capsys):
+    main = runpy.run_path(str(ROOT / "bin" / "zero_shot"), run_name="bin_script")["main"]
+    data = vehicle_probes / "hypernymy" / "test.jsonl"
+    assert main(["--model", tiny_causal("gpt2", 512), "--data", str(data), "--format", prompt_format,
+                 "--cuda-device", "-1"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["count"] == len(data.read_text().splitlines())
+    assert 0 <= result["accuracy"] <= 1 and "strict_cluster_accuracy" in result and "choice_only_accuracy" in result
+
+
+def test_allennlp_trains_and_evaluates_on_ontology_probes(vehicle_probes, tiny_bert, tmp_path):
+    result = run(["train", "training_config/roberta_probe.jsonnet", "-s", str(tmp_path / "run")],
+                 env={"MODEL_NAME": tiny_bert, "EPOCHS": "1", "BATCH_SIZE": "4", "LR": "1e-3",
+                      "TRAIN_DATA": str(vehicle_probes / "part_of" / "train.jsonl"),
+                      "DEV_DATA": str(vehicle_probes / "part_of" / "dev.jsonl")})
+    assert result.returncode == 0, result.stderr[-3000:]
+    evaluated = run(["evaluate", str(tmp_path / "run" / "model.tar.gz"), str(vehicle_probes / "part_of" / "test.jsonl"),
+                     "--output-file", str(tmp_path / "metrics.json")])
+    assert evaluated.returncode == 0, evaluated.stderr[-3000:]
+    metrics = json.loads((tmp_path / "metrics.json").read_text())
+    assert 0 <= metrics["accuracy"] <= 1 and "cluster_accuracy" in metrics
+    assert any(key.startswith("_breakdown/") for key in metrics)
