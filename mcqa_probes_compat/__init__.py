@@ -32,6 +32,12 @@ The fixes (see ``FIXES``):
    scheduler is built without it.
 5. ``allennlp_models.rc.tools.narrativeqa`` calls ``nltk.download`` at import when punkt is
    missing (slow and noisy offline). ``nltk.download`` is a quiet no-op while that module imports.
+
+And two lines every ``allennlp`` command printed before its work, dropped by :func:`quiet_start_up`
+(installed with the hook): setuptools' ``pkg_resources is deprecated as an API`` warning (the
+``rouge`` package that ``allennlp_models`` imports uses ``pkg_resources``; a warnings filter for
+that one message) and allennlp's INFO lines ``Plugin allennlp_models available`` / ``Plugin
+mcqa_probes.plugin available`` (a logging filter on ``allennlp.common.plugins``; its errors stay).
 """
 import importlib.abc
 import importlib.machinery
@@ -40,11 +46,12 @@ import logging
 import sys
 import threading
 import types
+import warnings
 from typing import Callable, Dict, List, Optional, Tuple
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["install", "installed", "FIXES", "applied", "write_pth"]
+__all__ = ["install", "installed", "FIXES", "applied", "write_pth", "quiet_start_up"]
 
 #: Names of the fixes that were actually applied in this process (for tests and diagnostics).
 applied: List[str] = []
@@ -323,6 +330,22 @@ class _CompatFinder(importlib.abc.MetaPathFinder):
 
 
 _finder: Optional[_CompatFinder] = None
+#: the start-up noise :func:`quiet_start_up` drops
+PKG_RESOURCES_WARNING = r"pkg_resources is deprecated as an API"
+PLUGIN_LOGGER = "allennlp.common.plugins"
+
+
+def _not_plugin_available(record: logging.LogRecord) -> bool:
+    return not (record.levelno == logging.INFO and record.msg == "Plugin %s available")
+
+
+def quiet_start_up() -> None:
+    """Drop the ``pkg_resources`` deprecation warning and allennlp's "Plugin ... available" INFO
+    lines (idempotent; a warning or log line about anything else is untouched)."""
+    warnings.filterwarnings("ignore", message=PKG_RESOURCES_WARNING, category=UserWarning)
+    plugin_logger = logging.getLogger(PLUGIN_LOGGER)
+    if _not_plugin_available not in plugin_logger.filters:
+        plugin_logger.addFilter(_not_plugin_available)
 
 
 def install() -> None:
@@ -331,6 +354,7 @@ def install() -> None:
     if _finder is None:
         _finder = _CompatFinder()
         sys.meta_path.insert(0, _finder)
+        quiet_start_up()
     # Modules imported before the hook existed (e.g. ``import allennlp`` before mcqa_probes).
     for name, (before, after) in FIXES.items():
         if name in sys.modules and after is not None and before is None:

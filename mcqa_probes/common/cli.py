@@ -16,12 +16,17 @@ the same everywhere:
 * **a stop** (Ctrl-C, SIGTERM): one ``interrupted`` line and exit status 128 + the signal
   (130 for SIGINT, 143 for SIGTERM); a grid says what it kept (:class:`Interrupted`).
 
+allennlp's own subcommands (``train``, ``evaluate``, ``predict``, ...) end the same way: the plugin
+calls :func:`report_uncaught_errors` when the ``allennlp`` command runs, so an error they do not
+catch is reported by :func:`report` too (``MCQA_DEBUG=1`` for the traceback).
+
 ``--debug`` anywhere on the command line (taken out before the command parses it) or
 ``MCQA_DEBUG=1`` in the environment prints the full traceback of every error too.
 
 Plain Python: no torch / allennlp import (allennlp's ``ConfigurationError`` is recognised by
 name, only when allennlp is already loaded).
 """
+import atexit
 import contextlib
 import os
 import signal
@@ -164,6 +169,51 @@ def report(error: BaseException, debug: bool = False, stream: Optional[TextIO] =
     return INTERNAL_ERROR
 
 
+def is_allennlp_command(argv0: Optional[str] = None) -> bool:
+    """Whether this process is the ``allennlp`` command (the console script or ``python -m allennlp``)."""
+    path = Path(sys.argv[0] if argv0 is None else argv0)
+    return path.name == "allennlp" or (path.name == "__main__.py" and path.parent.name == "allennlp")
+
+
+def report_uncaught_errors() -> None:
+    """From now on an exception nothing catches ends this process as :func:`report` says (one
+    ``error:`` line and status 2 for bad input; the traceback and status 1 for a bug; ``interrupted``
+    and 128 + the signal for a stop) instead of Python's traceback and status 1. For commands whose
+    main loop is not ours (allennlp's subcommands); the exit handlers run before the process ends."""
+    sys.excepthook = _report_and_exit
+
+
+def _report_and_exit(error_type, error, error_traceback) -> None:
+    if error is None:
+        error = error_type()
+    if error.__traceback__ is None:
+        error = error.with_traceback(error_traceback)
+    _log_to_files(error)
+    status = report(error, debug=debug_wanted())
+    with contextlib.suppress(Exception):
+        atexit._run_exitfuncs()  # what a normal exit would run (allennlp removes extracted archives so)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(status)  # an excepthook cannot choose the exit status otherwise
+
+
+def _log_to_files(error: BaseException) -> None:
+    """The traceback into the log files of the root logger (allennlp train's ``out.log``), as
+    allennlp's own hook would write it; the terminal gets :func:`report`'s line."""
+    import logging  # lazy: only when a command ends on an error
+
+    root = logging.getLogger()
+    files = [handler for handler in root.handlers if isinstance(handler, logging.FileHandler)]
+    if not files:
+        return
+    record = root.makeRecord(root.name, logging.CRITICAL, __file__, 0, "Uncaught exception", (),
+                             (type(error), error, error.__traceback__))
+    for handler in files:
+        with contextlib.suppress(Exception):
+            handler.handle(record)
+
+
 def _stdout_closed() -> bool:
     """True when stdout is a pipe whose reader has gone; stdout then goes to /dev/null, so that
     Python's final flush does not complain."""
@@ -264,4 +314,5 @@ def _require(path: Any, what: str, option: Optional[str], test: Callable[[Path],
 
 __all__ = ["run", "call", "report", "is_bad_input", "message_of", "debug_wanted", "split_debug", "InputError",
            "Interrupted", "stop_on_signals", "SignalStop", "signal_name", "looks_like_path", "require_file",
-           "require_directory", "require_path", "DEBUG_FLAG", "DEBUG_VARIABLE", "BAD_INPUT", "INTERNAL_ERROR"]
+           "require_directory", "require_path", "is_allennlp_command", "report_uncaught_errors", "DEBUG_FLAG",
+           "DEBUG_VARIABLE", "BAD_INPUT", "INTERNAL_ERROR"]

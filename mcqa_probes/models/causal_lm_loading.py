@@ -117,8 +117,9 @@ def is_causal_lm(name_or_dir: str) -> bool:
     causal-LM class of transformers (``MODEL_FOR_CAUSAL_LM_MAPPING_NAMES``) and no masked-LM class
     is causal; without ``architectures``, a ``model_type`` that has a causal-LM class and no
     masked-LM class (GPT-2, Llama, Qwen, Mistral, OLMo, ...; not BERT or RoBERTa, whose decoder
-    variants are rare). Encoder-decoder models are not causal. A config that cannot be read raises
-    a one-line ``OSError`` naming the model.
+    variants are rare). Encoder-decoder models are not causal. A name that names no model raises
+    :class:`~mcqa_probes.resources.errors.ModelNotFoundError` (:func:`check_model_name`); a config
+    that cannot be read, a one-line ``OSError`` naming the model.
     """
     from transformers import AutoConfig
     from transformers.models.auto.modeling_auto import (
@@ -129,9 +130,10 @@ def is_causal_lm(name_or_dir: str) -> bool:
         return True
     if name_or_dir in MINILM_ALIASES and not Path(name_or_dir).is_dir():
         return False
+    resolved = resolve_transformer_name(name_or_dir)  # ModelNotFoundError: no such model, one line
     try:
-        config = AutoConfig.from_pretrained(resolve_transformer_name(name_or_dir))
-    except (OSError, ValueError) as error:  # no config (offline, misspelt), or an unknown model_type
+        config = AutoConfig.from_pretrained(resolved)
+    except (OSError, ValueError) as error:  # a tokenizer directory, or an unknown model_type
         first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise OSError(f"{name_or_dir}: cannot read the model's config to tell a causal LM from a masked LM "
                       f"({first_line})") from None

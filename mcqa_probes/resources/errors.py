@@ -13,3 +13,8 @@ class MissingResourceError(FileNotFoundError):
         self.install = install
         where = "; ".join(str(p) for p in self.looked_in) or "(nowhere)"
         super().__init__(f"{what} not found (looked in: {where}). Install it with: {install}")
+
+
+class ModelNotFoundError(FileNotFoundError):
+    """A model name or directory that cannot be loaded: the message names it and says what was
+    expected (a model directory, a known offline name, a cached or a hub model), on one line."""

@@ -123,6 +123,10 @@ def test_is_causal_lm_reads_the_family_from_the_config(tiny_causal, tiny_bert, t
     assert is_causal_lm(tiny_causal("gpt2")) and is_causal_lm(tiny_causal("llama"))
     assert not is_causal_lm(tiny_bert)
     assert is_causal_lm("smollm2") and not is_causal_lm("minilm")  # the offline short names, nothing read
-    with pytest.raises(OSError, match="cannot read the model's config") as error:
+    with pytest.raises(OSError, match="not a model directory \\(no config.json\\)") as error:
         is_causal_lm(str(tmp_path))  # no config.json
+    assert "\n" not in str(error.value)
+    (tmp_path / "tokenizer_config.json").write_text("{}")  # a tokenizer alone: no config to read
+    with pytest.raises(OSError, match="cannot read the model's config") as error:
+        is_causal_lm(str(tmp_path))
     assert "\n" not in str(error.value)

@@ -67,4 +67,4 @@ def test_minilm_short_name_resolves_to_package_dir(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     resolved = resolve_transformer_name("minilm")
     assert resolved == str(minilm_dir()) and os.path.isfile(os.path.join(resolved, "config.json"))
-    assert resolve_transformer_name("roberta-large") == "roberta-large"  # online names untouched
+    # hub names (roberta-large) are checked, not mapped: tests/resources/test_model_names.py

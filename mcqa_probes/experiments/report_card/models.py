@@ -27,6 +27,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from mcqa_probes.common.io import sha256_file
 from mcqa_probes.models.causal_lm_loading import is_causal_lm, resolve_causal_lm_name
+from mcqa_probes.resources.errors import ModelNotFoundError
 from mcqa_probes.resources.pretrained import MINILM_ALIASES, is_smollm2, minilm_dir, resolve_transformer_name
 
 MCQA = "mcqa"
@@ -113,10 +114,14 @@ def classify(argument: str) -> CardModel:
 
 
 def _hub_is_causal(name: str) -> bool:
-    """Whether a hub name is a causal LM (its config, :func:`is_causal_lm`); a name whose config
-    cannot be read (offline, not cached) is taken for a masked LM, whose section says what failed."""
+    """Whether a hub name is a causal LM (its config, :func:`is_causal_lm`); a name that names no
+    model (offline: not in the local cache; online: not on the hub) is a one-line error before
+    anything runs; a config that cannot be read otherwise is taken for a masked LM, whose section
+    says what failed."""
     try:
         return is_causal_lm(name)
+    except ModelNotFoundError:
+        raise
     except OSError:
         return False
 
