@@ -56,6 +56,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
                              f"default {defaults.causal_score})")
     parser.add_argument("--causal-template", default=defaults.causal_template,
                         help="a causal LM's cloze prompt; {stem} is the question (default: %(default)r)")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress on stderr (default: a bar per model / section / probe: questions done / total, "
+                             "questions per second, time left; one line a minute when stderr is not a terminal)")
     add_device_arguments(parser)
     return parser
 
@@ -114,11 +117,16 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None, program: str
                         cuda_device=args.cuda_device, precision=args.precision, causal_score=args.causal_score,
                         causal_template=args.causal_template)
     argv = sys.argv[1:] if argv is None else argv
-    command = " ".join([program] + [shlex.quote(a) for a in argv if a not in ("probe-report", cli.DEBUG_FLAG)])
-    report = build_report_card(args.models, args.out, inputs, command=command,
-                               progress=lambda line: print(line, file=sys.stderr, flush=True))
+    command = " ".join([program] + [shlex.quote(a) for a in argv if a not in ("probe-report", cli.DEBUG_FLAG, "--quiet")])
+    report = build_report_card(args.models, args.out, inputs, command=command, progress=progress_lines(args.quiet),
+                               quiet=args.quiet)
     print(summary(report, args.out))
     return 0
+
+
+def progress_lines(quiet: bool):
+    """Where the card's one-line messages (a section running, reused, done) go: stderr, or nowhere."""
+    return (lambda line: None) if quiet else (lambda line: print(line, file=sys.stderr, flush=True))
 
 
 def quiet() -> None:

@@ -14,7 +14,10 @@
   the probe metrics and the bootstrap intervals of the report card read. Questions go through the
   reader's ``text_to_instance`` (or ``batch_to_instances``): the instances reading the file builds.
 
-The model's metric state is reset afterwards; ``evaluate_*`` leave the model in eval mode.
+The model's metric state is reset afterwards; ``evaluate_*`` leave the model in eval mode. Every
+loop here reports the questions it scores to the open progress bar (:mod:`mcqa_probes.common.progress`:
+``with progress("model / section / probe"):`` around a call shows questions done / total, the rate
+and the time left on stderr).
 """
 import contextlib
 import io
@@ -29,6 +32,7 @@ from allennlp.models.archival import load_archive
 from allennlp.nn.util import move_to_device
 from allennlp.training.util import evaluate
 
+from mcqa_probes.common import progress
 from mcqa_probes.common.device import model_device, place_model
 
 
@@ -44,9 +48,37 @@ def model_cuda_device(model: torch.nn.Module) -> int:
     return -1 if device.type != "cuda" else device.index or 0
 
 
+def batch_length(batch: Any) -> int:
+    """How many instances a tensorised batch holds (the first dimension of its first tensor)."""
+    if isinstance(batch, torch.Tensor):
+        return int(batch.shape[0]) if batch.dim() else 1
+    if isinstance(batch, dict):
+        for value in batch.values():
+            found = batch_length(value)
+            if found:
+                return found
+        return 0
+    return len(batch) if isinstance(batch, (list, tuple)) else 0
+
+
+class _Counted:
+    """A data loader whose batches are counted on the open progress bar as allennlp's loop takes them."""
+
+    def __init__(self, loader) -> None:
+        self.loader = loader
+
+    def set_target_device(self, device) -> None:
+        self.loader.set_target_device(device)
+
+    def __iter__(self):
+        for batch in self.loader:
+            yield batch
+            progress.advance(batch_length(batch))
+
+
 def _evaluate(model: Model, loader) -> Dict[str, Any]:
-    with contextlib.redirect_stderr(io.StringIO()):  # allennlp's progress bar
-        metrics = evaluate(model, loader, cuda_device=model_cuda_device(model))
+    with contextlib.redirect_stderr(io.StringIO()):  # allennlp's progress bar (ours took stderr when opened)
+        metrics = evaluate(model, _Counted(loader), cuda_device=model_cuda_device(model))
     model.get_metrics(reset=True)
     return metrics
 
@@ -56,6 +88,7 @@ def evaluate_instances(model: Model, instances: Iterable[Instance], batch_size: 
     instances = list(instances)
     if not instances:
         raise ValueError("evaluate_instances: no instances to evaluate")
+    progress.expect(len(instances))
     return _evaluate(model, SimpleDataLoader(instances, batch_size, shuffle=False, vocab=model.vocab))
 
 
@@ -63,6 +96,7 @@ def evaluate_file(model: Model, reader, data_path: str, batch_size: int = 32) ->
     """allennlp's evaluation metrics of ``model`` over a data file read by ``reader``."""
     loader = MultiProcessDataLoader(reader, str(data_path), batch_size=batch_size, shuffle=False)
     loader.index_with(model.vocab)
+    progress.expect(sum(1 for _ in loader.iter_instances()))  # read once: the loader keeps them
     return _evaluate(model, loader)
 
 
@@ -74,6 +108,7 @@ def predict_instances(model: Model, instances: List[Instance], batch_size: int =
     device = model_cuda_device(model)
     logits: List[List[float]] = []
     best: List[int] = []
+    progress.expect(len(instances))
     for chunk in batches(instances, batch_size):
         batch = Batch(list(chunk))
         batch.index_instances(model.vocab)
@@ -85,6 +120,7 @@ def predict_instances(model: Model, instances: List[Instance], batch_size: int =
         for row, mask in zip(rows, masks):
             logits.append(row[mask].tolist())
         best += output["best_alternative"].tolist()
+        progress.advance(len(chunk))
     model.get_metrics(reset=True)
     return {"logits": logits, "best": best}
 

@@ -154,9 +154,12 @@ def _summary(sections: List[Dict[str, Any]], registered: Dict[str, ReportSection
 
 
 def build_report_card(model_arguments: Sequence[str], out, inputs: CardInputs = CardInputs(),
-                      command: str = "", progress: Callable[[str], None] = print) -> Dict[str, Any]:
+                      command: str = "", progress: Callable[[str], None] = print, quiet: bool = False) -> Dict[str, Any]:
     """Compute (or reuse) every registered section for every model and write report.json, then
-    report.md and report.html from it, into ``out``; returns the report object."""
+    report.md and report.html from it, into ``out``; returns the report object. ``progress``: the
+    one-line messages (a section running, reused, done); each section's questions show on a
+    progress bar on stderr named ``model / section / probe`` (:mod:`mcqa_probes.common.progress`),
+    none with ``quiet``."""
     if not model_arguments:
         raise ValueError("probe-report: give at least one MODEL")
     out = Path(out)
@@ -177,14 +180,14 @@ def build_report_card(model_arguments: Sequence[str], out, inputs: CardInputs = 
         for model in models:
             context = SectionContext(out, f"figures/{slug(model.label)}/",
                                      {fact: facts[model.label].get(fact) for fact in section.model_facts},
-                                     progress, loader)
+                                     progress, loader, f"{model.label} / {name}", quiet)
             result = run_section(name, section, model, inputs, out, context)
             page["models"][model.label] = result
             if result["status"] == "done":
                 data.update(result["data"])
                 commands += result["commands"]
                 page["figures"] += result["figures"]
-        section.shared(page, inputs, SectionContext(out, "figures/shared/", {}, progress, loader))
+        section.shared(page, inputs, SectionContext(out, "figures/shared/", {}, progress, loader, name, quiet))
         commands += page["commands"]
         data.update(page["data"])
         page["tables"] = section.tables(page, entries)

@@ -15,7 +15,7 @@ from mcqa_probes.data.question import read_questions
 from mcqa_probes.experiments.report_card.causal_lm import causal_command, causal_key, causal_notes, causal_scores
 from mcqa_probes.experiments.report_card.inputs import CardInputs, bootstrap_intervals, chance, done
 from mcqa_probes.experiments.report_card.models import CardModel
-from mcqa_probes.experiments.report_card.section import ReportSection, SectionContext, missing_file
+from mcqa_probes.experiments.report_card.section import McqaSection, ReportSection, SectionContext, missing_file
 from mcqa_probes.data.question import cluster_key
 from mcqa_probes.reports.card.tables import (
     best_reference, count_cell, grid_table, interval_of, percent_cell, ran_models, reference_columns, summary_row,
@@ -44,17 +44,10 @@ def reading(model: CardModel, results: Dict[str, Any]) -> str:
 
 
 @ReportSection.register("commonsenseqa")
-class CommonsenseQaSection(ReportSection):
+class CommonsenseQaSection(McqaSection, title="CommonsenseQA (Talmor et al. 2019)", order=40):
     """Accuracy and SANITY accuracy of an MCQA archive on the CommonsenseQA dev file."""
 
-    title = "CommonsenseQA (Talmor et al. 2019)"
-    order = 40
-
-    def why_absent(self, model: CardModel, inputs: CardInputs) -> Optional[str]:
-        if model.kind == "masked_lm":
-            return (f"{model.label} is a masked LM; CommonsenseQA needs a multiple-choice QA model fine-tuned on it "
-                    "(allennlp train training_config/csqa_transformer.jsonnet, or csqa_glove.jsonnet) and its "
-                    "model.tar.gz")
+    def why_inputs_absent(self, model: CardModel, inputs: CardInputs) -> Optional[str]:
         return missing_file("--csqa-dev", inputs.csqa_dev, "the CommonsenseQA dev file, original or HuggingFace layout")
 
     def key_parts(self, model: CardModel, inputs: CardInputs) -> Dict[str, Any]:
@@ -66,8 +59,11 @@ class CommonsenseQaSection(ReportSection):
         limit = inputs.max_questions or None
         questions = list(read_questions(inputs.csqa_dev))
         sanity = sanity_questions(questions, SANITY_SEED)  # the pool of answers is the whole file's
-        plain = answer_questions(loaded.model, loaded.reader, list(itertools.islice(questions, limit)), inputs.batch_size)
-        controlled = answer_questions(loaded.model, loaded.reader, list(itertools.islice(sanity, limit)), inputs.batch_size)
+        with context.progress_bar("dev"):
+            plain = answer_questions(loaded.model, loaded.reader, list(itertools.islice(questions, limit)), inputs.batch_size)
+        with context.progress_bar("SANITY"):
+            controlled = answer_questions(loaded.model, loaded.reader, list(itertools.islice(sanity, limit)),
+                                          inputs.batch_size)
         intervals = {key: bootstrap_intervals((a.correct, cluster_key(a.metadata)) for a in answers).get("accuracy")
                      for key, answers in (("accuracy", plain), ("sanity_accuracy", controlled))}
         results = {"accuracy": accuracy(plain), "sanity_accuracy": accuracy(controlled), "count": len(plain),
@@ -89,6 +85,9 @@ class CommonsenseQaSection(ReportSection):
             commands += [f"allennlp evaluate {shlex.quote(model.location)} {dev}",
                          f"allennlp evaluate {shlex.quote(model.location)} csqa_dev_sanity.jsonl"]
         return done(results, reading(model, results), commands, {inputs.csqa_dev: sha256_file(inputs.csqa_dev)})
+
+    masked_lm_needs = ("CommonsenseQA needs a multiple-choice QA model fine-tuned on it (allennlp train "
+                       "training_config/csqa_transformer.jsonnet, or csqa_glove.jsonnet) and its model.tar.gz")
 
     def tables(self, section: Dict[str, Any], models: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
         specs = [("accuracy %", lambda r: percent_cell(r.get("accuracy"), interval_of(r, "accuracy")),

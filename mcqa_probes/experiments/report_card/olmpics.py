@@ -94,12 +94,8 @@ def _probes_of(section: Dict[str, Any], setup: str) -> Dict[str, Dict[str, Any]]
 
 
 @ReportSection.register("olmpics")
-class OlmpicsSection(ReportSection):
+class OlmpicsSection(ReportSection, title="oLMpics (Talmor et al. 2020)", order=20, model_facts=("masked_lm_head",)):
     """Zero-shot MC-MLM accuracy of a masked LM, MC-QA accuracy of an archive, given learning curves."""
-
-    title = "oLMpics (Talmor et al. 2020)"
-    order = 20
-    model_facts = ("masked_lm_head",)
 
     def why_absent(self, model: CardModel, inputs: CardInputs) -> Optional[str]:
         if not inputs.olmpics_dir:
@@ -127,14 +123,16 @@ class OlmpicsSection(ReportSection):
             loaded = context.archive(model)
             for probe, (setup, title, path) in _files(inputs, model).items():
                 questions = first_questions(path, limit)
-                answers = answer_questions(loaded.model, loaded.reader, questions, inputs.batch_size)
+                with context.progress_bar(probe):
+                    answers = answer_questions(loaded.model, loaded.reader, questions, inputs.batch_size)
                 results[probe] = dict(_answered(answers, title, setup, path, questions), score=loaded.score)
                 commands.append(causal_command(model, path, inputs))
         elif model.is_mcqa:
             loaded = context.archive(model)
             for probe, (title, path) in files.items():
                 questions = first_questions(path, limit)
-                answers = answer_questions(loaded.model, loaded.reader, questions, inputs.batch_size)
+                with context.progress_bar(probe):
+                    answers = answer_questions(loaded.model, loaded.reader, questions, inputs.batch_size)
                 results[probe] = _answered(answers, title, "mc_qa", path, questions)
                 source = str(path)
                 if limit:
@@ -147,7 +145,8 @@ class OlmpicsSection(ReportSection):
                                    multi_token=MULTI_TOKEN)
             for probe, (title, path) in files.items():
                 instances = list(reader.read(str(path)))[:limit]
-                answers = answer_instances(scorer, instances, inputs.batch_size)
+                with context.progress_bar(probe):
+                    answers = answer_instances(scorer, instances, inputs.batch_size)
                 results[probe] = dict(_answered(answers, title, "mc_mlm", path, first_questions(path, limit)),
                                       skipped_multi_piece=reader.skipped_questions)
                 commands.append(f"bin/zero_shot --model {shlex.quote(model.location)} --data {shlex.quote(str(path))}"

@@ -21,9 +21,7 @@ Adding a section (e.g. a causal-LM section) is adding a file,
 ``mcqa_probes/experiments/report_card/<name>.py``; nothing else changes::
 
     @ReportSection.register("causal_lm_olmpics")
-    class CausalLmOlmpicsSection(ReportSection):
-        title = "oLMpics, causal-LM scoring"
-        order = 50                                    # after CommonsenseQA (40)
+    class CausalLmOlmpicsSection(ReportSection, title="oLMpics, causal-LM scoring", order=50):  # after CommonsenseQA (40)
 
         def why_absent(self, model, inputs):          # None: it runs for this model
             return None if model.kind == "causal_lm" else f"{model.label} is not a causal LM"
@@ -39,6 +37,12 @@ Adding a section (e.g. a causal-LM section) is adding a file,
 
         def summary(self, section, models):           # one summary_row(...) per probe
             return [...]
+
+The heading, the place on the page and the model facts (below) are the class's keywords (``title``,
+``order``, ``model_facts``; class attributes of those names work too). A section that only a
+multiple-choice QA model answers (an archive, or a causal LM zero-shot) derives from
+:class:`McqaSection`: a masked LM is told what it needs in one place, and the section checks its
+inputs in :meth:`McqaSection.why_inputs_absent`.
 
 A section that needs a fact about a model (today: whether a masked LM's head is trained) names it
 in ``model_facts`` and reads ``context.facts[name]``; the card computes each fact once per model
@@ -58,6 +62,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from allennlp.common import Registrable
 
 from mcqa_probes.common.io import write_bytes
+from mcqa_probes.common.progress import progress
 from mcqa_probes.experiments.report_card.inputs import CardInputs
 from mcqa_probes.experiments.report_card.models import CardModel
 
@@ -74,13 +79,21 @@ class SectionContext:
     ``out``: the page's directory (figures are written under it and named relative to it);
     ``figure_prefix``: where this model's (or the shared) figures go, relative to ``out``;
     ``facts``: the model facts the section named in ``model_facts``; ``progress``: one-line messages;
-    ``load_archive``: the page's archive loader (one load per archive and page)."""
+    ``load_archive``: the page's archive loader (one load per archive and page); ``label``: ``model /
+    section``, what :meth:`progress_bar` names its bars after; ``quiet``: no bars."""
 
     out: Path
     figure_prefix: str = "figures/shared/"
     facts: Dict[str, Any] = field(default_factory=dict)
     progress: Callable[[str], None] = print
     load_archive: Optional[Callable[[CardModel], Any]] = None
+    label: str = ""
+    quiet: bool = False
+
+    def progress_bar(self, part: str, total: Optional[int] = None):
+        """A progress bar ``model / section / part`` (:func:`mcqa_probes.common.progress.progress`) for a
+        ``with`` block: the scoring loops inside it count the questions."""
+        return progress(" / ".join(p for p in (self.label, part) if p), total, quiet=self.quiet)
 
     def archive(self, model: CardModel):
         """The model's archive, loaded once per page (:func:`mcqa_probes.training.evaluation.load_archived_model`):
@@ -126,6 +139,14 @@ class ReportSection(Registrable):
     #: facts about each model the section reads from ``context.facts`` (keys of ``models.MODEL_FACTS``)
     model_facts: Tuple[str, ...] = ()
 
+    def __init_subclass__(cls, title: Optional[str] = None, order: Optional[int] = None,
+                          model_facts: Optional[Tuple[str, ...]] = None, **kwargs: Any) -> None:
+        """``class WordNetQaSection(ReportSection, title="...", order=10):`` sets the class attributes."""
+        super().__init_subclass__(**kwargs)
+        for name, value in (("title", title), ("order", order), ("model_facts", model_facts)):
+            if value is not None:
+                setattr(cls, name, value)
+
     def why_absent(self, model: CardModel, inputs: CardInputs) -> Optional[str]:
         """Why the section does not run for ``model`` with ``inputs`` (shown on the page), or None."""
         raise NotImplementedError
@@ -152,6 +173,23 @@ class ReportSection(Registrable):
         (:func:`mcqa_probes.reports.card.tables.summary_row`: each model's number with its interval,
         the control, chance and the paper's best model), from ``section`` as in report.json."""
         return []
+
+
+class McqaSection(ReportSection):
+    """A section that a multiple-choice QA model answers (an archive, or a causal LM zero-shot), never a
+    masked LM: :attr:`masked_lm_needs` says what a masked LM's user should give instead."""
+
+    #: the reason shown for a masked LM, after ``"<label> is a masked LM; "``
+    masked_lm_needs: str = "this section needs a multiple-choice QA model"
+
+    def why_absent(self, model: CardModel, inputs: CardInputs) -> Optional[str]:
+        if model.kind == "masked_lm":
+            return f"{model.label} is a masked LM; {self.masked_lm_needs}"
+        return self.why_inputs_absent(model, inputs)
+
+    def why_inputs_absent(self, model: CardModel, inputs: CardInputs) -> Optional[str]:
+        """Why the section does not run with ``inputs`` (a missing file), or None."""
+        return None
 
 
 def import_sections() -> None:

@@ -95,12 +95,8 @@ def _reference(row: Dict[str, Any]) -> bool:
 
 
 @ReportSection.register("winoventi")
-class WinoVentiSection(ReportSection):
+class WinoVentiSection(ReportSection, title="WinoVenti (Do & Pavlick 2021)", order=30, model_facts=("masked_lm_head",)):
     """Generic / exception accuracy of a masked LM on WinoVenti (Table 6 layout)."""
-
-    title = "WinoVenti (Do & Pavlick 2021)"
-    order = 30
-    model_facts = ("masked_lm_head",)
 
     def why_absent(self, model: CardModel, inputs: CardInputs) -> Optional[str]:
         if model.is_mcqa:
@@ -118,7 +114,9 @@ class WinoVentiSection(ReportSection):
         prompts = read_winoventi(inputs.winoventi_tsv)
         chosen = first_pairs(prompts, inputs.max_questions)
         if model.is_causal:
-            row, _ = causal_row(context.archive(model), chosen, inputs.batch_size)
+            loaded = context.archive(model)
+            with context.progress_bar("prompts"):
+                row, _ = causal_row(loaded, chosen, inputs.batch_size)
             tsv = inputs.winoventi_tsv
             command = (f"bin/causal_probe_table --model {shlex.quote(model.location)} --limit {2 * row['all']['n']} "
                        f"{shlex.quote(tsv)}  # the first {row['all']['n']} pairs (two prompts each)")
@@ -127,7 +125,8 @@ class WinoVentiSection(ReportSection):
                                "not computed for a causal LM"])
         registry = read_registry(inputs.winoventi_registry) if inputs.winoventi_registry else None
         lm = MaskedLm(model.location, cuda_device=inputs.cuda_device, precision=inputs.precision, multi_token=MULTI_TOKEN)
-        row = evaluate_model(model.location, chosen, registry, batch_size=inputs.batch_size, lm=lm)
+        with context.progress_bar("prompts"):
+            row = evaluate_model(model.location, chosen, registry, batch_size=inputs.batch_size, lm=lm)
         correct = row.pop("correct")
         row["all"]["intervals"] = subset_intervals(chosen, correct)
         if "individual" in row:
@@ -135,7 +134,8 @@ class WinoVentiSection(ReportSection):
             if source.startswith("registry:"):
                 flags = registry.flags[source.split(":", 1)[1]]
             else:  # the model's own filter, as evaluate_model ran it
-                flags = filter_flags(adversarial_filter(lm, unique_triples(chosen), batch_size=inputs.batch_size))
+                with context.progress_bar("adversarial filter"):
+                    flags = filter_flags(adversarial_filter(lm, unique_triples(chosen), batch_size=inputs.batch_size))
             row["individual"]["intervals"] = subset_intervals(chosen, correct, individual_pairs(chosen, flags))
         if "intersection" in row:
             row["intersection"]["intervals"] = subset_intervals(

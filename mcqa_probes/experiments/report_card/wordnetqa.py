@@ -28,7 +28,7 @@ from mcqa_probes.experiments.report_card.inputs import (
     WORDNETQA_PROBES, CardInputs, chance, done, first_questions,
 )
 from mcqa_probes.experiments.report_card.models import CardModel
-from mcqa_probes.experiments.report_card.section import ReportSection, SectionContext, slug
+from mcqa_probes.experiments.report_card.section import McqaSection, ReportSection, SectionContext, slug
 from mcqa_probes.experiments.wordnetqa.artifact_audit import run_audit
 from mcqa_probes.metrics.probe_records import record_from
 from mcqa_probes.reports.card.tables import (
@@ -128,17 +128,10 @@ def _zero_shot_reference(row: Dict[str, Any]) -> bool:
 
 
 @ReportSection.register("wordnetqa")
-class WordNetQaSection(ReportSection):
+class WordNetQaSection(McqaSection, title="WordNetQA / DictionaryQA (Richardson & Sabharwal 2020)", order=10):
     """Instance and strict cluster accuracy of an MCQA archive on the WordNetQA / DictionaryQA probes."""
 
-    title = "WordNetQA / DictionaryQA (Richardson & Sabharwal 2020)"
-    order = 10
-
-    def why_absent(self, model: CardModel, inputs: CardInputs) -> Optional[str]:
-        if model.kind == "masked_lm":
-            return (f"{model.label} is a masked LM; the WordNetQA / DictionaryQA probes need a multiple-choice QA "
-                    "model: fine-tune one (allennlp train training_config/roberta_probe.jsonnet, see the README's "
-                    "main job) and give its model.tar.gz")
+    def why_inputs_absent(self, model: CardModel, inputs: CardInputs) -> Optional[str]:
         if not probe_files(inputs):
             return (f"no probe files: {inputs.probes_dir or '--probes-dir'}/<probe>/{inputs.split}.jsonl not found "
                     f"for any of {', '.join(WORDNETQA_PROBES)}; build them with bin/build_probes --out "
@@ -157,11 +150,12 @@ class WordNetQaSection(ReportSection):
         data: Dict[str, str] = {}
         for probe, path in probe_files(inputs).items():
             questions = first_questions(path, inputs.max_questions)
-            if model.is_causal:
-                by_score = answers_by_score(loaded, questions, inputs.batch_size)
-                answers = by_score[loaded.score]
-            else:
-                answers = answer_questions(loaded.model, loaded.reader, questions, inputs.batch_size)
+            with context.progress_bar(probe):
+                if model.is_causal:
+                    by_score = answers_by_score(loaded, questions, inputs.batch_size)
+                    answers = by_score[loaded.score]
+                else:
+                    answers = answer_questions(loaded.model, loaded.reader, questions, inputs.batch_size)
             records = [record_from(a.metadata, a.correct) for a in answers]
             summary = summarize(records)  # bin/probe_report's numbers, with its bootstrap over semantic clusters
             found = summary["intervals"]
@@ -182,13 +176,17 @@ class WordNetQaSection(ReportSection):
             data[str(path)] = sha256_file(path)
         return done(results, reading(model, results), commands, data, figures)
 
+    masked_lm_needs = ("the WordNetQA / DictionaryQA probes need a multiple-choice QA model: fine-tune one (allennlp "
+                       "train training_config/roberta_probe.jsonnet, see the README's main job) and give its model.tar.gz")
+
     def shared(self, section: Dict[str, Any], inputs: CardInputs, context: SectionContext) -> None:
         section["shared"]["probes"] = list(probe_files(inputs))
         section["shared"]["split"] = inputs.split
         section["shared"]["source"] = probe_source(inputs)
         if not any(entry["status"] == "done" and not _is_causal_result(entry) for entry in section["models"].values()):
             return  # Choice-Only-GloVe is the archives' control (a causal LM brings its own)
-        control = section["shared"]["choice_only"] = choice_only_control(inputs, context.out, context.progress)
+        control = section["shared"]["choice_only"] = choice_only_control(inputs, context.out, context.progress,
+                                                                           context.quiet)
         _drop_closed_log_handlers()
         section["commands"] += [c["command"] for c in control.values() if c.get("command")]
         section["shared"]["inoculation"] = sweeps = inoculation_sweeps(inputs)
@@ -308,7 +306,7 @@ def _drop_closed_log_handlers() -> None:
 
 
 # ---------------------------------------------------------------------------- shared: controls and inoculation
-def choice_only_control(inputs: CardInputs, out: Path, progress=print) -> Dict[str, Any]:
+def choice_only_control(inputs: CardInputs, out: Path, progress=print, quiet: bool = False) -> Dict[str, Any]:
     """Choice-Only-GloVe accuracy per probe: read from ``audit_dir``'s ``artifact_audit.json`` where it
     has the probe, else trained on the probe's train file (``bin/artifact_audit --models choice_only``,
     at most ``control_max_train`` questions; finished runs are reused) and scored on its dev / test."""
@@ -330,7 +328,8 @@ def choice_only_control(inputs: CardInputs, out: Path, progress=print) -> Dict[s
         progress(f"Choice-Only-GloVe control on {', '.join(todo)} (trained on each probe's train; reused when done)")
         report = run_audit([_control_probe_dir(inputs, p, out / "controls" / "probes") for p in todo], target,
                            models=("choice_only",), max_train=inputs.control_max_train, epochs=inputs.control_epochs,
-                           cuda_device=inputs.cuda_device, progress=progress)
+                           cuda_device=inputs.cuda_device, progress=progress, quiet=quiet,
+                           progress_label="wordnetqa / Choice-Only-GloVe control")
         for probe in todo:
             entry = report["probes"][probe]
             result = entry["results"].get("choice_only")

@@ -29,6 +29,7 @@ from mcqa_probes.data.question import CLUSTER_KEY_FIELDS, cluster_key
 from mcqa_probes.common.configs import CONFIG_DIR
 from mcqa_probes.common.device import config_environment, resolve_cuda_device, torch_device
 from mcqa_probes.common.environment import environment
+from mcqa_probes.common.progress import progress as progress_bar
 from mcqa_probes.common.io import McqaFormatError, atomic_open, read_jsonl, sha256_file, write_json, write_text
 from mcqa_probes.reports.tables import Section, markdown_table
 from mcqa_probes.resources.glove import glove_50d_file
@@ -256,8 +257,8 @@ def train_and_score(
     from allennlp.common import Params
     from allennlp.commands.train import train_model
     from allennlp.data import DatasetReader
-    from allennlp.data.data_loaders import MultiProcessDataLoader
-    from allennlp.training.util import evaluate
+
+    from mcqa_probes.training.evaluation import evaluate_file  # lazy: pulls torch and allennlp in, as the imports above
 
     values = dict(settings)
     values.update(model.environment)
@@ -272,10 +273,8 @@ def train_and_score(
     cuda_device = int(values.get("CUDA_DEVICE") or -1)
     trained.to(torch_device(cuda_device))  # a no_op trainer leaves the model where it was built
     scores: Dict[str, float] = {}
-    for split in ("dev", "test"):
-        loader = MultiProcessDataLoader(reader, paths[split], batch_size=64)
-        loader.index_with(trained.vocab)
-        scores[split] = float(evaluate(trained, loader, cuda_device=cuda_device)["accuracy"])
+    for split in ("dev", "test"):  # the one evaluation loop: counted on the open progress bar
+        scores[split] = float(evaluate_file(trained, reader, paths[split], batch_size=64)["accuracy"])
     scores["seconds"] = round(time.time() - started, 1)
     metrics_file = Path(run_dir) / "metrics.json"
     if metrics_file.is_file():
@@ -312,6 +311,8 @@ def run_audit(
     precision: str = "fp32",
     grid_options: Optional[GridOptions] = None,
     eval_max: int = DEFAULT_EVAL_MAX,
+    quiet: bool = False,
+    progress_label: str = "artifact audit",
 ) -> Dict[str, object]:
     """Run the audit; writes ``artifact_audit.md`` and ``artifact_audit.json`` in ``out_dir`` and
     returns the JSON object. The (probe, model) runs are trials of the grid runner
@@ -321,7 +322,9 @@ def run_audit(
     raises :class:`~mcqa_probes.experiments.grid.GridFailed` once the table is written. Every model trains and is
     scored on ``cuda_device`` (``None``: the GPU when there is one) in ``precision``. Dev and test
     hold at most ``eval_max`` questions each (0: all), a seeded sample of whole semantic clusters
-    (:func:`prepare_splits`); the report says how many were used of how many."""
+    (:func:`prepare_splits`); the report says how many were used of how many. The dev and test questions
+    the models are scored on show on a progress bar named ``progress_label`` on stderr (serial runs;
+    :mod:`mcqa_probes.common.progress`), none with ``quiet``."""
     unknown = [m for m in models if m not in MODELS]
     if unknown:
         raise ValueError(f"unknown model(s) {unknown}; choose from {sorted(MODELS)}")
@@ -371,7 +374,8 @@ def run_audit(
                       "config_environment": config_variables(config) if config else {}},
                 label=f"{probe} / {key}"))
         report["probes"][probe] = entry
-    grid_report = run_grid(trials, out_dir, grid_options, describe=describe_metrics("dev", "test"))
+    with progress_bar(progress_label, quiet=quiet):
+        grid_report = run_grid(trials, out_dir, grid_options, describe=describe_metrics("dev", "test"))
     for outcome in grid_report.outcomes:
         probe, key = outcome.id.split("/")
         if outcome.status == "failed":

@@ -248,3 +248,21 @@ def test_second_run_reuses_finished_sections(card, archive, probes):
     assert {p: p.read_bytes() for p in (out / "sections").rglob("*.json")} == stored
     for s in report["sections"]:  # same numbers
         assert s["tables"] == section(card["report"], s["id"])["tables"]
+
+
+def test_progress_names_model_section_and_probe_on_stderr(card):
+    """Issue 30.2: every section's questions on a progress line (one line a minute at most, and one at
+    the end, when stderr is not a terminal) naming model / section / probe; none on stdout."""
+    stderr = card["stderr"]
+    for name in ("tiny_mcqa / wordnetqa / hypernymy", "tiny_mcqa / wordnetqa / dictionary", "tiny_mcqa / olmpics / \\S+",
+                 "minilm / olmpics / \\S+", "minilm / winoventi / prompts", "tiny_mcqa / commonsenseqa / dev",
+                 "tiny_mcqa / commonsenseqa / SANITY", "wordnetqa / Choice-Only-GloVe control"):
+        assert re.search(rf"^{name}: \d+/\d+ questions, ", stderr, re.M), (name, stderr[-3000:])
+    assert " questions/s" not in card["stdout"]
+
+
+def test_quiet_card_writes_no_progress(archive, probes, tmp_path):
+    result = run(card_command(archive, probes, tmp_path) + ["--quiet"], env=ENV)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert " questions, " not in result.stderr and ": running" not in result.stderr
+    assert "written:" in result.stdout
