@@ -66,5 +66,6 @@ def test_zero_shot_passes_device_and_precision_to_the_library(monkeypatch, capsy
     module = load_command("zero_shot")
     calls = []
     monkeypatch.setattr(module, "zero_shot_evaluate", lambda *a, **k: calls.append(k) or {"accuracy": 1.0})
+    monkeypatch.setattr(module, "is_causal_lm", lambda name: False)  # "m" stands for a masked LM (no such model)
     assert module.main(["--model", "m", "--data", "a.jsonl", "--precision", "bf16"]) == 0
     assert [(k["cuda_device"], k["precision"]) for k in calls] == [(-1, "bf16")]
