@@ -1,0 +1,82 @@
+"""Item records: the one writer and reader of the per-question format."""
+import json
+import math
+
+import pytest
+
+from mcqa_probes.common.io import McqaFormatError
+from mcqa_probes.data.causal_prompts import rotate
+from mcqa_probes.data.question import Choice, MultipleChoiceQuestion
+from mcqa_probes.metrics.item_records import (
+    KEYS, first_max, item_file, item_record, merge_records, read_item_files, read_item_records, softmax, unrotate,
+    write_item_records,
+)
+
+METADATA = {"id": "q1", "question": "A sparrow is a kind of", "choices": ["fish", "bird", "rock"], "answer_index": 1,
+            "num_real_choices": 3, "notes": {"hops": 2, "distractor_type": "sister", "gold_synset": "sparrow.n.01",
+                                             "synset_id": 7}}
+
+
+def test_softmax_and_first_max_by_hand():
+    probabilities = softmax([0.0, math.log(3.0)])
+    assert probabilities == pytest.approx([0.25, 0.75])
+    assert softmax([float("-inf"), 1.0]) == [0.0, 1.0]
+    assert softmax([1000.0, 1000.0]) == [0.5, 0.5]  # stable
+    assert first_max([1.0, 3.0, 3.0]) == 1
+    assert first_max([float("nan"), 2.0]) == 1
+
+
+def test_record_fields_from_metadata():
+    record = item_record("m", "wordnetqa", "hypernymy", METADATA, {"mcqa": [0.0, 2.0, 1.0]}, "mcqa")
+    assert list(record) == list(KEYS)
+    assert record["id"] == "q1" and record["gold"] == 1 and record["choices"] == ["fish", "bird", "rock"]
+    assert record["cluster"] == "7"  # notes.synset_id (the cluster key rule), not the concept
+    assert record["concept"] == "sparrow.n.01"
+    assert record["hops"] == 2 and record["distractor_family"] == "sister"
+    assert record["chosen"] == {"mcqa": 1} and record["correct"] == {"mcqa": True}
+    assert record["probabilities"]["mcqa"] == pytest.approx(softmax([0.0, 2.0, 1.0]))
+
+
+def test_rotated_instance_goes_back_to_file_order():
+    question = MultipleChoiceQuestion("q1", "stem", [Choice("A", "fish"), Choice("B", "bird"), Choice("C", "rock")], 1)
+    shown = rotate(question, 1)  # [rock, fish, bird], answer 2
+    metadata = {"id": "q1", "question_key": "q1", "rotation": 1, "question": "stem",
+                "choices": [c.text for c in shown.choices], "answer_index": shown.answer_index}
+    scores_shown = [0.3, 0.1, 0.9]  # rock, fish, bird
+    record = item_record("m", "s", "p", metadata, {"letters/rot1": unrotate(scores_shown, 1)}, "letters/rot1")
+    assert record["choices"] == ["fish", "bird", "rock"] and record["gold"] == 1
+    assert record["scores"]["letters/rot1"] == [0.1, 0.9, 0.3]
+    assert record["correct"]["letters/rot1"] is True
+
+
+def test_merge_and_round_trip(tmp_path):
+    a = item_record("m", "s", "p", METADATA, {"cloze/sum": [1.0, 0.5, 0.0]}, "cloze/sum")
+    b = item_record("m", "s", "p", METADATA, {"letters/rot0": [0.0, 0.5, 1.0]}, "letters/rot0")
+    merged = merge_records([a, b])
+    assert len(merged) == 1 and set(merged[0]["scores"]) == {"cloze/sum", "letters/rot0"}
+    assert merged[0]["primary"] == "cloze/sum"
+    path = item_file(tmp_path, "m", "s")
+    assert write_item_records(path, [a, b]) == 1
+    assert path == tmp_path / "items" / "m" / "s.jsonl"
+    back = read_item_records(path)
+    assert back == merged
+    assert read_item_files([tmp_path]) == merged
+    assert [json.loads(line) for line in path.read_text().splitlines()] == merged
+
+
+def test_bad_lines_name_file_and_line(tmp_path):
+    good = item_record("m", "s", "p", METADATA, {"mcqa": [0.0, 2.0, 1.0]}, "mcqa")
+    path = tmp_path / "bad.jsonl"
+    bad = dict(good, gold=5)
+    path.write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n")
+    with pytest.raises(McqaFormatError, match=r"bad.jsonl, line 2: item record: 'gold'"):
+        read_item_records(path)
+    path.write_text(json.dumps(good) + "\n" + json.dumps(good) + "\n")
+    with pytest.raises(McqaFormatError, match=r"line 2: .*duplicate"):
+        read_item_records(path)
+    short = dict(good, scores={"mcqa": [1.0]})
+    path.write_text(json.dumps(short) + "\n")
+    with pytest.raises(McqaFormatError, match=r"line 1: .*scores\['mcqa'\] must be 3 numbers"):
+        read_item_records(path)
+    with pytest.raises(ValueError, match="primary"):
+        item_record("m", "s", "p", METADATA, {"mcqa": [0.0, 1.0, 2.0]}, "mlm")
