@@ -6,8 +6,9 @@ import torch
 from allennlp.data import TextFieldTensors, Vocabulary
 from allennlp.models import Model
 
+from mcqa_probes.common.configs import one_of
 from mcqa_probes.models.masked_lm_scoring import MaskedLmHead, load_masked_lm
-from mcqa_probes.models.multiple_choice_model import MultipleChoiceModel
+from mcqa_probes.models.transformer_choice_model import TransformerChoiceModel
 from mcqa_probes.models.pseudo_log_likelihood import pseudo_log_likelihoods
 
 logger = logging.getLogger(__name__)
@@ -16,7 +17,7 @@ PROBE_TYPES = ("zero_shot", "mlp", "linear", "full")
 
 
 @Model.register("masked_lm_mc")
-class MaskedLmMc(MultipleChoiceModel):
+class MaskedLmMc(TransformerChoiceModel):
     """MC-MLM (Talmor et al. 2020, §2.2): ``p = softmax over the K candidate ids of FF_MLM(h_mask)``.
 
     Any HuggingFace masked LM (BERT, RoBERTa, DistilBERT, ALBERT, MobileBERT, ELECTRA families;
@@ -37,9 +38,10 @@ class MaskedLmMc(MultipleChoiceModel):
     # Parameters
 
     transformer_model_name : `str`, optional (default = `"minilm"`)
-        Must match the reader's. NOTE: the offline ``minilm`` has no trained MLM head
-        (transformers initialises it randomly), so its zero-shot scores are meaningless; its
-        ``mlp``/``linear`` learning curves are fine (the head is trained).
+        The masked LM (a parameter of the base,
+        :class:`~mcqa_probes.models.transformer_choice_model.TransformerChoiceModel`). NOTE: the
+        offline ``minilm`` has no trained MLM head (transformers initialises it randomly), so its
+        zero-shot scores are meaningless; its ``mlp``/``linear`` learning curves are fine (the head is trained).
     probe_type : `str`, optional (default = `"mlp"`)
         * ``zero_shot``: nothing is trainable (evaluate with ``bin/zero_shot``, no training run).
         * ``mlp`` (the paper's MLP_MLM): the pre-trained head trains - its hidden layer
@@ -55,23 +57,13 @@ class MaskedLmMc(MultipleChoiceModel):
         Most masked copies (PLL scoring of multi-piece choices) in one forward pass.
     """
 
-    def __init__(
-        self,
-        vocab: Vocabulary,
-        transformer_model_name: str = "minilm",
-        probe_type: str = "mlp",
-        pll_batch_size: int = 256,
-        **kwargs,
-    ) -> None:
+    def __init__(self, vocab: Vocabulary, probe_type: str = "mlp", pll_batch_size: int = 256, **kwargs) -> None:
         super().__init__(vocab, **kwargs)
-        if probe_type not in PROBE_TYPES:
-            raise ValueError(f"model.probe_type: expected one of {PROBE_TYPES}, got {probe_type!r}")
-        self.transformer_model_name = transformer_model_name
-        self.probe_type = probe_type
+        self.probe_type = one_of(probe_type, PROBE_TYPES, "model.probe_type")
         self.pll_batch_size = int(pll_batch_size)
-        self.head = MaskedLmHead(load_masked_lm(transformer_model_name))
+        self.head = MaskedLmHead(load_masked_lm(self.transformer_model_name))
         config = self.head.masked_lm.config
-        self._use_type_ids = getattr(config, "type_vocab_size", 0) > 1
+        self._use_type_ids = self.uses_type_ids(config)
         self._pad_id = getattr(config, "pad_token_id", None) or 0
         for parameter in self.head.parameters():
             parameter.requires_grad = probe_type == "full"

@@ -7,7 +7,8 @@ from allennlp.data import TextFieldTensors, Vocabulary
 from allennlp.models import Model
 from allennlp.nn import util
 
-from mcqa_probes.models.multiple_choice_model import MultipleChoiceModel
+from mcqa_probes.common.configs import one_of
+from mcqa_probes.models.transformer_choice_model import TransformerChoiceModel
 from mcqa_probes.resources.pretrained import resolve_transformer_name
 
 logger = logging.getLogger(__name__)
@@ -16,7 +17,7 @@ POOLING = ("first_token", "pooler", "mean")
 
 
 @Model.register("transformer_mcqa")
-class TransformerMcqa(MultipleChoiceModel):
+class TransformerMcqa(TransformerChoiceModel):
     """Multiple-choice QA with a pretrained transformer (BERT, RoBERTa, ... any ``AutoModel``).
 
     Each choice is encoded as ``[CLS] question [SEP] choice [SEP]`` (built by the ``mcqa``
@@ -27,40 +28,28 @@ class TransformerMcqa(MultipleChoiceModel):
     # Parameters
 
     transformer_model_name : `str`, optional (default = `"minilm"`)
-        HuggingFace name or local directory (``minilm`` = the offline all-MiniLM-L6-v2).
-        Must match the reader's.
+        The encoder (a parameter of the base,
+        :class:`~mcqa_probes.models.transformer_choice_model.TransformerChoiceModel`).
     pooling : `str`, optional (default = `"first_token"`)
         ``first_token`` ([CLS] / <s> hidden state, as in the TACL paper), ``pooler`` (the model's
         pooler output, e.g. BERT's tanh layer), or ``mean`` (mean over word pieces).
     dropout : `float`, optional (default = `0.1`)
     train_transformer : `bool`, optional (default = `True`)
         Set to false to freeze the encoder and train only the choice scorer.
-    cluster_key : `str`, optional (default = `None`)
-        Metadata field (dotted, e.g. ``notes.synset_id``) that names a question's semantic cluster
-        for strict cluster accuracy; by default the first of ``notes.cluster_key``,
-        ``notes.synset_id``, ``notes.gold_synset``, ``question_concept`` that is present.
+    cluster_key, precision
+        As in every :class:`~mcqa_probes.models.multiple_choice_model.MultipleChoiceModel`.
 
     Metrics: ``accuracy``; on probe files also ``cluster_accuracy``, ``cluster_delta`` (points) and
     ``_breakdown/hops=K/FAMILY@DEPTH`` cells (Figure 3).
     """
 
-    def __init__(
-        self,
-        vocab: Vocabulary,
-        transformer_model_name: str = "minilm",
-        pooling: str = "first_token",
-        dropout: float = 0.1,
-        train_transformer: bool = True,
-        cluster_key: Optional[str] = None,
-        **kwargs,
-    ) -> None:
-        super().__init__(vocab, cluster_key=cluster_key, **kwargs)
-        if pooling not in POOLING:
-            raise ValueError(f"model.pooling: expected one of {POOLING}, got {pooling!r}")
+    def __init__(self, vocab: Vocabulary, pooling: str = "first_token", dropout: float = 0.1,
+                 train_transformer: bool = True, **kwargs) -> None:
+        super().__init__(vocab, **kwargs)
+        one_of(pooling, POOLING, "model.pooling")
         from transformers import AutoModel
 
-        self.transformer_model_name = transformer_model_name
-        name = resolve_transformer_name(transformer_model_name)
+        name = resolve_transformer_name(self.transformer_model_name)
         if pooling == "pooler":
             self.encoder = AutoModel.from_pretrained(name)
         else:
@@ -72,7 +61,7 @@ class TransformerMcqa(MultipleChoiceModel):
         for parameter in self.encoder.parameters():
             parameter.requires_grad = train_transformer
         config = self.encoder.config
-        self._use_type_ids = getattr(config, "type_vocab_size", 0) > 1
+        self._use_type_ids = self.uses_type_ids(config)
         self.pooling = pooling
         self.dropout = torch.nn.Dropout(dropout)
         self.choice_scorer = torch.nn.Linear(config.hidden_size, 1)

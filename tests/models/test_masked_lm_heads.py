@@ -29,7 +29,7 @@ def hf_candidate_logits(directory, stem, words):
 
 def model_scores(directory, **model_kwargs):
     reader = OlmpicsMlmReader(directory)
-    model = MaskedLmMc(Vocabulary(), directory, probe_type="zero_shot", **model_kwargs).eval()
+    model = MaskedLmMc(Vocabulary(), transformer_model_name=directory, probe_type="zero_shot", **model_kwargs).eval()
     with torch.no_grad():
         output = model(**tensors(model, [reader.text_to_instance(*q) for q in QUESTIONS]))
     return model, output["logits"]
@@ -106,7 +106,7 @@ def test_head_probes_keep_encoder_and_embeddings_bit_identical(family, probe_typ
         monkeypatch.setattr(masked_lm_scoring, "_layout", lambda model: None)
     directory = tiny_mlm(family)
     reader = OlmpicsMlmReader(directory)
-    model = MaskedLmMc(Vocabulary(), directory, probe_type=probe_type)
+    model = MaskedLmMc(Vocabulary(), transformer_model_name=directory, probe_type=probe_type)
     original = AutoModelForMaskedLM.from_pretrained(directory)
     head = model.head
     assert head.untied_decoder_weight is not None and not head.decoder_is_tied()

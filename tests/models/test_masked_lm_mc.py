@@ -57,7 +57,7 @@ def hand_logits(directory, stem, words):
 def test_zero_shot_scores_equal_hand_computed_masked_lm_logits(name, request):
     directory = request.getfixturevalue(name)
     reader = OlmpicsMlmReader(directory)
-    model = MaskedLmMc(Vocabulary(), directory, probe_type="zero_shot").eval()
+    model = MaskedLmMc(Vocabulary(), transformer_model_name=directory, probe_type="zero_shot").eval()
     assert not any(p.requires_grad for p in model.parameters())
     instances = [reader.text_to_instance(*q) for q in QUESTIONS]  # K = 2 and 3 in one batch
     with torch.no_grad():

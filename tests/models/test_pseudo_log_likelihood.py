@@ -35,7 +35,7 @@ def tensors(model, instances):
 
 def scores(directory, mode, questions=QUESTIONS, **model_kwargs):
     reader = OlmpicsMlmReader(directory, multi_token=mode)
-    model = MaskedLmMc(Vocabulary(), directory, probe_type="zero_shot", **model_kwargs).eval()
+    model = MaskedLmMc(Vocabulary(), transformer_model_name=directory, probe_type="zero_shot", **model_kwargs).eval()
     with torch.no_grad():
         logits = model(**tensors(model, [reader.text_to_instance(*q) for q in questions]))["logits"]
     return [logits[row, : len(q[1])].tolist() for row, q in enumerate(questions)]
@@ -121,7 +121,8 @@ def test_masked_copies_are_batched_in_chunks(tiny_mlm):
     copies = sum(int((i["candidate_pieces"].tensor >= 0).sum()) for i in instances[1:3])
     results = {}
     for max_batch in (1, 5, 1000):
-        model = MaskedLmMc(Vocabulary(), directory, probe_type="zero_shot", pll_batch_size=max_batch).eval()
+        model = MaskedLmMc(Vocabulary(), transformer_model_name=directory, probe_type="zero_shot",
+                           pll_batch_size=max_batch).eval()
         calls = []
         model.head.encoder.register_forward_hook(lambda module, args, output: calls.append(1))
         with torch.no_grad():
@@ -135,7 +136,7 @@ def test_masked_copies_are_batched_in_chunks(tiny_mlm):
 def test_bf16_autocast_returns_fp32_scores(tiny_mlm):
     directory = tiny_mlm("bert")
     reader = OlmpicsMlmReader(directory, multi_token="pll")
-    model = MaskedLmMc(Vocabulary(), directory, probe_type="zero_shot", precision="bf16").eval()
+    model = MaskedLmMc(Vocabulary(), transformer_model_name=directory, probe_type="zero_shot", precision="bf16").eval()
     with torch.no_grad():
         logits = model(**tensors(model, [reader.text_to_instance(*q) for q in QUESTIONS]))["logits"]
     assert logits.dtype == torch.float32
@@ -146,7 +147,7 @@ def test_bf16_autocast_returns_fp32_scores(tiny_mlm):
 def test_mlp_probe_on_multi_piece_questions_trains_the_head_only(tiny_mlm):
     directory = tiny_mlm("roberta")
     reader = OlmpicsMlmReader(directory, multi_token="pll_word_l2r")
-    model = MaskedLmMc(Vocabulary(), directory, probe_type="mlp", pll_batch_size=6)
+    model = MaskedLmMc(Vocabulary(), transformer_model_name=directory, probe_type="mlp", pll_batch_size=6)
     before = {k: v.clone() for k, v in model.head.encoder.state_dict().items()}
     untied = model.head.untied_decoder_weight.detach().clone()
     optimizer = torch.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=0.1)

@@ -12,9 +12,9 @@ from mcqa_probes.data.causal_prompts import (
     FewShotSampler, PromptBuilder, rotate,
 )
 from mcqa_probes.data.dataset_readers.question_reader import QuestionReader
-from mcqa_probes.data.dataset_readers.winoventi import prompt_question
+from mcqa_probes.data.dataset_readers.winoventi import prompt_question, read_prompts
 from mcqa_probes.data.question import MultipleChoiceQuestion, read_numbered_questions
-from mcqa_probes.data.winoventi import PairSubset, read_winoventi
+from mcqa_probes.data.winoventi import PairSubset
 
 logger = logging.getLogger(__name__)
 
@@ -142,11 +142,7 @@ class CausalLmMcReader(QuestionReader):
                 raise McqaFormatError(error.reason, path, number) from None
 
     def _read_winoventi(self, path: str) -> Iterable[Instance]:
-        prompts = read_winoventi(path, check_pairs=self.check_pairs)
-        selected = self.pair_subset.select(prompts, open_path=cached_path)
-        for prompt in self.shard_iterable(prompts):
-            if selected is not None and prompt.pair_index not in selected:
-                continue
+        for prompt in read_prompts(self, path, self.pair_subset, self.check_pairs):
             try:
                 yield from self.text_to_instances(prompt_question(prompt))
             except (McqaFormatError, ValueError) as error:

@@ -1,6 +1,6 @@
 """The ``winoventi`` dataset reader: WinoVenti prompts as MC-MLM instances (candidates o_g, o_e)."""
 import logging
-from typing import Any, Dict, Iterable, List, Optional, Set
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Set
 
 from allennlp.common.file_utils import cached_path
 from allennlp.data import DatasetReader, Instance
@@ -76,17 +76,10 @@ class WinoVentiReader(OlmpicsMlmReader):
         self.skipped_prompts = 0
         self.multi_piece_words: Set[str] = set()
 
-    def selected_pairs(self, prompts: List[WinoVentiPrompt]) -> Optional[Set[int]]:
-        return self.pair_subset.select(prompts, self.transformer_model_name, cached_path)
-
     def _read(self, file_path: str) -> Iterable[Instance]:
         path = str(cached_path(file_path))
-        prompts = read_winoventi(path, check_pairs=self.check_pairs)
-        selected = self.selected_pairs(prompts)
         self.skipped_prompts, self.multi_piece_words = 0, set()
-        for prompt in self.shard_iterable(prompts):
-            if selected is not None and prompt.pair_index not in selected:
-                continue
+        for prompt in read_prompts(self, path, self.pair_subset, self.check_pairs, self.transformer_model_name):
             try:
                 yield self.prompt_to_instance(prompt)
             except CandidateNotSinglePieceError as error:
@@ -102,6 +95,19 @@ class WinoVentiReader(OlmpicsMlmReader):
     def prompt_to_instance(self, prompt: WinoVentiPrompt) -> Instance:
         question = prompt_question(prompt)
         return self.text_to_instance(question)
+
+
+def read_prompts(reader: DatasetReader, path: str, pair_subset: PairSubset, check_pairs: bool = True,
+                 model_name: Optional[str] = None) -> Iterator[WinoVentiPrompt]:
+    """The prompts of a WinoVenti TSV that a reader yields, in file order: the rows of ``path`` (row i
+    paired with row i + N when ``check_pairs``), those of the pairs ``pair_subset`` selects (Individual:
+    the registry column of ``model_name`` unless the subset names one) and of the reader's shard
+    (``reader.shard_iterable``). The one loop of the ``winoventi`` and ``causal_lm_mc`` readers."""
+    prompts = read_winoventi(path, check_pairs=check_pairs)
+    selected = pair_subset.select(prompts, model_name, cached_path)
+    for prompt in reader.shard_iterable(prompts):
+        if selected is None or prompt.pair_index in selected:
+            yield prompt
 
 
 def prompt_question(prompt: WinoVentiPrompt) -> MultipleChoiceQuestion:

@@ -16,7 +16,7 @@ from mcqa_probes.data.dataset_readers.causal_lm_mc import CausalLmMcReader
 from mcqa_probes.data.dataset_readers.winoventi import prompt_question
 from mcqa_probes.experiments.causal_lm.zero_shot import build
 from mcqa_probes.experiments.winoventi.adversarial_filter import NEUTRAL_TEMPLATE
-from mcqa_probes.experiments.winoventi.evaluate import table6_row
+from mcqa_probes.experiments.winoventi.evaluate import PromptScorer, evaluate_prompts
 from mcqa_probes.models.causal_lm_mc import CausalLmMc
 from mcqa_probes.training.evaluation import predict_instances
 
@@ -45,29 +45,36 @@ def causal_filter_flags(reader: CausalLmMcReader, model: CausalLmMc, prompts: Se
     return {tuple(triple): strictly_first(row, 0) for triple, row in zip(triples, logits)}
 
 
-def evaluate_causal_model(
-    model_name: str,
-    prompts: Sequence[WinoVentiPrompt],
-    registry: Optional[Registry] = None,
-    registry_name: Optional[str] = None,
-    intersection_models: Optional[Sequence[str]] = None,
-    compute_individual: bool = True,
-    batch_size: int = 32,
-    cuda_device: Optional[int] = None,
-    precision: str = "fp32",
-    score: str = "sum",
-    built: Optional[Tuple[CausalLmMcReader, CausalLmMc]] = None,
-) -> Dict[str, Any]:
-    """One causal LM's Table-6 row (the keys of the masked LMs' row, plus ``score``), scored on
-    ``cuda_device`` (``None``: the GPU when there is one) in ``precision``."""
+class CausalLmScorer(PromptScorer):
+    """A causal LM (``causal_lm_mc`` reader and model): each prompt's two sentences scored whole;
+    the adversarial filter with "The [NOUN] is <word>."; the row says the ``score``."""
+
+    filter_source = "computed (adversarial filter with the causal LM, 'The [NOUN] is <word>.')"
+
+    def __init__(self, reader: CausalLmMcReader, model: CausalLmMc):
+        self.reader, self.model = reader, model
+
+    def score_prompts(self, prompts, batch_size, progress=None):  # progress: predict_instances reports its own
+        return score_prompts(self.reader, self.model, prompts, batch_size)
+
+    def filter_flags(self, prompts, batch_size):
+        return causal_filter_flags(self.reader, self.model, prompts, batch_size)
+
+    def row_extra(self) -> Dict[str, Any]:
+        return {"score": self.model.score}
+
+
+def evaluate_causal_model(model_name: str, prompts: Sequence[WinoVentiPrompt], registry: Optional[Registry] = None, *,
+                          built: Optional[Tuple[CausalLmMcReader, CausalLmMc]] = None, score: str = "sum",
+                          cuda_device: Optional[int] = None, precision: str = "fp32", batch_size: int = 32,
+                          **options: Any) -> Dict[str, Any]:
+    """A causal LM's Table-6 row (the keys of the masked LMs' row, plus ``score``; :func:`evaluate_prompts`,
+    ``options`` as there), scored on ``cuda_device`` (``None``: the GPU when there is one) in ``precision``
+    (both ignored when ``built`` is given)."""
     reader, model = built or build(model_name, score, batch_size=batch_size, cuda_device=cuda_device,
                                    precision=precision, choice_only_control=False, prompt_format="sentence")
-    scores = score_prompts(reader, model, prompts, batch_size)
-    return table6_row(model_name, prompts, scores, registry, registry_name, intersection_models,
-                      own_flags=(lambda: causal_filter_flags(reader, model, prompts, batch_size))
-                      if compute_individual else None,
-                      own_flags_source="computed (adversarial filter with the causal LM, 'The [NOUN] is <word>.')",
-                      score=model.score)
+    return evaluate_prompts(CausalLmScorer(reader, model), model_name, prompts, registry, batch_size=batch_size,
+                            **options)
 
 
 def causal_rows_note(rows: List[Dict[str, Any]]) -> List[str]:

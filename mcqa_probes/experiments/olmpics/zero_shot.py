@@ -30,7 +30,7 @@ def build(model_name: str, skip_multi_piece: bool = False, probe_type: str = "ze
     torch.manual_seed(0)  # weights missing from a checkpoint (the MiniLM's MLM head): the same draw on every load
     reader = OlmpicsMlmReader(model_name, multi_token=multi_token,
                               skip_multi_piece_candidates=True if skip_multi_piece else None)
-    model = MaskedLmMc(Vocabulary(), model_name, probe_type=probe_type, precision=precision,
+    model = MaskedLmMc(Vocabulary(), transformer_model_name=model_name, probe_type=probe_type, precision=precision,
                        pll_batch_size=pll_batch_size)
     place_model(model, resolve_cuda_device(cuda_device), precision)
     model.eval()

@@ -79,34 +79,70 @@ def subset_accuracy(prompts: Sequence[WinoVentiPrompt], correct: Dict[int, bool]
             "generic_prompts": total[1], "exception_prompts": total[2]}
 
 
-def evaluate_model(
-    model_name: str,
-    prompts: Sequence[WinoVentiPrompt],
-    registry: Optional[Registry] = None,
-    registry_name: Optional[str] = None,
-    intersection_models: Optional[Sequence[str]] = None,
-    compute_individual: bool = True,
-    batch_size: int = 64,
-    progress: Optional[Callable] = None,
-    lm: Optional[MaskedLm] = None,
-    cuda_device: Optional[int] = None,
-    precision: str = "fp32",
-    multi_token: str = "skip",
-) -> Dict[str, Any]:
-    """One model's Table-6 row, scored on ``cuda_device`` (``None``: the GPU when there is one) in
-    ``precision`` (both ignored when ``lm`` is given: it was placed when loaded).
+class PromptScorer:
+    """What the Table-6 evaluation (:func:`evaluate_prompts`) asks of a model, masked or causal: the
+    per-prompt results and, for Individual, the model's own adversarial filter.
+
+    A subclass gives :meth:`score_prompts` and :meth:`filter_flags`; ``filter_source`` names how its
+    filter runs (the row's ``individual_source``) and :meth:`row_extra` adds keys to the row."""
+
+    filter_source = ""
+
+    def score_prompts(self, prompts: Sequence[WinoVentiPrompt], batch_size: int,
+                      progress: Optional[Callable] = None) -> Dict[str, Any]:
+        """``{"correct": {line: bool}, "logits": {line: [o_g, o_e]}}``, optionally with ``skipped_lines``
+        and ``multi_piece_words``; ``progress`` wraps an iterable of chunks where the scorer has them."""
+        raise NotImplementedError
+
+    def filter_flags(self, prompts: Sequence[WinoVentiPrompt], batch_size: int) -> Dict[Triple, bool]:
+        """``triple -> passed`` of the model's own adversarial filter over the prompts' triples."""
+        raise NotImplementedError
+
+    def row_extra(self) -> Dict[str, Any]:
+        return {}
+
+
+class MaskedLmScorer(PromptScorer):
+    """A masked LM: P(target) > P(incorrect) at the mask; filter with "The [NOUN] is [MASK]."."""
+
+    filter_source = "computed (adversarial filter, 'The [NOUN] is [MASK].')"
+
+    def __init__(self, lm: MaskedLm):
+        self.lm = lm
+
+    def score_prompts(self, prompts, batch_size, progress=None):
+        return score_prompts(self.lm, prompts, batch_size, progress)
+
+    def filter_flags(self, prompts, batch_size):
+        return filter_flags(adversarial_filter(self.lm, unique_triples(prompts), batch_size=batch_size))
+
+
+def evaluate_prompts(scorer: PromptScorer, model_name: str, prompts: Sequence[WinoVentiPrompt],
+                     registry: Optional[Registry] = None, registry_name: Optional[str] = None,
+                     intersection_models: Optional[Sequence[str]] = None, compute_individual: bool = True,
+                     batch_size: int = 64, progress: Optional[Callable] = None) -> Dict[str, Any]:
+    """One model's Table-6 row (:func:`table6_row`) from ``scorer``: the one evaluation of masked and
+    causal LMs alike.
 
     Individual flags come from ``registry`` (column ``registry_name``, or the model name matched
-    by :func:`registry_column`); otherwise, with ``compute_individual``, from the model's own
-    adversarial filter over the TSV's triples (§2.4, neutral template).
+    by :func:`registry_column`); otherwise, with ``compute_individual``, from the scorer's own
+    adversarial filter over the prompts' triples (§2.4, neutral template).
     """
-
-    lm = lm or MaskedLm(model_name, cuda_device=cuda_device, precision=precision, multi_token=multi_token)
-    scores = score_prompts(lm, prompts, batch_size, progress)
+    scores = scorer.score_prompts(prompts, batch_size, progress)
     return table6_row(model_name, prompts, scores, registry, registry_name, intersection_models,
-                      own_flags=(lambda: filter_flags(adversarial_filter(lm, unique_triples(prompts), batch_size=batch_size)))
-                      if compute_individual else None,
-                      own_flags_source="computed (adversarial filter, 'The [NOUN] is [MASK].')")
+                      own_flags=(lambda: scorer.filter_flags(prompts, batch_size)) if compute_individual else None,
+                      own_flags_source=scorer.filter_source, **scorer.row_extra())
+
+
+def evaluate_model(model_name: str, prompts: Sequence[WinoVentiPrompt], registry: Optional[Registry] = None, *,
+                   lm: Optional[MaskedLm] = None, cuda_device: Optional[int] = None, precision: str = "fp32",
+                   multi_token: str = "skip", batch_size: int = 64, **options: Any) -> Dict[str, Any]:
+    """A masked LM's Table-6 row (:func:`evaluate_prompts`; ``options``: ``registry_name``,
+    ``intersection_models``, ``compute_individual``, ``progress``), scored on ``cuda_device``
+    (``None``: the GPU when there is one) in ``precision`` (both ignored when ``lm`` is given: it
+    was placed when loaded)."""
+    lm = lm or MaskedLm(model_name, cuda_device=cuda_device, precision=precision, multi_token=multi_token)
+    return evaluate_prompts(MaskedLmScorer(lm), model_name, prompts, registry, batch_size=batch_size, **options)
 
 
 def table6_row(model_name: str, prompts: Sequence[WinoVentiPrompt], scores: Dict[str, Any],

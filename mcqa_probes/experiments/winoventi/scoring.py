@@ -35,7 +35,8 @@ class MaskedLm:
         torch.manual_seed(seed)
         self.cuda_device = resolve_cuda_device(cuda_device)
         self.precision = precision
-        self.model = WinoVentiMlm(Vocabulary(), model_name, probe_type=probe_type, precision=precision)
+        self.model = WinoVentiMlm(Vocabulary(), transformer_model_name=model_name, probe_type=probe_type,
+                                  precision=precision)
         place_model(self.model, self.cuda_device, precision)
         self.model.eval()
 
