@@ -31,6 +31,7 @@ class Taxonomy:
         self._depth: Dict[str, int] = {}
         self._sisters: Dict[Tuple[str, int], Dict[str, Chain]] = {}
         self._layers: Dict[Tuple[str, int], Dict[str, Chain]] = {}
+        self._up_levels: Dict[Tuple[str, int], List[List[str]]] = {}
 
     # ------------------------------------------------------------------ closures
     def _bfs(self, concept: str, step, limit: int) -> Dict[str, Chain]:
@@ -81,7 +82,14 @@ class Taxonomy:
         return cached[1][:max_hops]
 
     def up_levels(self, concept: str, max_hops: int) -> List[List[str]]:
-        """Ancestors by exact (shortest) distance: ``levels[k-1]`` = sorted ids at ``k`` hops."""
+        """Ancestors by exact (shortest) distance: ``levels[k-1]`` = sorted ids at ``k`` hops (memoised)."""
+        key = (concept, max_hops)
+        found = self._up_levels.get(key)
+        if found is None:
+            found = self._up_levels[key] = self._compute_up_levels(concept, max_hops)
+        return found
+
+    def _compute_up_levels(self, concept: str, max_hops: int) -> List[List[str]]:
         limit = max(max_hops, self.max_hops)
         levels: List[List[str]] = [[] for _ in range(limit)]
         for ancestor, chain in self.up(concept, limit).items():

@@ -19,7 +19,9 @@ import time
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Union
 
-from mcqa_probes.builders.build import FORMAT_VERSION, Progress, _no_progress, probe_rng, write_probe
+from mcqa_probes.builders.build import (
+    FORMAT_VERSION, Progress, _can_fork, _join_child, _no_progress, _start_child, probe_rng, write_probe,
+)
 from mcqa_probes.builders.ontology_qa import OntologyQABuilder, ontology_settings, relation_probe_name
 from mcqa_probes.builders.output import write_json
 from mcqa_probes.builders.wordnetqa import WORDNET_PROBES
@@ -45,8 +47,14 @@ def build_ontology_probes(
     settings: Optional[dict] = None,
     progress: Progress = _no_progress,
     log: Callable[[str], None] = lambda message: None,
+    workers: int = 1,
 ) -> Dict[str, object]:
-    """Build the probes of ``graph`` into ``out``; returns ``{"manifest", "stats", "validity", "timings", "skipped"}``."""
+    """Build the probes of ``graph`` into ``out``; returns ``{"manifest", "stats", "validity", "timings", "skipped"}``.
+
+    ``workers=2`` builds the definitions and synonymy probes in a forked process while this one
+    builds the others (every probe has its own seeded random stream and the builders' caches are
+    pure, so the files are byte-identical whatever ``workers`` is).
+    """
     out = Path(out)
     settings = ontology_settings(dict(settings or {}, max_hops=max_hops))
     resolved = dict((graph.provenance or {}).get("relations", {}))
@@ -65,7 +73,12 @@ def build_ontology_probes(
     validity: Dict[str, Dict[str, int]] = {}
     skipped: Dict[str, str] = {}
     builder = OntologyQABuilder(graph, settings, progress)
-    for probe in names:
+
+    def build_some(selected: List[str]) -> None:
+        for probe in selected:
+            build_one(probe)
+
+    def build_one(probe: str) -> None:
         start = time.perf_counter()
         relation = relation_probes.get(probe)
         maker = builder if relation is None else OntologyQABuilder(graph, settings, progress, relation=relation,
@@ -79,7 +92,7 @@ def build_ontology_probes(
             if summary.get("askable"):
                 skipped[probe] = f"no question with {int(settings['num_choices']) - 1} valid distractors"
             log(f"{probe}: no questions ({skipped[probe]})")
-            continue
+            return
         train_limit = int(len(questions) * float(settings["train_fraction"]))
         train_limit = train_limit if train_size is None else min(int(train_size), train_limit)
         write_probe(out, probe, questions, seed, train_limit, (stats, files, counts, timings), progress, log)
@@ -87,7 +100,16 @@ def build_ontology_probes(
         summary["duplicates_dropped"] = stats[probe]["duplicates_dropped"]
         validity[probe] = summary
         stats[probe]["validity"] = summary
-        del questions
+
+    results = (stats, files, counts, timings, validity, skipped)
+    forked = [p for p in names if p in ("definitions", "synonymy")] if workers > 1 and _can_fork() else []
+    child = _start_child(build_some, forked, results) if forked else None
+    build_some([p for p in names if p not in forked])
+    if child is not None:
+        _join_child(child, results)
+    stats = {p: stats[p] for p in names if p in stats}
+    validity = {p: validity[p] for p in names if p in validity}
+    skipped = {p: skipped[p] for p in names if p in skipped}
     if not stats:
         raise ValueError(f"{graph.source}: no probe has a question ({'; '.join(f'{p}: {r}' for p, r in skipped.items())})")
     files["stats.json"] = write_json(out / "stats.json", stats)

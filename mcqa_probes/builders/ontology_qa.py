@@ -54,8 +54,11 @@ ONTOLOGY_SETTINGS: Dict[str, object] = {
     # roots ("sequence feature", "thing") are correct answers for almost every concept
     "min_answer_depth": {"n": 1},
     "variants": {"definitions": 1, "synonymy": 2, "hypernymy": 1, "hyponymy": 1, "relation": 1},
-    # at most this many concepts are asked about per probe (a seeded, hash-ordered choice; 0: all)
-    "max_concepts": 5000,
+    # at most this many concepts are asked about per probe (a fixed, hash-ordered choice; 0: all): the
+    # Sequence Ontology (2,400 concepts) stays whole; a source of 500,000 concepts gives probes of a
+    # size people score (about 12 questions per concept in hypernymy) in a build that costs little
+    # more than reading the source
+    "max_concepts": 2500,
     # mask | drop: what to do with a definition in a stem that names the answer
     "leakage": "mask",
     # use the concept's definition as the context of ISA and relation questions
@@ -81,6 +84,11 @@ def ontology_settings(settings: Optional[dict] = None) -> dict:
         else:
             merged[key] = value
     return merged
+
+
+def _rank(probe: str, concept_id: str) -> str:
+    """A concept's place in the fixed order that ``max_concepts`` takes concepts from."""
+    return hashlib.sha1(f"{probe}:{concept_id}".encode("utf-8")).hexdigest()
 
 
 def relation_probe_name(relation: str) -> str:
@@ -199,19 +207,36 @@ class OntologyQABuilder(WordNetQABuilder):
 
     def concepts_to_ask(self, probe: str) -> List[str]:
         """The askable concepts, at most ``max_concepts`` of them: a fixed choice by a hash of the id
-        (the same whatever the number of workers, the seed or the other probes)."""
-        found = self.askable(self.kind(probe))
+        (the same whatever the number of workers, the seed or the other probes). With a cap, the
+        definitions probe checks its (costly) definition test only on concepts in hash order until
+        the cap is reached, so a source of 500,000 concepts is not masked whole."""
+        kind = self.kind(probe)
         limit = int(self.settings.get("max_concepts") or 0)
+        if kind == "definitions" and limit:
+            candidates = [c for c in self.graph.ids(self.settings["pos"]) if self.graph[c].definition]
+            if len(candidates) > limit:
+                self.summary["askable"] = len(candidates)        # with a definition; usable ones are asked
+                found = []
+                for concept_id in sorted(candidates, key=lambda c: _rank(probe, c)):
+                    if self.usable_definition(concept_id):
+                        found.append(concept_id)
+                        if len(found) == limit:
+                            break
+                return sorted(found)
+            found = [c for c in candidates if self.usable_definition(c)]
+            self.summary["askable"] = len(found)
+            return found
+        found = self.askable(kind)
         self.summary["askable"] = len(found)
         if limit and len(found) > limit:
-            ranked = sorted(found, key=lambda c: hashlib.sha1(f"{probe}:{c}".encode("utf-8")).hexdigest())
-            found = sorted(ranked[:limit])
+            found = sorted(sorted(found, key=lambda c: _rank(probe, c))[:limit])
         return found
 
-    def answer_pool(self, probe: str) -> Dict[str, List[str]]:
-        """The paper's answer pool for random distractors, unless it has too few distinct concepts to
-        fill the questions (a small relation): then every concept, and the summary says so."""
-        pools = super().answer_pool(probe)
+    def answer_pool(self, probe: str, concepts: Optional[List[str]] = None) -> Dict[str, List[str]]:
+        """The paper's answer pool for random distractors (the answers of the concepts asked), unless it
+        has too few distinct concepts to fill the questions (a small relation): then every concept,
+        and the summary says so."""
+        pools = super().answer_pool(probe, concepts)
         needed = int(self.settings["min_answer_pool"])
         if sum(len(set(members)) for members in pools.values()) < needed:
             self.summary["random_distractors_from_all_concepts"] = 1

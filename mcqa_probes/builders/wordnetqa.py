@@ -150,8 +150,9 @@ class WordNetQABuilder:
             return [(c, tuple(reversed(self.taxonomy.up(c, max_hops)[concept_id]))) for c in picked]
         raise KeyError(f"not a WordNetQA probe: {probe!r}")
 
-    def answer_pool(self, probe: str) -> Dict[str, List[str]]:
-        """pos -> the answers of the ISA probe, each listed as often as it is an answer (sorted).
+    def answer_pool(self, probe: str, concepts: Optional[List[str]] = None) -> Dict[str, List[str]]:
+        """pos -> the answers of the ISA probe (of ``concepts``, by default every askable concept),
+        each listed as often as it is an answer (sorted).
 
         Drawing random distractors uniformly from this list gives them the same distribution as
         the gold answers, so a choice-only model cannot learn which concepts tend to be answers
@@ -160,7 +161,7 @@ class WordNetQABuilder:
         pools: Dict[str, List[str]] = {}
         max_hops = int(self.settings["max_hops"])
         depth_limit = self.settings["min_answer_depth"]
-        for concept_id in self.askable(probe):
+        for concept_id in self.askable(probe) if concepts is None else concepts:
             if probe == "hypernymy":
                 candidates = [a for a in self.taxonomy.up(concept_id, max_hops)
                               if self.taxonomy.depth(a) >= int(depth_limit.get(self.graph[a].pos, 0))]
@@ -277,11 +278,12 @@ class WordNetQABuilder:
         max_family = settings["max_family_distractors"]
         max_family = int(max_family.get(kind, count)) if isinstance(max_family, dict) else int(max_family)
         self.summary = {"concepts": 0, "no_valid_distractors": 0}
+        to_ask = self.concepts_to_ask(probe)
         use_answer_pool = kind in ("hypernymy", "hyponymy") and settings["isa_random_from_answers"]
-        self.sampler.random_pools = self.answer_pool(kind) if use_answer_pool else self.random_pools
+        self.sampler.random_pools = self.answer_pool(kind, to_ask) if use_answer_pool else self.random_pools
         self.sampler.max_from_family = max_family
         questions: List[ProbeQuestion] = []
-        for concept_id in self.progress(self.concepts_to_ask(probe), desc=f"{probe}"):
+        for concept_id in self.progress(to_ask, desc=f"{probe}"):
             concept = self.graph[concept_id]
             cluster_key = f"{probe}:{concept_id}"
             number = concept.number

@@ -89,7 +89,7 @@ class _Repairer:
         for _ in range(end - first + 1):
             text = "\n".join(self.lines[first:end]) + "\n"
             try:
-                return fastobo.loads(text)
+                return fastobo.loads(text, threads=1)   # a thread pool per small frame costs 30x the parse
             except SyntaxError as error:
                 lineno = getattr(error, "lineno", None)
                 if not lineno or not (0 < lineno <= end - first):

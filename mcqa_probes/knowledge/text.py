@@ -11,6 +11,7 @@
   writes it (``sequence_feature``, ``sequence feature``, ``Sequence-Feature``): the leakage check of
   the probes uses it.
 """
+import functools
 import html
 import re
 from typing import Iterable, Optional, Pattern, Sequence, Tuple
@@ -69,7 +70,12 @@ def name_variants(names: Sequence[str]) -> Tuple[str, ...]:
 
 def name_pattern(names: Sequence[str]) -> Optional[Pattern]:
     """A pattern matching any of ``names`` as whole words, with space, ``_`` or ``-`` between words
-    and an optional plural ``s``/``es``; None when there is no name."""
+    and an optional plural ``s``/``es``; None when there is no name. Compiled once per set of names."""
+    return _name_pattern(tuple(names))
+
+
+@functools.lru_cache(maxsize=200_000)
+def _name_pattern(names: Tuple[str, ...]) -> Optional[Pattern]:
     variants = name_variants(names)
     if not variants:
         return None
@@ -79,8 +85,13 @@ def name_pattern(names: Sequence[str]) -> Optional[Pattern]:
 
 def mask_names(text: str, names: Sequence[str], mask: str = "___") -> Tuple[str, int]:
     """``text`` with every mention of ``names`` replaced by ``mask``; returns the count too."""
+    if not text:
+        return text, 0
+    flat = re.sub(r"[_-]", " ", text.lower())
+    if not any(name.split(" ")[0] in flat for name in name_variants(names)):
+        return text, 0                       # no name can match: skip compiling a pattern (large sources)
     pattern = name_pattern(names)
-    if pattern is None or not text:
+    if pattern is None:
         return text, 0
     return pattern.subn(mask, text)
 

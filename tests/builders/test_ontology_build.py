@@ -40,6 +40,15 @@ def test_the_same_seed_gives_byte_identical_files_and_another_seed_other_ones(tm
     assert any((tmp_path / "a" / f).read_bytes() != (tmp_path / "c" / f).read_bytes() for f in files)
 
 
+def test_two_workers_write_the_same_files_as_one(tmp_path):
+    build(ONTOLOGIES / "vehicles.obo", tmp_path / "one", ["part_of"], workers=1)
+    result = build(ONTOLOGIES / "vehicles.obo", tmp_path / "two", ["part_of"], workers=2)
+    assert list(result["stats"]) == ["definitions", "synonymy", "hypernymy", "hyponymy", "part_of"]
+    files = sorted(p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*") if p.is_file())
+    assert len(files) == 5 * 3 + 2
+    assert all((tmp_path / "one" / f).read_bytes() == (tmp_path / "two" / f).read_bytes() for f in files)
+
+
 def test_the_manifest_names_the_source_and_the_stats_hold_each_probes_validity_summary(tmp_path):
     result = build(ONTOLOGIES / "vehicles.obo", tmp_path, ["part_of"])
     manifest = json.loads((tmp_path / "manifest.json").read_text())
