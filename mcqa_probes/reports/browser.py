@@ -13,9 +13,16 @@ and every ``<table>`` with its rendered width, and writes the page's height, wid
 and title onto ``<html>``. The dumped DOM is then read with :mod:`html.parser`, and the copy removed. A screenshot is a second run on the original page
 (``--screenshot``), as tall as the page measured by the first (at most :data:`MAX_HEIGHT` px).
 
+:func:`load_page` is the same load for a page that renders itself with JavaScript (the item
+browser): it opens the page at a URL fragment (``#probe=...``: the page's own filters), records any
+uncaught JavaScript error (a script put first in ``<head>`` writes them onto ``<html>``) and returns
+the dumped DOM for the caller to read.
+
 Each run gets a fresh ``--user-data-dir`` and ``HOME`` in a temporary directory, removed
 afterwards, so nothing is left behind. Plain Python: no torch, no third-party packages.
 """
+import contextlib
+import json
 import os
 import secrets
 import shutil
@@ -24,7 +31,7 @@ import subprocess
 import tempfile
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Dict, List, Optional, Union
+from typing import Dict, Iterator, List, Optional, Union
 
 PathLike = Union[str, Path]
 
@@ -67,6 +74,19 @@ CHECK_SCRIPT = """
   else { window.addEventListener("load", function () { setTimeout(done, 0); }); }
 })();</script>
 """ % MARK
+
+
+ERROR_SCRIPT = """<script %s>(function () {
+  var errors = [];
+  function keep(text) {
+    errors.push(String(text));
+    document.documentElement.setAttribute("data-mcqa-errors", JSON.stringify(errors));
+  }
+  window.addEventListener("error", function (event) {
+    keep((event.message || "error") + (event.lineno ? " (line " + event.lineno + ")" : ""));
+  });
+  window.addEventListener("unhandledrejection", function (event) { keep("unhandled rejection: " + event.reason); });
+})();</script>""" % MARK
 
 
 def find_chromium() -> str:
@@ -199,6 +219,69 @@ def _image_label(attributes: Dict[str, str]) -> str:
     return _short(src) if src else (alt or "(img without src)")
 
 
+def _existing(html_path: PathLike) -> Path:
+    page = Path(html_path).resolve()
+    if not page.is_file():
+        raise FileNotFoundError(f"no HTML page at {html_path}")
+    return page
+
+
+@contextlib.contextmanager
+def _instrumented_copy(page: Path, instrumented: bytes) -> Iterator[Path]:
+    """A temporary copy of ``page`` with ``instrumented`` content next to it (so that relative paths
+    resolve the same way), removed afterwards."""
+    copy = page.with_name(f".{page.stem}.mcqa-inspect-{secrets.token_hex(4)}.html")
+    base_dir = None
+    try:
+        try:
+            copy.write_bytes(instrumented)
+        except OSError:  # read-only directory: a copy elsewhere, with <base> pointing back at the page's
+            base_dir = tempfile.mkdtemp(prefix="mcqa_inspect_")
+            copy = Path(base_dir) / "page.html"
+            base = f'<base href="{page.parent.as_uri()}/">'.encode()
+            copy.write_bytes(base + instrumented)
+        yield copy
+    finally:
+        copy.unlink(missing_ok=True)
+        if base_dir:
+            shutil.rmtree(base_dir, ignore_errors=True)
+
+
+def _with_error_script(html: bytes) -> bytes:
+    """The page with :data:`ERROR_SCRIPT` right after ``<head>`` (before the page's own scripts)."""
+    script = ERROR_SCRIPT.encode("ascii")
+    lower = html.lower()
+    at = lower.find(b"<head")
+    if at >= 0:
+        at = lower.find(b">", at) + 1
+        return html[:at] + script + html[at:]
+    return script + html
+
+
+def load_page(html_path: PathLike, fragment: str = "", width: int = 1280, height: int = 800,
+              timeout: float = 60) -> Dict[str, object]:
+    """Load ``html_path`` (at ``#fragment`` when given) in headless Chromium, let its scripts run, and
+    return ``{"dom": the DOM as Chromium dumps it, "errors": [uncaught JavaScript errors], "title"}``.
+
+    ``FileNotFoundError`` when the page does not exist; ``RuntimeError`` when Chromium is missing or
+    fails, or the page's ``load`` event does not come within the time budget."""
+    page = _existing(html_path)
+    binary = find_chromium()
+    budget = [f"--virtual-time-budget={int(min(timeout, 30) * 1000)}"]
+    instrumented = _with_check_script(_with_error_script(page.read_bytes()))
+    with _instrumented_copy(page, instrumented) as copy:
+        url = copy.as_uri() + (f"#{fragment.lstrip('#')}" if fragment else "")
+        dom = _run_chromium(binary, [*budget, f"--window-size={width},{height}", "--dump-dom", url], timeout)
+    parser = _DumpedDom()
+    parser.feed(dom.decode("utf-8", "replace"))
+    parser.close()
+    if parser.root.get("data-mcqa-done") != "1":
+        raise RuntimeError(f"{page}: the page's load event did not come within the time budget "
+                           f"({budget[0]}), or Chromium printed no DOM")
+    errors = json.loads(parser.root.get("data-mcqa-errors") or "[]")
+    return {"dom": dom.decode("utf-8", "replace"), "errors": errors, "title": parser.root.get("data-mcqa-title", "")}
+
+
 def inspect_page(html_path: PathLike, screenshot_path: Optional[PathLike] = None, width: int = 1280,
                  height: Optional[int] = None, timeout: float = 60) -> dict:
     """Load ``html_path`` in headless Chromium and report what the browser saw.
@@ -215,28 +298,12 @@ def inspect_page(html_path: PathLike, screenshot_path: Optional[PathLike] = None
     Chromium run. ``FileNotFoundError`` when the page does not exist; ``RuntimeError`` when
     Chromium is missing, fails (its stderr tail is in the message) or the page never loads.
     """
-    page = Path(html_path).resolve()
-    if not page.is_file():
-        raise FileNotFoundError(f"no HTML page at {html_path}")
+    page = _existing(html_path)
     binary = find_chromium()
     budget = [f"--virtual-time-budget={int(min(timeout, 30) * 1000)}"]
-    instrumented = _with_check_script(page.read_bytes())
-    copy = page.with_name(f".{page.stem}.mcqa-inspect-{secrets.token_hex(4)}.html")
-    base_dir = None
-    try:
-        try:
-            copy.write_bytes(instrumented)
-        except OSError:  # read-only directory: a copy elsewhere, with <base> pointing back at the page's
-            base_dir = tempfile.mkdtemp(prefix="mcqa_inspect_")
-            copy = Path(base_dir) / "page.html"
-            base = f'<base href="{page.parent.as_uri()}/">'.encode()
-            copy.write_bytes(base + instrumented)
+    with _instrumented_copy(page, _with_check_script(page.read_bytes())) as copy:
         dom = _run_chromium(binary, [*budget, f"--window-size={width},{height or MEASURE_HEIGHT}",
                                      "--dump-dom", copy.as_uri()], timeout)
-    finally:
-        copy.unlink(missing_ok=True)
-        if base_dir:
-            shutil.rmtree(base_dir, ignore_errors=True)
     parser = _DumpedDom()
     parser.feed(dom.decode("utf-8", "replace"))
     parser.close()
