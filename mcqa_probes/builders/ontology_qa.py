@@ -38,7 +38,7 @@ import hashlib
 import re
 from typing import Callable, Dict, FrozenSet, List, Optional
 
-from mcqa_probes.builders.distractors import RANDOM, Family, probe_families
+from mcqa_probes.builders.distractors import Family, probe_families
 from mcqa_probes.builders.hops import Taxonomy
 from mcqa_probes.builders.ontology_templates import (
     NO_CONTEXT, ontology_template_ids, relation_phrase, render_ontology_stem,
@@ -77,13 +77,8 @@ MASK = "___"
 
 
 def ontology_settings(settings: Optional[dict] = None) -> dict:
-    merged = merged_settings(ONTOLOGY_SETTINGS)
-    for key, value in (settings or {}).items():
-        if isinstance(merged.get(key), dict) and isinstance(value, dict):
-            merged[key].update(value)
-        else:
-            merged[key] = value
-    return merged
+    """``settings`` over the ontology defaults over the WordNet defaults."""
+    return merged_settings(settings, defaults=merged_settings(ONTOLOGY_SETTINGS))
 
 
 def _rank(probe: str, concept_id: str) -> str:
@@ -359,15 +354,12 @@ class OntologyQABuilder(WordNetQABuilder):
                                   index, variant)
 
     def family_notes(self, notes, family: Family, selection, choice_ids: List[str]) -> None:
-        name = family.name
-        if self.relation is not None and name == "hyponym":
-            name = "inverse"
-        notes["distractor_type"] = name
-        if family != RANDOM:
-            notes["distractor_hops"] = family.depth
-        notes["distractor_chain"] = ";".join(selection.chains)
-        notes["random_distractors"] = selection.from_random
-        notes["other_distractors"] = selection.from_family
+        """WordNet's notes, with the source's ids (``choice_ids``, ``distractor_ids``) for the synsets,
+        and ``inverse`` for the family of a relation probe that follows the relation backwards."""
+        super().family_notes(notes, family, selection, choice_ids)
+        del notes["distractor_synsets"]
+        if self.relation is not None and family.name == "hyponym":
+            notes["distractor_type"] = "inverse"
         notes["choice_ids"] = choice_ids
         notes["distractor_ids"] = [c for c in choice_ids if c != notes["answer_id"]]
 

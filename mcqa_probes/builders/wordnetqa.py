@@ -70,8 +70,11 @@ def _no_progress(iterable, **_kwargs):
     return iterable
 
 
-def merged_settings(settings: Optional[dict] = None) -> dict:
-    merged = {key: (dict(value) if isinstance(value, dict) else value) for key, value in DEFAULT_SETTINGS.items()}
+def merged_settings(settings: Optional[dict] = None, defaults: Optional[dict] = None) -> dict:
+    """``settings`` over ``defaults`` (the WordNet defaults unless given): a dict value updates the
+    default's dict, any other value replaces it."""
+    merged = {key: (dict(value) if isinstance(value, dict) else value)
+              for key, value in (DEFAULT_SETTINGS if defaults is None else defaults).items()}
     for key, value in (settings or {}).items():
         if isinstance(merged.get(key), dict) and isinstance(value, dict):
             merged[key].update(value)
