@@ -298,7 +298,7 @@ def _refuse_cycles(where: str, edges: List[Tuple[str, str]], lines: Dict[Tuple[s
     try:
         sorter.prepare()
     except graphlib.CycleError as error:
-        cycle = list(error.args[1])
+        cycle = list(reversed(error.args[1]))          # graphlib lists it parent first; read it as "is_a"
         pairs = list(zip(cycle, cycle[1:]))
         line = next((lines.get(pair) or lines.get(pair[::-1]) for pair in pairs
                      if lines.get(pair) or lines.get(pair[::-1])), None)
