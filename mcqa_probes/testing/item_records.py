@@ -37,8 +37,9 @@ def synthetic_records(questions: int = 2000, probes: Sequence[str] = ("definitio
                 "id": f"{probe}-{number}", "question": f"In 'the {word} number {number}', {word} is a kind of",
                 "choices": [f"{WORDS[(cluster + k) % len(WORDS)]} choice {k}, a longer gloss of some words"
                             for k in range(5)],
-                "answer_index": rng.randrange(5), "cluster_key": concept,
-                "notes": {"hops": 1 + number % 3, "distractor_family": FAMILIES[number % 4], "gold_synset": concept}}))
+                "answer_index": rng.randrange(5),
+                "notes": {"hops": 1 + number % 3, "distractor_family": FAMILIES[number % 4], "cluster_key": concept,
+                          "gold_synset": concept}}))
     records = []
     for index, model in enumerate(models):
         for probe, meta in metadata:
@@ -52,6 +53,5 @@ def synthetic_records(questions: int = 2000, probes: Sequence[str] = ("definitio
                 return values
 
             prompts = {"mcqa": scores()} if index == 0 else {prompt: scores() for prompt in CAUSAL_PROMPTS}
-            records.append(item_record(model, "wordnetqa", probe, meta, prompts, "mcqa" if index == 0 else "cloze/sum",
-                                       cluster_field="cluster_key"))
+            records.append(item_record(model, "wordnetqa", probe, meta, prompts, "mcqa" if index == 0 else "cloze/sum"))
     return records
