@@ -131,6 +131,14 @@ def cuda_device_from_args(parser: argparse.ArgumentParser, args: argparse.Namesp
         raise  # parser.error exits; for type checkers
 
 
+def check_requested_device(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """A ``--cuda-device`` given on the command line checked at once (a GPU that is not there is a
+    usage error, :func:`cuda_device_from_args`); the default waits, so that a command can check the
+    rest of its arguments before torch loads and call :func:`cuda_device_from_args` after."""
+    if getattr(args, "cuda_device", None) is not None:
+        cuda_device_from_args(parser, args)
+
+
 def describe(cuda_device: int, precision: str = "fp32") -> str:
     """One line for logs: ``cuda:0 (NVIDIA H200), bf16`` or ``cpu, fp32``."""
     if cuda_device < 0:

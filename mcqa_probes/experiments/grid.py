@@ -49,6 +49,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from mcqa_probes.common.cli import Interrupted, signal_name, stop_on_signals
 from mcqa_probes.common.configs import CONFIG_DIR
+from mcqa_probes.common.grid_arguments import add_grid_arguments  # noqa: F401  (light home: parsed before torch loads)
 from mcqa_probes.common.environment import environment
 from mcqa_probes.common.io import write_text
 
@@ -145,18 +146,6 @@ class GridReport:
 
 
 # ---------------------------------------------------------------------------- command line
-def add_grid_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("grid (see mcqa_probes/experiments/grid.py)")
-    group.add_argument("--workers", type=int, default=None,
-                       help="trials at a time (default: the machine's cores / --cpus-per-trial, or its GPUs / "
-                            "--gpus-per-trial); 1 runs serially in this process without Ray")
-    group.add_argument("--address", default=None,
-                       help="run on an existing Ray cluster (default: RAY_ADDRESS, else a local Ray)")
-    group.add_argument("--cpus-per-trial", type=float, default=1.0, help="CPUs (torch threads) per trial")
-    group.add_argument("--gpus-per-trial", type=float, default=None,
-                       help="GPUs per trial, a fraction allowed (default: 1 when the command runs on a GPU, else 0)")
-
-
 def grid_options(args: argparse.Namespace, cuda_device: Optional[int] = None) -> GridOptions:
     """The options of :func:`add_grid_arguments`; ``cuda_device`` (the command's resolved device) sets
     the default GPUs per trial: a trial that trains on a GPU must get one from Ray."""

@@ -107,6 +107,15 @@ def resolve_transformer_name(name: str) -> str:
     return check_model_name(name)
 
 
+def check_model_argument(name: str) -> None:
+    """A command's model name or directory checked before anything heavy loads (no torch, no
+    transformers): a short offline name of SmolLM2 passes (its loader converts it on first use), any
+    other name goes through :func:`resolve_transformer_name` (``minilm``: the package is there;
+    otherwise :func:`check_model_name`), so that a name that names no model is one line at once."""
+    if not is_smollm2(name):
+        resolve_transformer_name(name)
+
+
 # ---------------------------------------------------------------------------- checking a model name
 #: what the one-line errors list as the names that always work offline
 OFFLINE_NAMES = "smollm2, minilm, ..."

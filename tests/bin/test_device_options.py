@@ -63,9 +63,12 @@ def test_zero_shot_passes_device_and_precision_to_the_library(monkeypatch, capsy
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
     monkeypatch.chdir(tmp_path)
     (tmp_path / "a.jsonl").write_text("")  # bin/zero_shot checks that --data exists before loading a model
-    module = load_command("zero_shot")
+    (tmp_path / "m").mkdir()  # and that --model names a model: "m" stands for a masked LM directory
+    (tmp_path / "m" / "config.json").write_text("{}")
+    module = load_command("zero_shot")  # it imports the library where it uses it, after the checks
     calls = []
-    monkeypatch.setattr(module, "zero_shot_evaluate", lambda *a, **k: calls.append(k) or {"accuracy": 1.0})
-    monkeypatch.setattr(module, "is_causal_lm", lambda name: False)  # "m" stands for a masked LM (no such model)
+    monkeypatch.setattr("mcqa_probes.experiments.olmpics.zero_shot.zero_shot_evaluate",
+                        lambda *a, **k: calls.append(k) or {"accuracy": 1.0})
+    monkeypatch.setattr("mcqa_probes.models.causal_lm_loading.is_causal_lm", lambda name: False)
     assert module.main(["--model", "m", "--data", "a.jsonl", "--precision", "bf16"]) == 0
     assert [(k["cuda_device"], k["precision"]) for k in calls] == [(-1, "bf16")]

@@ -85,6 +85,31 @@ def test_inoculate_unknown_name_and_directory_without_a_model(empty_dir, tmp_pat
     assert not (tmp_path / "out").exists()
 
 
+#: runs a bin/ command as its own __main__ would, then says which heavy packages it had imported
+LOADED = """
+import json, runpy, sys
+sys.argv = sys.argv[1:]
+try:
+    runpy.run_path(sys.argv[0], run_name="__main__")
+except SystemExit as stop:
+    print(json.dumps({"status": stop.code, "loaded": sorted(
+        name for name in ("torch", "allennlp", "transformers") if name in sys.modules)}))
+"""
+
+
+@pytest.mark.parametrize("name,args", [
+    ("zero_shot", ["--data", HYPERNYMY / "dev.jsonl"]),
+    ("inoculate", ["--probe-dir", HYPERNYMY, "--orig-dev", DATA / "wordnetqa_hypernymy.jsonl", "--out", "OUT"]),
+])
+def test_an_unknown_model_name_is_the_error_before_torch_loads(name, args, tmp_path):
+    """The arguments and the model name are checked before torch, allennlp or transformers load
+    (what the error costs is a plain interpreter's start, not the library's)."""
+    args = [tmp_path / "out" if a == "OUT" else a for a in args]
+    result = command([sys.executable, "-c", LOADED, ROOT / "bin" / name, "--model", UNKNOWN, *args])
+    assert error_lines(result) == [OFFLINE_LINE], result.stderr[-3000:]
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == {"status": cli.BAD_INPUT, "loaded": []}
+
+
 def test_probe_report_unknown_name_is_one_line_and_nothing_else(tmp_path):
     result = command([ALLENNLP, "probe-report", UNKNOWN, "--out", tmp_path / "card", "--probes-dir", FIXTURES / "probes"])
     assert result.returncode == cli.BAD_INPUT

@@ -8,6 +8,7 @@ from mcqa_probes.common import device
 from mcqa_probes.common.device import (
     add_device_arguments,
     autocast,
+    check_requested_device,
     config_environment,
     cuda_device_from_args,
     place_model,
@@ -69,6 +70,18 @@ def test_a_missing_gpu_is_a_usage_error_of_the_command(monkeypatch, capsys):
     assert exit_info.value.code == 2
     assert "--cuda-device 0: torch sees 0 GPU" in capsys.readouterr().err
     assert cuda_device_from_args(parser, parser.parse_args([])) == -1
+
+
+def test_a_requested_gpu_is_checked_at_once_and_the_default_waits(monkeypatch, capsys):
+    parser = add_device_arguments(argparse.ArgumentParser(prog="zero_shot"))
+    monkeypatch.setattr(device, "default_cuda_device", lambda: pytest.fail("the default resolved too early"))
+    check_requested_device(parser, parser.parse_args([]))  # nothing asked for: nothing loads
+    check_requested_device(parser, parser.parse_args(["--cuda-device", "-1"]))
+    fake_gpus(monkeypatch, 0)
+    with pytest.raises(SystemExit) as exit_info:
+        check_requested_device(parser, parser.parse_args(["--cuda-device", "0"]))
+    assert exit_info.value.code == 2
+    assert "--cuda-device 0: torch sees 0 GPU" in capsys.readouterr().err
 
 
 def test_config_environment_names_the_variables_the_configs_read():

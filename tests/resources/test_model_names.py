@@ -168,3 +168,16 @@ def test_connects_opens_a_local_port_and_refuses_a_closed_one():
 
 def test_short_offline_names_are_not_checked_against_the_hub(offline):
     assert resolve_transformer_name("minilm").endswith(str(pretrained.minilm_dir().name))
+
+
+def test_a_command_model_argument_is_checked_but_smollm2_waits_for_its_loader(offline, monkeypatch, tmp_path):
+    """check_model_argument: what bin/zero_shot and bin/inoculate call before torch loads."""
+    with pytest.raises(ModelNotFoundError) as error:
+        pretrained.check_model_argument("no-such-model-xyz")
+    assert str(error.value) == OFFLINE_MESSAGE
+    pretrained.check_model_argument("minilm")  # the package is there
+    (tmp_path / "model").mkdir()
+    (tmp_path / "model" / "config.json").write_text("{}")
+    pretrained.check_model_argument(str(tmp_path / "model"))
+    monkeypatch.setattr(pretrained, "smollm2_target", lambda: tmp_path / "not_converted_yet")
+    pretrained.check_model_argument("smollm2")  # converted on first use, by the causal-LM loader
