@@ -131,3 +131,19 @@ def test_worker_failure_is_reported(tmp_path, monkeypatch):
     monkeypatch.setattr(wordnetqa.WordNetQABuilder, "build", failing)
     with pytest.raises(RuntimeError, match="build worker failed: ValueError: synonymy exploded"):
         run(tmp_path / "x", workers=2)
+
+
+def test_wordnet_and_gcide_files_stay_byte_identical_to_the_build_before_other_sources(tmp_path):
+    """fixtures/wordnet_mini/golden_sha256.json holds the sha256 of every file the build wrote on the
+    fixtures at commit 53662cc, before the builders learned other knowledge sources; the WordNet and
+    GCIDE builds must keep writing exactly those bytes (the real WordNet 3.0 / GCIDE build was also
+    compared file by file: identical)."""
+    root = Path(__file__).resolve().parents[2]
+    golden = json.loads((root / "fixtures" / "wordnet_mini" / "golden_sha256.json").read_text())
+    for name, settings in (("mini_settings", MINI_SETTINGS), ("defaults", {})):
+        result = build_probes(tmp_path / name, probes=PROBES, seed=3, train_size=20, settings=settings,
+                              wordnet=graph_from_description(MINI))
+        assert {k: v["sha256"] for k, v in result["manifest"]["files"].items()} == golden[name], name
+    result = build_probes(tmp_path / "dictionary", probes="dictionary", seed=5, train_size=2,
+                          settings={"dictionary": {"min_word_senses": 2}}, gcide_path=str(root / "fixtures" / "gcide"))
+    assert {k: v["sha256"] for k, v in result["manifest"]["files"].items()} == golden["dictionary"]
