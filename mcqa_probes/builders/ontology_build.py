@@ -37,17 +37,10 @@ EMPTY_REASONS = {
 
 
 def build_ontology_probes(
-    out: Union[str, Path],
-    graph: KnowledgeGraph,
-    relations: Sequence[str] = (),
-    probes: Optional[Sequence[str]] = None,
-    seed: int = 42,
-    max_hops: int = 5,
-    train_size: Optional[int] = 3000,
-    settings: Optional[dict] = None,
-    progress: Progress = _no_progress,
-    log: Callable[[str], None] = lambda message: None,
-    workers: int = 1,
+    out: Union[str, Path], graph: KnowledgeGraph, relations: Sequence[str] = (),
+    probes: Optional[Sequence[str]] = None, seed: int = 42, max_hops: int = 5, train_size: Optional[int] = 3000,
+    settings: Optional[dict] = None, progress: Progress = _no_progress,
+    log: Callable[[str], None] = lambda message: None, workers: int = 1,
 ) -> Dict[str, object]:
     """Build the probes of ``graph`` into ``out``; returns ``{"manifest", "stats", "validity", "timings", "skipped"}``.
 
