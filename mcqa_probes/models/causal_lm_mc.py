@@ -1,8 +1,9 @@
 """The ``causal_lm_mc`` model: a causal LM (GPT-2, Llama, Qwen, Mistral, OLMo, SmolLM2, ...) answering
 multiple-choice questions by the log-likelihood of each choice: zero-shot, or fine-tuned (LoRA or all
 weights) on the same scores."""
+import contextlib
 import logging
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, Iterator, List, Optional, Sequence
 
 import torch
 from allennlp.common.checks import ConfigurationError
@@ -11,6 +12,7 @@ from allennlp.models import Model
 from allennlp.training.metrics import CategoricalAccuracy
 from transformers.pytorch_utils import Conv1D
 
+from mcqa_probes.metrics.item_records import letters_prompt, unrotate
 from mcqa_probes.metrics.rotations import RotationTally
 from mcqa_probes.models.causal_lm_loading import load_causal_lm
 from mcqa_probes.models.causal_lm_scoring import STRATEGIES, CausalLmScorer
@@ -255,6 +257,7 @@ class CausalLmMc(MultipleChoiceModel):
                 self._choice_only(control.to(device).masked_fill(~mask, floor), gold)
             self._count_winoventi(output["logits"], gold, metadata)
             self._count_rotations(scores[self.score], gold, metadata, prompts)
+        output["prompt_scores"] = self._prompt_scores(scores, control, prompts, metadata)
         output["loglikelihood"] = sums.detach().to(device)
         output["continuation_tokens"] = tokens.to(device)
         output["score"] = [self.score] * size
@@ -262,6 +265,46 @@ class CausalLmMc(MultipleChoiceModel):
         if control is not None:
             output["choice_only_loglikelihood"] = neutral.detach().to(device)
         return output
+
+    def _prompt_scores(self, scores: Dict[str, torch.Tensor], control: Optional[torch.Tensor], prompts: List[Any],
+                       metadata: List[Dict[str, Any]]) -> List[Dict[str, List[float]]]:
+        """Per question, its per-choice scores by item-record prompt name (:mod:`mcqa_probes.metrics.item_records`),
+        in the file's order (a rotated question's put back): ``cloze/<score>`` for every normalisation
+        computed (the model's own first) and ``choice_only`` (the control under ``score``) on a cloze or
+        sentence prompt; ``letters/rot<r>`` (the model's ``score``) on a lettered prompt; ``choice_only``
+        alone for a reader that hides the question."""
+        names = [self.score] + [name for name in scores if name != self.score]
+        found = []
+        for b, (prompt, row) in enumerate(zip(prompts, metadata)):
+            count = len(prompt.requests)
+            rotation = int(row.get("rotation", 0) or 0)
+
+            def values(tensor: torch.Tensor) -> List[float]:
+                return unrotate(tensor[b, :count].detach().float().tolist(), rotation)
+
+            if prompt.hide_question:
+                found.append({"choice_only": values(scores[self.score])})
+            elif prompt.format == "letters":
+                found.append({letters_prompt(rotation): values(scores[self.score])})
+            else:
+                entry = {f"cloze/{name}": values(scores[name]) for name in names}
+                if control is not None:
+                    entry["choice_only"] = values(control)
+                found.append(entry)
+        return found
+
+    @contextlib.contextmanager
+    def batch_of_one(self) -> Iterator[None]:
+        """Every request scored in a batch of its own (the scorer's ``batch_size`` 1), past any
+        remembering wrapper (the card's), so that the determinism audit really re-scores."""
+        outer = self._scorer
+        inner = getattr(outer, "scorer", outer)
+        size = inner.batch_size
+        inner.batch_size, self._scorer = 1, inner
+        try:
+            yield
+        finally:
+            inner.batch_size, self._scorer = size, outer
 
     def _count_winoventi(self, logits: torch.Tensor, gold: torch.Tensor, metadata: List[Dict[str, Any]]) -> None:
         if not any("test_type" in row for row in metadata):

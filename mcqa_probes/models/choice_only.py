@@ -22,6 +22,8 @@ class ChoiceOnly(ChoiceScorer):
     initializer : `InitializerApplicator`, optional
     """
 
+    item_prompt = "choice_only"
+
     def __init__(self, vocab: Vocabulary, **kwargs) -> None:  # the config keys of ChoiceScorer (allennlp reads them there)
         super().__init__(vocab, **kwargs)
         self.choice_weight = torch.nn.Linear(self.representation_dim, 1)

@@ -57,6 +57,8 @@ class MaskedLmMc(TransformerChoiceModel):
         Most masked copies (PLL scoring of multi-piece choices) in one forward pass.
     """
 
+    item_prompt = "mlm"
+
     def __init__(self, vocab: Vocabulary, probe_type: str = "mlp", pll_batch_size: int = 256, **kwargs) -> None:
         super().__init__(vocab, **kwargs)
         self.probe_type = one_of(probe_type, PROBE_TYPES, "model.probe_type")

@@ -9,9 +9,10 @@
   logits rather than a metric (zero-shot MC-MLM, WinoVenti).
 * ``load_archived_model``: an archive's model (eval mode, placed on a device and precision) and its
   validation dataset reader: what ``allennlp evaluate`` / ``predict`` load.
-* ``answer_instances`` / ``answer_questions``: per question the model's best choice, the gold choice
-  and the instance metadata (``notes``, cluster keys), in order: the per-question correctness that
-  the probe metrics and the bootstrap intervals of the report card read. Questions go through the
+* ``answer_instances`` / ``answer_questions``: per question the model's best choice, the gold choice,
+  the instance metadata (``notes``, cluster keys) and the per-choice scores by prompt name, in order:
+  the per-question correctness that the probe metrics and the bootstrap intervals of the report card
+  read, and (:func:`item_records`) the item records (:mod:`mcqa_probes.metrics.item_records`). Questions go through the
   reader's ``text_to_instance`` (or ``batch_to_instances``): the instances reading the file builds.
 
 The model's metric state is reset afterwards; ``evaluate_*`` leave the model in eval mode. Every
@@ -21,8 +22,8 @@ and the time left on stderr).
 """
 import contextlib
 import io
-from dataclasses import dataclass
-from typing import Any, Dict, Iterable, Iterator, List, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence
 
 import torch
 from allennlp.data import Batch, Instance
@@ -34,6 +35,7 @@ from allennlp.training.util import evaluate
 
 from mcqa_probes.common import progress
 from mcqa_probes.common.device import model_device, place_model
+from mcqa_probes.metrics.item_records import item_record, merge_records
 
 
 def batches(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
@@ -102,12 +104,14 @@ def evaluate_file(model: Model, reader, data_path: str, batch_size: int = 32) ->
 
 @torch.no_grad()
 def predict_instances(model: Model, instances: List[Instance], batch_size: int = 64) -> Dict[str, List]:
-    """Logits of the real choices and the best choice per instance, in order, on the model's device
-    (logits back in fp32 on the CPU). Real choices: ``candidate_ids >= 0`` (MC-MLM instances) or
-    every choice."""
+    """Logits of the real choices, the best choice and the per-choice scores by prompt name
+    (``prompt_scores``: ``model.item_scores``, the item records' ``scores``; empty for a model that
+    has none) per instance, in order, on the model's device (logits back in fp32 on the CPU). Real
+    choices: ``candidate_ids >= 0`` (MC-MLM instances) or every choice."""
     device = model_cuda_device(model)
     logits: List[List[float]] = []
     best: List[int] = []
+    prompt_scores: List[Dict[str, List[float]]] = []
     progress.expect(len(instances))
     for chunk in batches(instances, batch_size):
         batch = Batch(list(chunk))
@@ -120,9 +124,14 @@ def predict_instances(model: Model, instances: List[Instance], batch_size: int =
         for row, mask in zip(rows, masks):
             logits.append(row[mask].tolist())
         best += output["best_alternative"].tolist()
+        metadata = tensors.get("metadata")
+        if metadata and hasattr(model, "item_scores"):
+            prompt_scores += model.item_scores(output, metadata)
+        else:
+            prompt_scores += [{} for _ in chunk]
         progress.advance(len(chunk))
     model.get_metrics(reset=True)
-    return {"logits": logits, "best": best}
+    return {"logits": logits, "best": best, "prompt_scores": prompt_scores}
 
 
 @dataclass
@@ -149,6 +158,8 @@ class Answer:
     best: int
     gold: int
     metadata: Dict[str, Any]
+    #: per prompt name, the per-choice scores (file order; :mod:`mcqa_probes.metrics.item_records`)
+    scores: Dict[str, List[float]] = field(default_factory=dict)
 
     @property
     def correct(self) -> bool:
@@ -166,9 +177,10 @@ def answer_instances(model: Model, instances: Sequence[Instance], batch_size: in
     instances = list(instances)
     if not instances:
         return []
-    best = predict_instances(model, instances, batch_size)["best"]
-    return [Answer(int(b), gold_index(instance), dict(instance["metadata"].metadata) if "metadata" in instance.fields else {})
-            for b, instance in zip(best, instances)]
+    predicted = predict_instances(model, instances, batch_size)
+    return [Answer(int(b), gold_index(instance), dict(instance["metadata"].metadata) if "metadata" in instance.fields else {},
+                   scores)
+            for b, scores, instance in zip(predicted["best"], predicted["prompt_scores"], instances)]
 
 
 def answer_questions(model: Model, reader, questions: Sequence[Any], batch_size: int = 32) -> List[Answer]:
@@ -186,3 +198,13 @@ def answer_questions(model: Model, reader, questions: Sequence[Any], batch_size:
 def accuracy(answers: Sequence[Answer]) -> float:
     """Share of answers that are right (NaN for none)."""
     return sum(a.correct for a in answers) / len(answers) if answers else float("nan")
+
+
+def item_records(answers: Sequence[Answer], model: str, section: str, probe: str,
+                 cluster_field: Optional[str] = None) -> List[Dict[str, Any]]:
+    """The item records (:func:`mcqa_probes.metrics.item_records.item_record`) of ``answers``, merged by
+    question (every rotation and prompt of a question in one record); the primary prompt is each
+    answer's first (the model's own). Answers without scores (a model without ``item_scores``) are left out."""
+    return merge_records(item_record(model, section, probe, answer.metadata, answer.scores, next(iter(answer.scores)),
+                                     cluster_field)
+                         for answer in answers if answer.scores)

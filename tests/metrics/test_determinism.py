@@ -1,0 +1,42 @@
+"""The determinism audit's reservoir and comparison, by hand."""
+import pytest
+
+from mcqa_probes.metrics.determinism import DeterminismAudit, combine
+
+
+def kept_payloads(size, count, seed):
+    audit = DeterminismAudit(size, seed)
+    for question in range(count):
+        slot = audit.slot()
+        if slot is not None:
+            audit.keep(slot, question, [0.0])
+    return [payload for payload, _ in audit.kept]
+
+
+def test_reservoir_is_seeded_and_keeps_size_distinct_questions():
+    first = kept_payloads(5, 100, seed=3)
+    assert first == kept_payloads(5, 100, seed=3)
+    assert len(set(first)) == 5 and all(0 <= q < 100 for q in first)
+    assert kept_payloads(5, 3, seed=3) == [0, 1, 2]  # fewer questions than asked: all of them
+    assert kept_payloads(0, 10, seed=3) == []
+
+
+def test_reservoir_draws_uniformly():
+    counts = [0] * 10
+    for seed in range(2000):
+        for question in kept_payloads(2, 10, seed):
+            counts[question] += 1
+    # each question is kept with probability 2/10: 400 of 2000 draws, give or take 4 standard deviations
+    assert all(abs(c - 400) < 4 * (2000 * 0.2 * 0.8) ** 0.5 for c in counts), counts
+
+
+def test_result_by_hand_and_combine():
+    audit = DeterminismAudit(2, 0)
+    for scores in ([1.0, 2.0, 0.5], [0.0, -1.0, -3.0]):
+        audit.keep(audit.slot(), None, scores)
+    result = audit.result([[1.0, 2.0, 0.75], [-0.5, -0.25, -3.0]])
+    assert result == {"questions": 2, "max_score_difference": 0.75, "changed_answers": 1}
+    with pytest.raises(ValueError):
+        audit.result([[1.0, 2.0, 0.5]])
+    assert combine([result, None, {"questions": 3, "max_score_difference": 0.1, "changed_answers": 2}]) == {
+        "questions": 5, "max_score_difference": 0.75, "changed_answers": 3}
