@@ -17,7 +17,7 @@ from tests.conftest import DATA
 @pytest.fixture(scope="module")
 def setup(tiny_bert):
     torch.manual_seed(0)
-    reader = McqaReader(transformer_model_name=tiny_bert, max_length=64)
+    reader = McqaReader(transformer_model_name=tiny_bert, max_length=128)
     instances = list(reader.read(DATA / "wordnetqa_hypernymy.jsonl"))
     model = TransformerMcqa(Vocabulary(), transformer_model_name=tiny_bert, dropout=0.0)
     model.eval()
