@@ -79,6 +79,7 @@ DEFAULT_LABELS = ("rdfs:label", "skos:prefLabel")
 DEFAULT_DEFINITIONS = ("IAO:0000115", "skos:definition", "rdfs:comment", "skos:scopeNote")
 DEFAULT_SYNONYMS = ("oboInOwl:hasExactSynonym", "skos:altLabel")
 DEFAULT_PARENTS = ("rdfs:subClassOf", "skos:broader", "is_a")
+DEFAULT_EXAMPLES = ("skos:example",)
 #: OBO tags and synonym scopes that mean the same as the standard properties
 OBO_EQUIVALENTS = {
     "rdfs:label": "name", "IAO:0000115": "def", "rdfs:subClassOf": "is_a",
@@ -101,10 +102,12 @@ class Vocabulary:
     synonyms: Sequence[str] = DEFAULT_SYNONYMS
     parents: Sequence[str] = DEFAULT_PARENTS
     lang: str = "en"
+    #: example sentences (the paper's context frames quote one when the concept has it)
+    examples: Sequence[str] = DEFAULT_EXAMPLES
 
     def to_json(self) -> Dict[str, Any]:
         return {"labels": list(self.labels), "definitions": list(self.definitions), "synonyms": list(self.synonyms),
-                "parents": list(self.parents), "lang": self.lang}
+                "parents": list(self.parents), "examples": list(self.examples), "lang": self.lang}
 
 
 @dataclass

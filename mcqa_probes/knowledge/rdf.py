@@ -11,7 +11,8 @@ inverse of ``skos:narrower``). Other relations are kept by property: an OWL exis
 ``C rdfs:subClassOf [owl:onProperty P; owl:someValuesFrom D]`` is the link ``C P D`` (how OBO's
 ``relationship: P D`` is written in OWL), and any other property between two concepts
 (``skos:related``) is a link too. A property's id is its ``oboInOwl:shorthand`` when it has one, else
-its CURIE; ``owl:TransitiveProperty`` / ``owl:SymmetricProperty`` (and SKOS's own semantics) say how
+its CURIE; example sentences (``skos:example``) are kept for the paper's context frames;
+``owl:TransitiveProperty`` / ``owl:SymmetricProperty`` (and SKOS's own semantics) say how
 it chains.
 
 Deprecated resources (``owl:deprecated true``, schema.org's ``schema:supersededBy``) are skipped. A
@@ -149,6 +150,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
 
     label_props, definition_props = first_used(vocabulary.labels), first_used(vocabulary.definitions)
     synonym_props, parent_props = props(vocabulary.synonyms), props(vocabulary.parents)
+    example_props = props(vocabulary.examples)
     narrower = rdflib.URIRef(SKOS + "narrower")
     for node in sorted(deprecated, key=str):
         data.obsolete.add(cid(node))
@@ -168,6 +170,8 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                 break
         for prop in synonym_props:
             concept.synonyms.extend(_pick(list(graph.objects(node, prop)), vocabulary.lang))
+        for prop in example_props:
+            concept.examples.extend(_pick(list(graph.objects(node, prop)), vocabulary.lang))
         data.concepts[concept.id] = concept
         for prop in parent_props:
             for parent in graph.objects(node, prop):

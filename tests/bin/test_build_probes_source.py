@@ -1,5 +1,7 @@
 """bin/build_probes --source: the documented command on each kind of source, its validity summary,
 and one-line errors (exit 2, nothing written) for malformed sources."""
+import json
+import os
 import shutil
 import subprocess
 import sys
@@ -89,3 +91,19 @@ def test_a_bad_source_is_one_error_line_exit_2_and_nothing_written(tmp_path, mak
 def test_an_unknown_format_is_an_argument_error():
     result = run("--source", ONTOLOGIES / "vehicles.obo", "--format", "nonsense", "--out", "/tmp/never")
     assert result.returncode == 2 and "invalid choice: 'nonsense'" in result.stderr
+
+
+def test_audit_runs_the_artifact_audit_on_the_new_probes(tmp_path):
+    result = subprocess.run([sys.executable, str(ROOT / "bin" / "build_probes"), "--source",
+                             str(ONTOLOGIES / "clinics_rdfs.ttl"), "--probes", "hypernymy", "--out", str(tmp_path / "out"),
+                             "--quiet", "--workers", "1", "--audit", "--audit-models", "random,choice_only"],
+                            cwd=ROOT, capture_output=True, text=True, timeout=600,
+                            env={**os.environ, "GLOVE_FILE": str(FIXTURES / "glove" / "tiny_glove.txt"), "EPOCHS": "1"})
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "artifact audit: bin/artifact_audit --probe-dir" in result.stdout
+    audit = json.loads((tmp_path / "out" / "artifact_audit" / "artifact_audit.json").read_text())
+    results = audit["probes"]["hypernymy"]["results"]
+    assert set(results) == {"random", "choice_only"}
+    test_questions = len((tmp_path / "out" / "hypernymy" / "test.jsonl").read_text().splitlines())
+    assert audit["probes"]["hypernymy"]["splits"]["sizes"]["test"] == test_questions   # the build's own test split
+    assert "Choice-Only" in (tmp_path / "out" / "artifact_audit" / "artifact_audit.md").read_text()

@@ -168,3 +168,18 @@ def test_max_concepts_takes_the_same_concepts_whatever_else_is_built(vehicles):
     assert len({q.concept for q in few}) == 5
     _, again = build(vehicles, "definitions", max_concepts=5)
     assert [q.to_json() for q in few] == [q.to_json() for q in again]
+
+
+def test_a_concept_with_an_example_sentence_is_asked_in_the_papers_context_frames():
+    graph = load_source(ONTOLOGIES / "kitchen_skos.ttl")
+    assert graph["k:knife"].examples == ("She cut the bread with a sharp knife.",)
+    _, questions = build(graph, "hypernymy")
+    knife = [q for q in questions if q.concept == "k:knife"]
+    others = [q for q in questions if q.concept not in ("k:knife", "k:soup")]
+    assert knife and others
+    for question in knife:                     # the paper's frames quote the example sentence
+        assert question.notes["template"].startswith("ctx")
+        assert "She cut the bread with a sharp knife." in question.stem and "'knife'" in question.stem
+        assert question.notes["context"] == "She cut the bread with a sharp knife."
+    for question in others:                    # no example: the definition frames
+        assert not question.notes["template"].startswith("ctx")
