@@ -22,6 +22,11 @@ model; this module says which questions a model answers right **however it is as
   k of them, k = 1 .. n (k = n is circular accuracy). Questions asked under different numbers of
   rotations (different numbers of choices) are kept apart, by n.
 
+A prompt name may carry a qualifier after `` @`` (``bin/prompt_sweep`` names the prompts of its
+second and later combinations so: ``cloze/sum @5-shot``); the rules above read the name before it
+(``choice_only @letters`` is a control), and each qualifier's rotations are counted apart
+(``at least k`` keyed ``"5 @5-shot"``).
+
 :func:`robust_knowledge` computes these for one group of records (one model, section and probe);
 :func:`robust_by_group` for every group of a list of records.
 """
@@ -40,11 +45,23 @@ ROTATION = re.compile(r"^letters/rot(\d+)$")
 GroupKey = Tuple[str, str, str]
 
 
+QUALIFIER = " @"
+
+
+def base_prompt(prompt: str) -> str:
+    """The prompt's name without its qualifier (``cloze/sum @5-shot`` -> ``cloze/sum``)."""
+    return prompt.split(QUALIFIER, 1)[0]
+
+
+def qualifier(prompt: str) -> str:
+    return prompt.split(QUALIFIER, 1)[1] if QUALIFIER in prompt else ""
+
+
 def is_control(prompt: str) -> bool:
-    return prompt.startswith(CONTROL_PREFIXES)
+    return base_prompt(prompt).startswith(CONTROL_PREFIXES)
 
 
-def prompt_sort_key(prompt: str) -> Tuple[int, int, str]:
+def prompt_sort_key(prompt: str) -> Tuple[bool, str, int, int, str]:
     """Where ``prompt`` goes among others: :data:`PROMPT_ORDER`, the rotations by number, the rest by
     name, the controls last."""
     rotation = ROTATION.match(prompt)
@@ -63,12 +80,12 @@ def ordered_prompts(prompts: Iterable[str]) -> List[str]:
 
 def knowledge_prompts(prompts: Iterable[str]) -> List[str]:
     """The prompts that count for "known under every prompt": all but the controls and :data:`NOT_ROBUST`."""
-    return [p for p in ordered_prompts(prompts) if not is_control(p) and p not in NOT_ROBUST]
+    return [p for p in ordered_prompts(prompts) if not is_control(p) and base_prompt(p) not in NOT_ROBUST]
 
 
 def rotation_prompts(prompts: Iterable[str]) -> List[str]:
     """``letters/rot<r>`` prompts, by rotation."""
-    return [p for p in ordered_prompts(prompts) if ROTATION.match(p)]
+    return [p for p in ordered_prompts(prompts) if ROTATION.match(base_prompt(p))]
 
 
 def group_key(record: Dict[str, Any]) -> GroupKey:
@@ -115,19 +132,22 @@ def agreement_matrix(records: Sequence[Dict[str, Any]], prompts: Sequence[str]) 
 
 
 def circular_counts(records: Sequence[Dict[str, Any]]) -> Dict[str, Dict[str, Any]]:
-    """Per number of rotations n (a string key): ``questions`` asked under n rotations and ``at_least``
-    (k = 1 .. n as string keys): the share of them right under at least k rotations."""
-    tallies: Dict[int, List[int]] = {}
+    """Per number of rotations n (a string key; ``"n @qualifier"`` for a qualified lettered prompt):
+    ``questions`` asked under n rotations and ``at_least`` (k = 1 .. n as string keys): the share of
+    them right under at least k rotations."""
+    tallies: Dict[Tuple[str, int], List[int]] = {}
     for record in records:
         correct = record.get("correct") or {}
-        rotations = rotation_prompts(correct)
-        if not rotations:
-            continue
-        right = sum(bool(correct[p]) for p in rotations)
-        tallies.setdefault(len(rotations), []).append(right)
-    return {str(n): {"questions": len(rights),
-                     "at_least": {str(k): sum(r >= k for r in rights) / len(rights) for k in range(1, n + 1)}}
-            for n, rights in sorted(tallies.items())}
+        by_qualifier: Dict[str, List[str]] = {}
+        for prompt in rotation_prompts(correct):
+            by_qualifier.setdefault(qualifier(prompt), []).append(prompt)
+        for extra, rotations in by_qualifier.items():
+            right = sum(bool(correct[p]) for p in rotations)
+            tallies.setdefault((extra, len(rotations)), []).append(right)
+    return {(f"{n}{QUALIFIER}{extra}" if extra else str(n)):
+            {"questions": len(rights), "at_least": {str(k): sum(r >= k for r in rights) / len(rights)
+                                                    for k in range(1, n + 1)}}
+            for (extra, n), rights in sorted(tallies.items())}
 
 
 def robust_knowledge(records: Sequence[Dict[str, Any]], prompts: Optional[Sequence[str]] = None) -> Dict[str, Any]:

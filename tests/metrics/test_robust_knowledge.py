@@ -121,3 +121,17 @@ def test_given_prompts_and_single_prompt_models_and_groups():
     assert one["robust_cluster_accuracy"] == 0.0 and one["circular"] == {}
     assert "per_question" not in one and groups[("m", "wordnetqa", "hypernymy")]["robust_accuracy"] == 0.5
     assert groups[("arch", "wordnetqa", "synonymy")]["robust_accuracy"] == 1.0
+
+
+def test_qualified_prompts_of_a_sweep():
+    names = ["cloze/sum @5-shot", "choice_only @letters", "cloze/mean @5-shot", "letters/rot1 @5-shot",
+             "letters/rot0 @5-shot", "cloze/sum", "letters/rot0"]
+    assert knowledge_prompts(names) == ["cloze/sum", "letters/rot0", "cloze/sum @5-shot", "letters/rot0 @5-shot",
+                                        "letters/rot1 @5-shot"]
+    rows = [record("q1", None, {"letters/rot0": T, "letters/rot1": T, "letters/rot0 @5-shot": T,
+                                "letters/rot1 @5-shot": F}),
+            record("q2", None, {"letters/rot0": F, "letters/rot1": T, "letters/rot0 @5-shot": T,
+                                "letters/rot1 @5-shot": T})]
+    assert circular_counts(rows) == {"2": {"questions": 2, "at_least": {"1": 1.0, "2": 0.5}},
+                                     "2 @5-shot": {"questions": 2, "at_least": {"1": 1.0, "2": 0.5}}}
+    assert robust_knowledge(rows)["robust_known"] == 0

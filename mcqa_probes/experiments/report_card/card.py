@@ -32,6 +32,7 @@ from mcqa_probes.experiments.report_card.models import MODEL_FACTS, CardModel, c
 from mcqa_probes.experiments.report_card.section import ReportSection, SectionContext, registered_sections, slug
 from mcqa_probes.reports.card.render import render_html, render_markdown
 from mcqa_probes.reports.card.tables import summary_table
+from mcqa_probes.reports.item_browser import read_records, write_item_browser
 from mcqa_probes.training.evaluation import load_archived_model
 
 #: bump when what a section stores changes (its numbers or its reading): stored sections with another version are recomputed
@@ -153,6 +154,20 @@ def _summary(sections: List[Dict[str, Any]], registered: Dict[str, ReportSection
     return summary_table(rows, entries, notes)
 
 
+def write_item_page(out: Path, models: Sequence[CardModel]) -> Optional[Dict[str, Any]]:
+    """``items.html`` (:mod:`mcqa_probes.reports.item_browser`) from the page's models' item records
+    (``<out>/items/<model>/*.jsonl``); what report.json says of it, or None when there are none."""
+    files = [path for model in models for path in sorted((out / "items" / slug(model.label)).glob("*.jsonl"))]
+    records, sources = read_records(files) if files else ([], [])
+    if not records:
+        return None
+    write_item_browser(records, out / "items.html", "Item browser: " + ", ".join(m.label for m in models), sources,
+                       back_link="report.html")
+    return {"page": "items.html", "records": len(records),
+            "questions": len({(r["section"], r["probe"], r["id"]) for r in records}),
+            "files": [str(path.relative_to(out)) for path in files]}
+
+
 def build_report_card(model_arguments: Sequence[str], out, inputs: CardInputs = CardInputs(),
                       command: str = "", progress: Callable[[str], None] = print, quiet: bool = False) -> Dict[str, Any]:
     """Compute (or reuse) every registered section for every model and write report.json, then
@@ -205,6 +220,7 @@ def build_report_card(model_arguments: Sequence[str], out, inputs: CardInputs = 
         "commands": list(dict.fromkeys(commands)),
         "versions": versions(),
         "data": data,
+        "item_browser": write_item_page(out, models),
     }
     write_json(out / "report.json", report, indent=1)
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))  # the pages show exactly report.json

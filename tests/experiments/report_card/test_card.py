@@ -63,13 +63,15 @@ def section(report, name):
 
 def test_every_section_present_or_explained(card):
     report = card["report"]
-    assert [s["id"] for s in report["sections"]] == ["wordnetqa", "olmpics", "winoventi", "commonsenseqa"]
+    assert [s["id"] for s in report["sections"]] == ["wordnetqa", "olmpics", "winoventi", "commonsenseqa",
+                                                      "robust_knowledge"]
     status = {(s["id"], label): entry["status"] for s in report["sections"] for label, entry in s["models"].items()}
     assert status == {
         ("wordnetqa", "tiny_mcqa"): "done", ("wordnetqa", "minilm"): "absent",
         ("olmpics", "tiny_mcqa"): "done", ("olmpics", "minilm"): "done",
         ("winoventi", "tiny_mcqa"): "absent", ("winoventi", "minilm"): "done",
         ("commonsenseqa", "tiny_mcqa"): "done", ("commonsenseqa", "minilm"): "absent",
+        ("robust_knowledge", "tiny_mcqa"): "absent", ("robust_knowledge", "minilm"): "absent",
     }
     for s in report["sections"]:
         for label, entry in s["models"].items():

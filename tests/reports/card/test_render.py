@@ -223,7 +223,7 @@ def test_templates_are_package_data():
     config.read(ROOT / "setup.cfg")
     assert "reports/card/templates/*.j2" in config["options.package_data"]["mcqa_probes"].split()
     templates = ROOT / "mcqa_probes" / "reports" / "card" / "templates"
-    assert sorted(p.name for p in templates.glob("*.j2")) == ["report.html.j2", "report.md.j2"]
+    assert sorted(p.name for p in templates.glob("*.j2")) == ["items.html.j2", "report.html.j2", "report.md.j2"]
 
 
 def test_each_model_kind_is_named_on_the_page():
