@@ -13,17 +13,29 @@ file), seeded, never from the question's semantic cluster.
 Written under ``out``: ``sweep.csv`` and ``sweep.md`` (one row per combination: accuracy, the
 choice-only control, circular accuracy, RStd, debiased accuracy, seconds; per file the range of
 accuracy across the combinations, the number a single prompt hides), ``sweep.json`` and
-``sweep.png`` (accuracy of every combination per file, by format and shots).
+``sweep.png`` (accuracy of every combination per file, by format and shots). Each trial keeps its
+item records (:mod:`mcqa_probes.metrics.item_records`) in ``<out>/<trial>/items.jsonl``; from them,
+per file, :func:`sweep_robust` gives robust knowledge across the combinations
+(:mod:`mcqa_probes.metrics.robust_knowledge`: known under every prompt, at least k of n rotations,
+the agreement between prompts), in ``sweep.md`` and ``sweep.json`` (``robust``). A prompt seen
+again in a later combination is named with it (``cloze/sum @cloze, 5-shot``).
 """
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
 from mcqa_probes.common.io import sha256_file, write_csv, write_json, write_text
 from mcqa_probes.data.causal_prompts import DEFAULT_TEMPLATE
-from mcqa_probes.experiments.causal_lm.zero_shot import PromptSettings, causal_zero_shot_evaluate
+from mcqa_probes.experiments.causal_lm.zero_shot import PromptSettings, build, causal_zero_shot_evaluate
 from mcqa_probes.experiments.grid import GridOptions, Trial, run_grid
+from mcqa_probes.metrics.item_records import read_item_records
+from mcqa_probes.metrics.robust_knowledge import QUALIFIER, agreement_matrix, ordered_prompts, robust_by_group
+from mcqa_probes.reports import robust_tables
 from mcqa_probes.reports.figures import prompt_sweep_figure
 from mcqa_probes.reports.tables import format_number, markdown_table
+
+#: a trial's item records, in its directory
+ITEMS_FILE = "items.jsonl"
 
 FORMATS = ("cloze", "letters")
 COLUMNS = ("file", "format", "template", "shots", "questions", "accuracy", "choice_only_accuracy",
@@ -32,13 +44,18 @@ COLUMNS = ("file", "format", "template", "shots", "questions", "accuracy", "choi
 
 def sweep_trial(model_name: str, data_path: str, prompt_format: str, template: Optional[str], shots: int,
                 shots_from: Optional[str], limit: Optional[int], score: str = "sum", batch_size: int = 32,
-                precision: str = "fp32", cuda_device: Optional[int] = None, seed: int = 1234) -> Dict[str, Any]:
-    """One combination: the zero-shot result (JSON-able) of ``data_path`` asked that way."""
+                precision: str = "fp32", cuda_device: Optional[int] = None, seed: int = 1234,
+                items_file: Optional[str] = None) -> Dict[str, Any]:
+    """One combination: the zero-shot result (JSON-able) of ``data_path`` asked that way; its item
+    records written to ``items_file`` when given."""
     prompts = PromptSettings(prompt_format="letters" if prompt_format == "letters" else "auto",
                              rotations="cyclic" if prompt_format == "letters" else "none",
                              shots=shots, shots_from=shots_from if shots else None, shots_seed=seed)
+    built = build(model_name, score, template, batch_size, cuda_device, precision, prompts=prompts)
+    if items_file:
+        built[1].items_file, built[1].items_label = items_file, model_name
     return causal_zero_shot_evaluate(model_name, data_path, score, template, batch_size, limit,
-                                     cuda_device=cuda_device, precision=precision, prompts=prompts)
+                                     cuda_device=cuda_device, precision=precision, prompts=prompts, built=built)
 
 
 def default_shots_from(data_path: str) -> Optional[str]:
@@ -142,6 +159,35 @@ def render_markdown(rows: Sequence[Dict[str, Any]], ranges: Dict[str, Dict[str, 
             f"{table}\n\n## The range across prompts\n\n{spread}\n")
 
 
+def sweep_robust(out: Path, trials: Sequence[Trial], model_name: str) -> Dict[str, Any]:
+    """Robust knowledge per file across the sweep's combinations, from each trial's ``items.jsonl``:
+    ``{"groups": [...], "agreement": {...}, "markdown": str}`` (empty groups without item files)."""
+    merged: "OrderedDict[tuple, Dict[str, Any]]" = OrderedDict()
+    for trial in trials:
+        path = Path(out) / trial.id / ITEMS_FILE
+        if not path.is_file():
+            continue
+        kwargs = trial.kwargs
+        label = combination({"format": kwargs["prompt_format"], "shots": kwargs["shots"], "template": kwargs["template"]
+                             or (DEFAULT_TEMPLATE if kwargs["prompt_format"] == "cloze" else "letters")})
+        for record in read_item_records(path):
+            key = (file_label(trial.kwargs["data_path"]), record["id"])
+            target = merged.setdefault(key, {**record, "model": model_name, "section": "sweep", "probe": key[0],
+                                             "scores": {}, "probabilities": {}, "chosen": {}, "correct": {},
+                                             "primary": f"{record['primary']}"})
+            for prompt in record["scores"]:
+                name = prompt if prompt not in target["scores"] else f"{prompt}{QUALIFIER}{label}"
+                for field in ("scores", "probabilities", "chosen", "correct"):
+                    target[field][name] = record[field][prompt]
+    records = list(merged.values())
+    groups = robust_by_group(records, per_item=False)
+    agreement = agreement_matrix(records, ordered_prompts(p for r in records for p in r["correct"])) if records else None
+    tables = [robust_tables.known_table(groups), robust_tables.circular_table(groups),
+              robust_tables.agreement_table(model_name, agreement) if agreement else None]
+    return {"groups": [{"key": list(key), **result} for key, result in groups.items()],
+            "agreement": agreement, "markdown": robust_tables.markdown(tables)}
+
+
 def prompt_sweep(model_name: str, data: Sequence[str], out: str, formats: Sequence[str] = FORMATS,
                  templates: Sequence[Optional[str]] = (None,), shots: Sequence[int] = (0,),
                  limit: Optional[int] = 100, shots_from: Optional[str] = None, score: str = "sum",
@@ -151,13 +197,20 @@ def prompt_sweep(model_name: str, data: Sequence[str], out: str, formats: Sequen
     trials = build_trials(model_name, data, formats, templates, shots, limit, shots_from, score, batch_size,
                           precision, cuda_device, seed)
     out_path = Path(out)
+    for trial in trials:  # not part of the spec: where the trial keeps its records
+        trial.kwargs["items_file"] = str(out_path / trial.id / ITEMS_FILE)
     report = run_grid(trials, out_path, options or GridOptions(),
                       describe=lambda result: f"accuracy {100 * result['accuracy']:.1f}%")
     rows = sweep_rows(trials, report.results(), templates)
     ranges = accuracy_ranges(rows)
+    robust = sweep_robust(out_path, trials, model_name)
     write_csv(out_path / "sweep.csv", [[row[c] for c in COLUMNS] for row in rows], header=COLUMNS)
-    write_text(out_path / "sweep.md", render_markdown(rows, ranges, model_name))
+    text = render_markdown(rows, ranges, model_name)
+    if robust["groups"]:
+        text += "\n## Robust knowledge across prompts\n\n" + robust["markdown"]
+    write_text(out_path / "sweep.md", text)
     write_json(out_path / "sweep.json", {"model": model_name, "rows": rows, "ranges": ranges,
+                                         "robust": {"groups": robust["groups"], "agreement": robust["agreement"]},
                                          "failed": [o.id for o in report.failed]})
     if rows:
         prompt_sweep_figure(rows, out_path / "sweep.png", title=f"Prompt sweep: {model_name}")

@@ -66,3 +66,36 @@ def test_bad_options_are_one_line(tmp_path, capsys):
     assert "--formats 'cloze,essay'" in capsys.readouterr().err
     assert cli.run(main, ["--data", str(HYPERNYMY), "--template", "no stem", "--out", str(tmp_path)]) == 2
     assert "must contain {stem}" in capsys.readouterr().err
+
+
+def test_robust_knowledge_across_the_combinations(tiny_causal, tmp_path):
+    from mcqa_probes.metrics.item_records import read_item_records
+
+    model = tiny_causal("gpt2", 1024)
+    result = prompt_sweep(model, [str(HYPERNYMY)], str(tmp_path), ("cloze", "letters"), (None,), (0,), limit=6)
+    cloze = next(r for r in result["rows"] if r["format"] == "cloze")
+    letters = next(r for r in result["rows"] if r["format"] == "letters")
+    saved = json.loads((tmp_path / "sweep.json").read_text())["robust"]
+    (group,) = saved["groups"]
+    assert group["key"] == [model, "sweep", "hypernymy/dev"] and group["questions"] == 6
+    # the single-prompt accuracies are the rows' numbers
+    assert group["accuracy"]["cloze/sum"] == cloze["accuracy"]
+    assert group["accuracy"]["choice_only"] == cloze["choice_only_accuracy"]
+    (n, entry), = group["circular"].items()
+    assert entry["questions"] == 6 and entry["at_least"][n] == letters["circular_accuracy"]
+    # known under every prompt, recomputed from the two trials' item files
+    files = sorted(tmp_path.glob("hypernymy-dev/*/items.jsonl"))
+    assert len(files) == 2
+    correct = {}
+    for path in files:
+        for record in read_item_records(path):
+            correct.setdefault(record["id"], {}).update(record["correct"])
+    counted = [p for p in next(iter(correct.values())) if p.startswith(("cloze/sum", "cloze/chars", "cloze/pmi",
+                                                                        "letters/rot"))]
+    assert len(counted) == 3 + int(n)
+    known = [all(c[p] for p in counted) for c in correct.values()]
+    assert group["robust_accuracy"] == sum(known) / 6
+    at_least_one = [any(c[p] for p in counted if p.startswith("letters/")) for c in correct.values()]
+    assert entry["at_least"]["1"] == sum(at_least_one) / 6
+    assert "## Robust knowledge across prompts" in (tmp_path / "sweep.md").read_text()
+    assert saved["agreement"]["prompts"][0] == "cloze/sum" and saved["agreement"]["matrix"][0][0] == 1.0
