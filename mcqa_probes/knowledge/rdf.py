@@ -90,11 +90,24 @@ def _reason(error: Exception) -> str:
 
 
 def _pick(values: List, lang: str) -> List:
-    """Literals in ``lang``, else untagged ones (never another language), in a fixed order."""
-    tagged = sorted(str(v) for v in values if getattr(v, "language", None) and v.language.lower().split("-")[0] == lang)
+    """Literals in ``lang``, else untagged ones (never another language, never a resource), in a fixed order."""
+    import rdflib  # lazy: RDF support is needed only for RDF sources
+
+    literals = [v for v in values if isinstance(v, rdflib.Literal)]
+    tagged = sorted(str(v) for v in literals if v.language and v.language.lower().split("-")[0] == lang.lower())
     if tagged:
         return tagged
-    return sorted(str(v) for v in values if not getattr(v, "language", None))
+    return sorted(str(v) for v in literals if not v.language)
+
+
+def _version(version_info: Optional[str], version_iri: Optional[str]) -> str:
+    """The version an OBO file would give: ROBOT writes ``data-version: X`` as the version IRI
+    ``http://purl.obolibrary.org/obo/<ont>/X/<ont>.owl``, so X is taken from such an IRI first."""
+    if version_iri:
+        match = re.match(r"^http://purl\.obolibrary\.org/obo/([^/]+)/(.+)/\1\.owl$", version_iri)
+        if match:
+            return match.group(2)
+    return version_info or version_iri or "unknown"
 
 
 def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Optional[str] = None,
@@ -127,10 +140,9 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     name, version = Path(path).stem, "unknown"
     for ontology in sorted(graph.subjects(rdflib.RDF.type, rdflib.URIRef(OWL + "Ontology")), key=str):
         name = cid(ontology).rsplit("/", 1)[-1].replace(".owl", "") or name
-        for value in graph.objects(ontology, rdflib.URIRef(OWL + "versionInfo")):
-            version = str(value)
-        for value in graph.objects(ontology, rdflib.URIRef(OWL + "versionIRI")):
-            version = version if version != "unknown" else str(value)
+        info = sorted(str(v) for v in graph.objects(ontology, rdflib.URIRef(OWL + "versionInfo")))
+        iri = sorted(str(v) for v in graph.objects(ontology, rdflib.URIRef(OWL + "versionIRI")))
+        version = _version(info[0] if info else None, iri[0] if iri else None)
     for scheme in sorted(graph.subjects(rdflib.RDF.type, rdflib.URIRef(SKOS + "ConceptScheme")), key=str):
         titles = _pick([*graph.objects(scheme, rdflib.URIRef(SKOS + "prefLabel")), *graph.objects(scheme, rdflib.RDFS.label)],
                        vocabulary.lang)

@@ -6,8 +6,8 @@ are separated by ``|``. ``edges.tsv``: a header ``child, relation, parent``; a r
 (also ``isa``, ``subClassOf``, ``rdfs:subClassOf``, ``broader``, ``skos:broader``, ``parent``) is the
 parent relation, any other one (``part_of``) a named relation link. A row with another number of
 columns, a missing header or an empty id is a :class:`~mcqa_probes.knowledge.ontology.SourceError`
-``FILE:LINE``. A concept whose ``deprecated`` / ``obsolete`` column (optional, after the four) is
-``true`` is skipped.
+``FILE:LINE``. Columns after the required ones are allowed: a concept whose ``deprecated`` /
+``obsolete`` column is ``true`` is skipped, any other extra column is ignored.
 """
 import csv
 from pathlib import Path
@@ -43,9 +43,10 @@ def _rows(path: Path, columns: Tuple[str, ...]):
             if header is None:
                 raise SourceError(str(path), f"empty file (expected a header {', '.join(columns)})", 1)
             names = [h.strip().lower() for h in header]
-            if tuple(names[: len(columns)]) != columns or any(n not in OPTIONAL_COLUMNS for n in names[len(columns):]):
+            if tuple(names[: len(columns)]) != columns:
                 raise SourceError(str(path), f"header is {', '.join(header)!s}; expected the columns "
-                                             f"{', '.join(columns)} (then optionally {', '.join(OPTIONAL_COLUMNS)})", 1)
+                                             f"{', '.join(columns)} first (then any others: {', '.join(OPTIONAL_COLUMNS)} "
+                                             "is read, the rest ignored)", 1)
             for row in reader:
                 if not row or not any(cell.strip() for cell in row):
                     continue
@@ -71,7 +72,7 @@ def read_tsv(directory: str, vocabulary: Vocabulary, report: SourceReport) -> So
         if not concept_id:
             raise SourceError(str(concepts_path), "empty id (expected an identifier in the first column)", line)
         concept_id = normalise(concept_id)
-        if any(value.strip().lower() in ("true", "1", "yes") for value in extra.values()):
+        if any(extra.get(flag, "").strip().lower() in ("true", "1", "yes") for flag in OPTIONAL_COLUMNS):
             data.obsolete.add(concept_id)
             report.add("obsolete", str(concepts_path), line, concept_id)
             continue

@@ -87,3 +87,16 @@ def test_a_parse_error_names_the_file_and_line(tmp_path, name, text, line):
         read_rdf(str(path), Vocabulary(), SourceReport())
     message = str(caught.value)
     assert message.startswith(f"{path}:{line}: not valid ") and "\n" not in message
+
+
+def test_a_robot_style_version_iri_gives_the_obo_data_version_and_resources_are_never_text(tmp_path):
+    path = tmp_path / "v.ttl"
+    path.write_text("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                    "@prefix obo: <http://purl.obolibrary.org/obo/> .\n"
+                    "<http://purl.obolibrary.org/obo/xo.owl> a owl:Ontology ;\n"
+                    "  owl:versionIRI <http://purl.obolibrary.org/obo/xo/releases/2025-01-02/xo.owl> .\n"
+                    "obo:XO_1 a owl:Class ; rdfs:label \"thing\" ; obo:IAO_0000115 obo:XO_9 .\n"
+                    "obo:XO_2 a owl:Class ; rdfs:label \"part\" ; obo:IAO_0000115 \"A piece.\" ; rdfs:subClassOf obo:XO_1 .\n")
+    graph = load_source(path)
+    assert (graph.source, graph.version) == ("xo", "releases/2025-01-02")
+    assert graph["XO:1"].definition == "" and graph["XO:2"].definition == "A piece."

@@ -58,3 +58,13 @@ def test_a_missing_table_or_a_file_instead_of_a_directory_says_what_is_expected(
         read(folder)
     with pytest.raises(SourceError, match="not a directory"):
         read(folder / "concepts.tsv")
+
+
+def test_extra_columns_are_allowed_and_a_deprecated_column_is_read(tmp_path):
+    folder = tmp_path / "products"
+    folder.mkdir()
+    (folder / "concepts.tsv").write_text("ID\tLabel\tSynonyms\tDefinition\tOwner\tDeprecated\n"
+                                         "A\tthing\t\tA thing.\tann\tfalse\nB\tchair\t\tA seat.\tbob\ttrue\n")
+    (folder / "edges.tsv").write_text("child\trelation\tparent\tnote\nB\tis_a\tA\tchecked\n")
+    data = read(folder)
+    assert list(data.concepts) == ["A"] and "B" in data.obsolete and data.parents == [("B", "A", 2)]
