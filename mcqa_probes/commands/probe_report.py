@@ -56,6 +56,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
                              f"default {defaults.causal_score})")
     parser.add_argument("--causal-template", default=defaults.causal_template,
                         help="a causal LM's cloze prompt; {stem} is the question (default: %(default)r)")
+    parser.add_argument("--determinism-check", type=int, default=0, metavar="N",
+                        help="re-score N random questions (seeded) of every scored file at batch size 1 and show the "
+                             "largest score difference and the changed answers, one line per model (default 0: off)")
     parser.add_argument("--quiet", action="store_true",
                         help="no progress on stderr (default: a bar per model / section / probe: questions done / total, "
                              "questions per second, time left; one line a minute when stderr is not a terminal)")
@@ -115,7 +118,7 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None, program: str
                         inoculation_dir=args.inoculation_dir, max_questions=args.max_questions,
                         control_max_train=args.control_max_train, control_epochs=args.control_epochs, batch_size=args.batch_size,
                         cuda_device=args.cuda_device, precision=args.precision, causal_score=args.causal_score,
-                        causal_template=args.causal_template)
+                        causal_template=args.causal_template, determinism_check=args.determinism_check)
     argv = sys.argv[1:] if argv is None else argv
     command = " ".join([program] + [shlex.quote(a) for a in argv if a not in ("probe-report", cli.DEBUG_FLAG, "--quiet")])
     report = build_report_card(args.models, args.out, inputs, command=command, progress=progress_lines(args.quiet),

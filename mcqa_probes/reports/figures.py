@@ -168,3 +168,22 @@ def prompt_sweep_figure(rows: Sequence[Dict], path: PathLike, title: str = "Prom
     axis.legend(loc="lower right", fontsize="small", ncol=2)
     figure.tight_layout()
     return save_figure(figure, path, dpi=120)
+
+
+def reliability_diagram(curves: Dict[str, Sequence[Dict]], path: PathLike, title: str = "Reliability") -> Path:
+    """Accuracy against mean confidence per equal-mass bin (:func:`mcqa_probes.metrics.calibration.reliability`),
+    one line per probe (``curves``: probe -> bins), and the diagonal of a calibrated model."""
+    plt = pyplot()
+    figure, axis = plt.subplots(figsize=(4.5, 4.5))
+    axis.plot([0, 1], [0, 1], color="grey", linestyle=":", label="calibrated")
+    for name, bins in curves.items():
+        if bins:
+            axis.plot([b["confidence"] for b in bins], [b["accuracy"] for b in bins], marker="o", label=name)
+    axis.set_xlim(0, 1)
+    axis.set_ylim(0, 1)
+    axis.set_xlabel("mean confidence (probability of the chosen choice)")
+    axis.set_ylabel("accuracy")
+    axis.set_title(title)
+    axis.legend(fontsize=7)
+    figure.tight_layout()
+    return save_figure(figure, path)

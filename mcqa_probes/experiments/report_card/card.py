@@ -26,6 +26,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from mcqa_probes.common.device import describe, resolve_cuda_device
 from mcqa_probes.common.io import write_json, write_text
+from mcqa_probes.metrics.determinism import combine
+from mcqa_probes.metrics.item_records import item_file, write_item_records
 from mcqa_probes.experiments.report_card.causal_lm import load_causal_lm_model
 from mcqa_probes.experiments.report_card.inputs import BOOTSTRAP, CardInputs, absent, section_key
 from mcqa_probes.experiments.report_card.models import MODEL_FACTS, CardModel, classify_all
@@ -36,7 +38,9 @@ from mcqa_probes.reports.item_browser import read_records, write_item_browser
 from mcqa_probes.training.evaluation import load_archived_model
 
 #: bump when what a section stores changes (its numbers or its reading): stored sections with another version are recomputed
-SECTION_VERSION = 4
+SECTION_VERSION = 5
+#: the seed of the determinism audit's draw of questions
+DETERMINISM_SEED = 0
 #: archives kept loaded at once (each section loads the archives it needs through its context)
 LOADED_ARCHIVES = 2
 
@@ -61,10 +65,16 @@ class ArchiveLoader:
         self.inputs, self.keep = inputs, keep
         self.loaded: "OrderedDict[str, Any]" = OrderedDict()
 
+    def determinism_results(self, model: CardModel) -> List[Dict[str, Any]]:
+        """The determinism audits of ``model`` so far (none when it is not loaded)."""
+        loaded = self.loaded.get(model.location)
+        return list(getattr(loaded.model, "determinism_results", [])) if loaded is not None else []
+
     def __call__(self, model: CardModel):
         if model.location not in self.loaded:
             self.loaded[model.location] = (load_causal_lm_model(model, self.inputs) if model.is_causal else
                                            load_archived_model(model.location, self.inputs.cuda_device, self.inputs.precision))
+            self.loaded[model.location].model.audit_determinism(self.inputs.determinism_check, DETERMINISM_SEED)
             while len(self.loaded) > self.keep:
                 self.loaded.popitem(last=False)
         self.loaded.move_to_end(model.location)
@@ -93,21 +103,32 @@ def model_facts(sections: Sequence[ReportSection], models: Sequence[CardModel], 
 
 
 def run_section(name: str, section: ReportSection, model: CardModel, inputs: CardInputs, out: Path,
-                context: SectionContext) -> Dict[str, Any]:
+                context: SectionContext, loader: Optional[ArchiveLoader] = None) -> Dict[str, Any]:
     """One model's section: absent (with the reason), reused from ``sections/`` or computed and stored."""
     reason = section.why_absent(model, inputs)
     if reason:
         return absent(reason)
-    key = section_key(name, SECTION_VERSION, model.fingerprint, section.key_parts(model, inputs))
+    parts = section.key_parts(model, inputs)
+    if inputs.determinism_check:
+        parts = {**parts, "determinism_check": inputs.determinism_check}
+    key = section_key(name, SECTION_VERSION, model.fingerprint, parts)
     store = out / "sections" / slug(model.label) / f"{name}.json"
     stored = _load(store)
-    if stored and stored.get("key") == key and _figures_exist(out, stored["result"]):
+    if (stored and stored.get("key") == key and _figures_exist(out, stored["result"])
+            and (not stored["result"].get("items") or (out / stored["result"]["items"]).is_file())):
         context.progress(f"{model.label} / {name}: reused ({store})")
         return dict(stored["result"], reused=True)
     context.progress(f"{model.label} / {name}: running")
     started = time.perf_counter()
+    audits_before = len(loader.determinism_results(model)) if loader is not None else 0
     result = section.run(model, inputs, context)
     result["seconds"] = round(time.perf_counter() - started, 1)
+    if result["status"] == "done" and context.items:
+        path = item_file(out, slug(model.label), name)
+        write_item_records(path, context.items)
+        result["items"] = str(path.relative_to(out))
+    if result["status"] == "done" and inputs.determinism_check and loader is not None:
+        result["determinism"] = combine(loader.determinism_results(model)[audits_before:])
     if result["status"] == "done":
         write_json(store, {"key": key, "result": result})
     context.progress(f"{model.label} / {name}: done in {result['seconds']} s")
@@ -196,7 +217,7 @@ def build_report_card(model_arguments: Sequence[str], out, inputs: CardInputs = 
             context = SectionContext(out, f"figures/{slug(model.label)}/",
                                      {fact: facts[model.label].get(fact) for fact in section.model_facts},
                                      progress, loader, f"{model.label} / {name}", quiet)
-            result = run_section(name, section, model, inputs, out, context)
+            result = run_section(name, section, model, inputs, out, context, loader)
             page["models"][model.label] = result
             if result["status"] == "done":
                 data.update(result["data"])

@@ -20,7 +20,7 @@ from mcqa_probes.data.question import cluster_key
 from mcqa_probes.reports.card.tables import (
     best_reference, count_cell, grid_table, interval_of, percent_cell, ran_models, reference_columns, summary_row,
 )
-from mcqa_probes.training.evaluation import accuracy, answer_questions
+from mcqa_probes.training.evaluation import accuracy, answer_questions, item_records
 
 SANITY_SEED = 0
 #: the paper's split the dev file is compared with (its BERT-large number on the question-concept
@@ -64,6 +64,8 @@ class CommonsenseQaSection(McqaSection, title="CommonsenseQA (Talmor et al. 2019
         with context.progress_bar("SANITY"):
             controlled = answer_questions(loaded.model, loaded.reader, list(itertools.islice(sanity, limit)),
                                           inputs.batch_size)
+        context.add_items(item_records(plain, model.label, "commonsenseqa", "dev")
+                          + item_records(controlled, model.label, "commonsenseqa", "sanity"))
         intervals = {key: bootstrap_intervals((a.correct, cluster_key(a.metadata)) for a in answers).get("accuracy")
                      for key, answers in (("accuracy", plain), ("sanity_accuracy", controlled))}
         results = {"accuracy": accuracy(plain), "sanity_accuracy": accuracy(controlled), "count": len(plain),

@@ -59,6 +59,8 @@ class CardInputs:
     causal_score: str = "sum"
     #: a causal LM's cloze prompt of a question ({stem} is the question)
     causal_template: str = DEFAULT_TEMPLATE
+    #: re-score this many random questions (seeded) of every scored file alone and report the differences (0: no audit)
+    determinism_check: int = 0
 
     def to_json(self) -> Dict[str, Any]:
         return asdict(self)

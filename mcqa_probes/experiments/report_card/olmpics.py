@@ -30,7 +30,7 @@ from mcqa_probes.reports.card.tables import (
     best_reference, column, grid_table, interval_of, make_table, percent_cell, ran_models, reference_columns,
     reference_tables, summary_row, text_cell,
 )
-from mcqa_probes.training.evaluation import accuracy, answer_instances, answer_questions
+from mcqa_probes.training.evaluation import accuracy, answer_instances, answer_questions, item_records
 
 MULTI_TOKEN = "skip"  # as the suite: a question with a multi-piece choice is skipped and counted
 
@@ -125,6 +125,7 @@ class OlmpicsSection(ReportSection, title="oLMpics (Talmor et al. 2020)", order=
                 questions = first_questions(path, limit)
                 with context.progress_bar(probe):
                     answers = answer_questions(loaded.model, loaded.reader, questions, inputs.batch_size)
+                context.add_items(item_records(answers, model.label, "olmpics", probe))
                 results[probe] = dict(_answered(answers, title, setup, path, questions), score=loaded.score)
                 commands.append(causal_command(model, path, inputs))
         elif model.is_mcqa:
@@ -133,6 +134,7 @@ class OlmpicsSection(ReportSection, title="oLMpics (Talmor et al. 2020)", order=
                 questions = first_questions(path, limit)
                 with context.progress_bar(probe):
                     answers = answer_questions(loaded.model, loaded.reader, questions, inputs.batch_size)
+                context.add_items(item_records(answers, model.label, "olmpics", probe))
                 results[probe] = _answered(answers, title, "mc_qa", path, questions)
                 source = str(path)
                 if limit:
@@ -147,6 +149,7 @@ class OlmpicsSection(ReportSection, title="oLMpics (Talmor et al. 2020)", order=
                 instances = list(reader.read(str(path)))[:limit]
                 with context.progress_bar(probe):
                     answers = answer_instances(scorer, instances, inputs.batch_size)
+                context.add_items(item_records(answers, model.label, "olmpics", probe))
                 results[probe] = dict(_answered(answers, title, "mc_mlm", path, first_questions(path, limit)),
                                       skipped_multi_piece=reader.skipped_questions)
                 commands.append(f"bin/zero_shot --model {shlex.quote(model.location)} --data {shlex.quote(str(path))}"

@@ -89,6 +89,13 @@ class SectionContext:
     load_archive: Optional[Callable[[CardModel], Any]] = None
     label: str = ""
     quiet: bool = False
+    #: the item records the section's run collected (:meth:`add_items`); the card writes them
+    items: List[Dict[str, Any]] = field(default_factory=list)
+
+    def add_items(self, records: List[Dict[str, Any]]) -> None:
+        """Keep item records (:func:`mcqa_probes.training.evaluation.item_records`) of the run: the card
+        writes them to ``items/<model>/<section>.jsonl`` (:mod:`mcqa_probes.metrics.item_records`)."""
+        self.items.extend(records)
 
     def progress_bar(self, part: str, total: Optional[int] = None):
         """A progress bar ``model / section / part`` (:func:`mcqa_probes.common.progress.progress`) for a

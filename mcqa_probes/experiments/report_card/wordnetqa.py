@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Optional
 
 from mcqa_probes.common.io import sha256_file, write_text
 from mcqa_probes.experiments.report_card.causal_lm import (
-    CONTROL as CAUSAL_CONTROL, answers_by_score, causal_command, causal_key, causal_notes, causal_results, causal_rows,
+    CONTROL as CAUSAL_CONTROL, LETTERS, answers_by_score, causal_command, causal_key, causal_notes, causal_results, causal_rows,
     causal_scores, control_cell, reading_suffix,
 )
 from mcqa_probes.experiments.report_card.inputs import (
@@ -36,7 +36,7 @@ from mcqa_probes.reports.card.tables import (
     ran_models, reference_columns, summary_row, text_cell,
 )
 from mcqa_probes.reports.probe_report import heatmap, summarize
-from mcqa_probes.training.evaluation import answer_questions
+from mcqa_probes.training.evaluation import answer_questions, item_records
 
 CONTROL = "Choice-Only-GloVe"
 
@@ -156,6 +156,9 @@ class WordNetQaSection(McqaSection, title="WordNetQA / DictionaryQA (Richardson 
                     answers = by_score[loaded.score]
                 else:
                     answers = answer_questions(loaded.model, loaded.reader, questions, inputs.batch_size)
+            context.add_items(item_records(answers, model.label, "wordnetqa", probe)
+                              + (item_records(by_score[LETTERS], model.label, "wordnetqa", probe)
+                                 if model.is_causal and LETTERS in by_score else []))
             records = [record_from(a.metadata, a.correct) for a in answers]
             summary = summarize(records)  # bin/probe_report's numbers, with its bootstrap over semantic clusters
             found = summary["intervals"]

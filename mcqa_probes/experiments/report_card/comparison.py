@@ -1,0 +1,126 @@
+"""The page-level section over the item records of every model (issue 29): the paired comparison of
+every pair of models (:mod:`mcqa_probes.reports.compare`, when the page has two or more), the
+calibration of each model per probe (:mod:`mcqa_probes.metrics.calibration`, with a reliability
+diagram per model) and the determinism audit's line per model (``--determinism-check N``). It reads
+what the other sections wrote (``items/<model>/<section>.jsonl``, ``sections/<model>/<section>.json``)
+for the page's models, so it runs after them (order 200). docs/compare.md says what each number means.
+"""
+import json
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+from mcqa_probes.experiments.report_card.inputs import CardInputs, done
+from mcqa_probes.experiments.report_card.models import CardModel
+from mcqa_probes.experiments.report_card.section import ReportSection, SectionContext, slug
+from mcqa_probes.metrics.calibration import calibration
+from mcqa_probes.metrics.determinism import combine
+from mcqa_probes.metrics.item_records import read_item_records
+from mcqa_probes.reports.card.tables import column, count_cell, make_table, percent_cell, points_cell, text_cell
+from mcqa_probes.reports.compare import compare_records
+from mcqa_probes.reports.figures import reliability_diagram
+
+NAME = "comparison"
+
+
+def _page_records(out: Path, labels: List[str]) -> List[Dict[str, Any]]:
+    records: List[Dict[str, Any]] = []
+    for label in labels:
+        for path in sorted((out / "items" / slug(label)).glob("*.jsonl")):
+            records += [r for r in read_item_records(path) if r["model"] == label]
+    return records
+
+
+def _determinism(out: Path, label: str) -> Optional[Dict[str, Any]]:
+    found = []
+    for path in sorted((out / "sections" / slug(label)).glob("*.json")):
+        try:
+            result = json.loads(path.read_text(encoding="utf-8")).get("result") or {}
+        except (OSError, ValueError, AttributeError):
+            continue
+        if result.get("determinism"):
+            found.append(result["determinism"])
+    return combine(found) if found else None
+
+
+@ReportSection.register(NAME)
+class ComparisonSection(ReportSection, title="Paired comparison, calibration and determinism (item records)",
+                        order=200):
+
+    def why_absent(self, model: CardModel, inputs: CardInputs) -> Optional[str]:
+        return None
+
+    def key_parts(self, model: CardModel, inputs: CardInputs) -> Dict[str, Any]:
+        return {}
+
+    def run(self, model: CardModel, inputs: CardInputs, context: SectionContext) -> Dict[str, Any]:
+        return done({}, "", [], {})  # the numbers are the page's: shared()
+
+    def shared(self, section: Dict[str, Any], inputs: CardInputs, context: SectionContext) -> None:
+        labels = list(section["models"])
+        records = _page_records(context.out, labels)
+        shared: Dict[str, Any] = {"calibration": {}, "determinism": {}}
+        if len({r["model"] for r in records}) >= 2:
+            shared["compare"] = compare_records(records, [m for m in labels if any(r["model"] == m for r in records)])
+        for label in labels:
+            mine = [r for r in records if r["model"] == label]
+            probes = list(dict.fromkeys((r["section"], r["probe"]) for r in mine))
+            table = {f"{s}/{p}": calibration([r for r in mine if (r["section"], r["probe"]) == (s, p)])
+                     for s, p in probes}
+            shared["calibration"][label] = table
+            if table:
+                figure = reliability_diagram({name: value["bins"] for name, value in table.items()},
+                                             context.out / "figures" / "shared" / f"reliability_{slug(label)}.png",
+                                             title=f"{label}: reliability")
+                section["figures"].append({"path": context.relative(figure),
+                                           "caption": f"{label}: accuracy against confidence, equal-mass bins"})
+            audit = _determinism(context.out, label)
+            if audit is not None:
+                shared["determinism"][label] = audit
+        section["shared"] = shared
+
+    def tables(self, section: Dict[str, Any], models: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        shared = section.get("shared") or {}
+        tables = []
+        compare = shared.get("compare")
+        notes = ["Each model's answer is its primary prompt's (the column's). docs/compare.md: what each number means "
+                 "and when to trust it."]
+        if compare:
+            columns = [column(h, "label") for h in ("A", "B", "probe", "cell")] + [
+                column("n", "number"), column("A − B", "number", "accuracy difference in points, 95% paired cluster "
+                                                                 "bootstrap interval"),
+                column("A only / B only", "label", "questions one model gets right and the other wrong"),
+                column("p", "number", "McNemar's exact test"), column("p Holm", "number", "Holm-adjusted over the page"),
+                column("p BH", "number", "Benjamini-Hochberg-adjusted over the page"),
+                column("MDD", "number", "minimum detectable difference (points; alpha 0.05, power 0.8)"),
+                column("n for 5 pts", "number", "questions needed to detect 5 points")]
+            rows = []
+            for c in compare["comparisons"]:
+                difference = points_cell(100 * c["difference"])
+                difference["text"] += f" [{100 * c['ci_low']:+.1f}, {100 * c['ci_high']:+.1f}]"
+                rows.append([text_cell(c["model_a"]), text_cell(c["model_b"]), text_cell(f"{c['section']}/{c['probe']}"),
+                             text_cell(c["cell"]), count_cell(c["questions"]), difference,
+                             text_cell(f"{c['a_only']} / {c['b_only']}"), text_cell(f"{c['p_mcnemar']:.3g}"),
+                             text_cell(f"{c['p_holm']:.3g}"), text_cell(f"{c['p_bh']:.3g}"),
+                             text_cell("–" if c["mdd"] is None else f"{100 * c['mdd']:.1f}"),
+                             count_cell(c["questions_for_5_points"])])
+            tables.append(make_table("Paired comparison of the models (the same questions)", columns, rows, notes))
+        else:
+            tables.append(make_table("Paired comparison of the models", [column("", "label")],
+                                     [[text_cell("needs item records of two or more models on the same questions")]]))
+        rows = [[text_cell(label), text_cell(probe), count_cell(v["questions"]), percent_cell(v["accuracy"]),
+                 percent_cell(v["confidence"]), text_cell(f"{v['ece']:.3f}"), text_cell(f"{v['brier']:.3f}")]
+                for label, table in (shared.get("calibration") or {}).items() for probe, v in table.items()]
+        if rows:
+            tables.append(make_table("Calibration of the choice probabilities", [
+                column("model", "label"), column("probe", "label"), column("n", "number"),
+                column("accuracy", "number"), column("confidence", "number", "mean probability of the chosen choice"),
+                column("ECE", "number", "expected calibration error, 10 equal-mass bins"),
+                column("Brier", "number", "multi-class Brier score")], rows))
+        audits = shared.get("determinism") or {}
+        if audits:
+            tables.append(make_table("Determinism audit (questions re-scored at batch size 1)", [
+                column("model", "label"), column("questions", "number"),
+                column("largest score difference", "number"), column("changed answers", "number")],
+                [[text_cell(label), count_cell(a["questions"]), text_cell(f"{a['max_score_difference']:.3g}"),
+                  count_cell(a["changed_answers"])] for label, a in audits.items()]))
+        return tables
