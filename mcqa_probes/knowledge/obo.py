@@ -208,6 +208,12 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
             data.obsolete.add(concept_id)
             report.add("obsolete", path, concept.line, concept_id)
             continue
+        earlier = data.concepts.get(concept_id)
+        if earlier is not None:        # OBO lets a term's clauses be split over two frames: one concept
+            earlier.label = earlier.label or concept.label
+            earlier.definition = earlier.definition or concept.definition
+            earlier.synonyms.extend(s for s in concept.synonyms if s not in earlier.synonyms)
+            concept = earlier
         data.concepts[concept_id] = concept
         data.parents.extend((concept_id, parent, line) for parent, line in parents)
         data.links.extend((concept_id, relation, target, line) for relation, target, line in links)

@@ -137,3 +137,5 @@ class SourceData:
     relation_info: Dict[str, Dict[str, Any]] = field(default_factory=dict)
     #: ids skipped as obsolete / deprecated (an edge to one is dropped, not reported as undefined)
     obsolete: set = field(default_factory=set)
+    #: language tags seen on labels (RDF), to say which --lang would find labels
+    label_languages: set = field(default_factory=set)

@@ -171,7 +171,9 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     for node in concept_nodes:
         concept = RawConcept(id=cid(node))
         for prop in label_props:
-            picked = _pick(list(graph.objects(node, prop)), vocabulary.lang)
+            values = list(graph.objects(node, prop))
+            data.label_languages.update(v.language.lower() for v in values if getattr(v, "language", None))
+            picked = _pick(values, vocabulary.lang)
             if picked:
                 concept.label = picked[0]
                 break

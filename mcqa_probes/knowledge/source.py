@@ -101,6 +101,7 @@ def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
         merged.parents.extend(part.parents)
         merged.links.extend(part.links)
         merged.obsolete |= part.obsolete
+        merged.label_languages |= part.label_languages
         for relation, info in part.relation_info.items():
             merged.relation_info.setdefault(relation, info)
     merged.obsolete -= set(merged.concepts)
@@ -231,8 +232,11 @@ def load_source(
         parents = [(edge, line) for edge, line in parents if edge[0] in keep and edge[1] in keep]
         links = [(edge, line) for edge, line in links if edge[0] in keep and edge[2] in keep]
     if not concepts:
+        other = sorted(data.label_languages - {vocabulary.lang.lower()})
+        hint = f"; labels are in {', '.join(other)}: give --lang {other[0]}" if other and not roots else ""
         raise SourceError(where, "no concepts left after reading and filtering (expected classes or concepts "
-                                 "with a label" + (f" under --root {','.join(roots)}" if roots else "") + ")")
+                                 "with a label" + (f" under --root {','.join(roots)}" if roots else "")
+                                 + (f" in language {vocabulary.lang!r}" if other else "") + ")" + hint)
 
     _refuse_cycles(where, [edge for edge, _ in parents], dict(parents), "is_a")
     graph = KnowledgeGraph(source=data.name, version=data.version)

@@ -117,3 +117,24 @@ def test_the_provenance_has_every_file_with_its_sha256(tmp_path):
     first = load_source(folder).provenance["files"][0]["sha256"]
     (folder / "edges.tsv").write_text((folder / "edges.tsv").read_text() + "P:6\tis_a\tP:2\n")
     assert load_source(folder).provenance["files"][0]["sha256"] != first
+
+
+def test_labels_only_in_another_language_say_which_lang_to_give(tmp_path):
+    path = tmp_path / "fr.ttl"
+    path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix k: <http://example.org/k/> .\n"
+                    "k:a a skos:Concept ; skos:prefLabel \"couteau\"@fr .\nk:b a skos:Concept ; skos:prefLabel \"pain\"@fr ;"
+                    " skos:broader k:a .\n")
+    with pytest.raises(SourceError, match=r"in language 'en'\); labels are in fr: give --lang fr"):
+        load_source(path)
+    from mcqa_probes.knowledge.ontology import Vocabulary
+
+    assert len(load_source(path, vocabulary=Vocabulary(lang="fr"))) == 2
+
+
+def test_a_term_split_over_two_frames_is_one_concept(tmp_path):
+    path = tmp_path / "split.obo"
+    path.write_text('format-version: 1.4\nontology: sp\n\n[Term]\nid: X:1\nname: root\n\n[Term]\nid: X:2\nname: leaf\n\n'
+                    '[Term]\nid: X:2\ndef: "A small end." []\nsynonym: "tip" EXACT []\nis_a: X:1\n')
+    graph = load_source(path)
+    assert graph["X:2"].lemmas == ("leaf", "tip") and graph["X:2"].definition == "A small end."
+    assert list(graph.hypernyms("X:2")) == ["X:1"]
