@@ -39,6 +39,10 @@ FORMATS = ("obo", "owl", "rdf", "skos", "tsv")
 #: relations that chain when the source does not say (the OBO Relation Ontology's and SKOS's)
 TRANSITIVE_BY_NAME = {"part_of", "has_part", "BFO:0000050", "BFO:0000051", "located_in", "RO:0001025",
                       "location_of", "RO:0001015", "skos:broaderTransitive", "skos:narrowerTransitive"}
+#: readable names of common OBO Relation Ontology ids, for a source that uses them without a Typedef
+KNOWN_RELATION_NAMES = {"BFO:0000050": "part of", "BFO:0000051": "has part", "RO:0001025": "located in",
+                        "RO:0001015": "location of", "RO:0002202": "develops from", "RO:0002131": "overlaps",
+                        "RO:0002211": "regulates", "RO:0000057": "has participant", "RO:0002215": "capable of"}
 PathLike = Union[str, Path]
 
 
@@ -252,7 +256,8 @@ def load_source(
         info = dict(data.relation_info.get(relation, {}))
         if relation in TRANSITIVE_BY_NAME:
             info["transitive"] = True
-        graph.relation_info[relation] = {"name": info.get("name", relation.replace("_", " ")),
+        graph.relation_info[relation] = {"name": info.get("name") or KNOWN_RELATION_NAMES.get(relation,
+                                                                                    relation.replace("_", " ")),
                                          "transitive": bool(info.get("transitive")),
                                          "symmetric": bool(info.get("symmetric")),
                                          "aliases": list(info.get("aliases", []))}
