@@ -8,7 +8,7 @@ from statsmodels.stats.contingency_tables import mcnemar
 from mcqa_probes.metrics.calibration import brier_score, expected_calibration_error
 from mcqa_probes.metrics.item_records import read_item_records
 from tests.causal_models import tiny_causal  # noqa: F401
-from tests.experiments.report_card.test_card import archive, probes  # noqa: F401
+from tests.experiments.report_card.test_card import ENV, archive, probes  # noqa: F401
 from tests.test_cli import run
 
 
@@ -17,8 +17,8 @@ def page(archive, probes, tiny_causal, tmp_path_factory):  # noqa: F811
     out = tmp_path_factory.mktemp("compare_card")
     causal = tiny_causal("gpt2", 512)
     result = run(["probe-report", str(archive), causal, "--out", str(out), "--probes-dir", str(probes),
-                  "--max-questions", "6", "--control-epochs", "1", "--cuda-device", "-1", "--determinism-check", "3",
-                  "--audit-dir", str(out / "no_audit")])
+                  "--max-questions", "6", "--control-epochs", "1", "--cuda-device", "-1", "--determinism-check", "3"],
+                 env=ENV)
     assert result.returncode == 0, result.stderr[-4000:]
     return out, json.loads((out / "report.json").read_text())
 
