@@ -8,8 +8,8 @@
   code (``MedicalOrganization``), every label is shown as words (``medical organization``), so that
   the way a choice is written does not tell which concepts it comes from.
 * :func:`name_pattern`: a regular expression that finds a concept's name in a text however the source
-  writes it (``sequence_feature``, ``sequence feature``, ``Sequence-Feature``): the leakage check of
-  the probes uses it.
+  writes it (``sequence_feature``, ``sequence feature``, ``Sequence-Feature``, ``MediaObjects``): the
+  leakage check of the probes uses it.
 """
 import functools
 import html
@@ -79,7 +79,8 @@ def _name_pattern(names: Tuple[str, ...]) -> Optional[Pattern]:
     variants = name_variants(names)
     if not variants:
         return None
-    alternatives = ["[ _-]+".join(re.escape(word) for word in name.split(" ")) for name in variants]
+    # words joined by space, _ or -, or written together as code (MediaObject: schema.org's comments)
+    alternatives = ["[ _-]*".join(re.escape(word) for word in name.split(" ")) for name in variants]
     return re.compile(r"(?<![\w])(?:" + "|".join(alternatives) + r")(?:e?s)?(?![\w])", re.IGNORECASE)
 
 
