@@ -47,6 +47,8 @@ class ComparisonSection(ReportSection, title="Paired comparison, calibration and
                         order=200):
 
     def why_absent(self, model: CardModel, inputs: CardInputs) -> Optional[str]:
+        if not any((inputs.probes_dir, inputs.olmpics_dir, inputs.winoventi_tsv, inputs.csqa_dev)):
+            return "no item records: no probe data given (--probes-dir, --olmpics-dir, --winoventi-tsv, --csqa-dev)"
         return None
 
     def key_parts(self, model: CardModel, inputs: CardInputs) -> Dict[str, Any]:

@@ -57,7 +57,7 @@ def dummy(monkeypatch):
 
 def test_sections_are_registered_in_page_order():
     names = [name for name, _ in registered_sections()]
-    assert names == ["wordnetqa", "olmpics", "winoventi", "commonsenseqa", "robust_knowledge"]
+    assert names == ["wordnetqa", "olmpics", "winoventi", "commonsenseqa", "robust_knowledge", "comparison"]
     assert all(isinstance(section, ReportSection) and section.title for _, section in registered_sections())
 
 
@@ -66,7 +66,7 @@ def test_a_registered_section_is_on_the_page(dummy, tmp_path):
     report = build_report_card(["minilm"], tmp_path, CardInputs(probes_dir=None, cuda_device=-1), command="test",
                                progress=lines.append)
     assert [s["id"] for s in report["sections"]] == ["dummy_probe", "wordnetqa", "olmpics", "winoventi", "commonsenseqa",
-                                                      "robust_knowledge"]
+                                                      "robust_knowledge", "comparison"]
     entry = report["sections"][0]["models"]["minilm"]
     assert entry["status"] == "done" and entry["reading"] == "minilm answers the dummy probe."
     # the page's four sections are absent for a masked LM without data, each saying why
