@@ -266,20 +266,32 @@ def load_page(html_path: PathLike, fragment: str = "", width: int = 1280, height
     ``FileNotFoundError`` when the page does not exist; ``RuntimeError`` when Chromium is missing or
     fails, or the page's ``load`` event does not come within the time budget."""
     page = _existing(html_path)
-    binary = find_chromium()
-    budget = [f"--virtual-time-budget={int(min(timeout, 30) * 1000)}"]
-    instrumented = _with_check_script(_with_error_script(page.read_bytes()))
+    suffix = f"#{fragment.lstrip('#')}" if fragment else ""
+    dom, parser = _dump_dom(page, _with_check_script(_with_error_script(page.read_bytes())), width, height, timeout,
+                            suffix)
+    errors = json.loads(parser.root.get("data-mcqa-errors") or "[]")
+    return {"dom": dom, "errors": errors, "title": parser.root.get("data-mcqa-title", "")}
+
+
+def _budget(timeout: float) -> List[str]:
+    return [f"--virtual-time-budget={int(min(timeout, 30) * 1000)}"]
+
+
+def _dump_dom(page: Path, instrumented: bytes, width: int, height: int, timeout: float, fragment: str = ""):
+    """Load an instrumented copy of ``page`` (at ``#fragment``) and return ``(DOM text, parsed DOM)``;
+    the one home of the dump-and-check step of :func:`load_page` and :func:`inspect_page`."""
+    budget = _budget(timeout)
     with _instrumented_copy(page, instrumented) as copy:
-        url = copy.as_uri() + (f"#{fragment.lstrip('#')}" if fragment else "")
-        dom = _run_chromium(binary, [*budget, f"--window-size={width},{height}", "--dump-dom", url], timeout)
+        dom = _run_chromium(find_chromium(), [*budget, f"--window-size={width},{height}", "--dump-dom",
+                                              copy.as_uri() + fragment], timeout)
+    text = dom.decode("utf-8", "replace")
     parser = _DumpedDom()
-    parser.feed(dom.decode("utf-8", "replace"))
+    parser.feed(text)
     parser.close()
     if parser.root.get("data-mcqa-done") != "1":
         raise RuntimeError(f"{page}: the page's load event did not come within the time budget "
                            f"({budget[0]}), or Chromium printed no DOM")
-    errors = json.loads(parser.root.get("data-mcqa-errors") or "[]")
-    return {"dom": dom.decode("utf-8", "replace"), "errors": errors, "title": parser.root.get("data-mcqa-title", "")}
+    return text, parser
 
 
 def inspect_page(html_path: PathLike, screenshot_path: Optional[PathLike] = None, width: int = 1280,
@@ -300,16 +312,8 @@ def inspect_page(html_path: PathLike, screenshot_path: Optional[PathLike] = None
     """
     page = _existing(html_path)
     binary = find_chromium()
-    budget = [f"--virtual-time-budget={int(min(timeout, 30) * 1000)}"]
-    with _instrumented_copy(page, _with_check_script(page.read_bytes())) as copy:
-        dom = _run_chromium(binary, [*budget, f"--window-size={width},{height or MEASURE_HEIGHT}",
-                                     "--dump-dom", copy.as_uri()], timeout)
-    parser = _DumpedDom()
-    parser.feed(dom.decode("utf-8", "replace"))
-    parser.close()
-    if parser.root.get("data-mcqa-done") != "1":
-        raise RuntimeError(f"{page}: the page's load event did not come within the time budget "
-                           f"({budget[0]}), or Chromium printed no DOM")
+    budget = _budget(timeout)
+    _, parser = _dump_dom(page, _with_check_script(page.read_bytes()), width, height or MEASURE_HEIGHT, timeout)
     broken = [_image_label(image) for image in parser.images if image.get("data-mcqa-loaded") != "1"]
     shot = None
     if screenshot_path is not None:
