@@ -46,7 +46,7 @@ from mcqa_probes.builders.ontology_templates import (
 from mcqa_probes.builders.templates import lemma_set, render_stem, surface, template_ids
 from mcqa_probes.builders.wordnetqa import WordNetQABuilder, merged_settings
 from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph, Relation, RelationView
-from mcqa_probes.knowledge.text import content_words, mask_names, name_pattern
+from mcqa_probes.knowledge.text import content_words, mask_names, mentions
 
 #: what an ontology build changes from the WordNet defaults (every key can be overridden)
 ONTOLOGY_SETTINGS: Dict[str, object] = {
@@ -296,8 +296,7 @@ class OntologyQABuilder(WordNetQABuilder):
         if template_kind == "synonymy":
             names = lemma_set(concept)[1:]
             own_answer = surface(names[index % len(names)])       # index counts every variant
-        if template_kind == "definitions" and name_pattern(concept.lemmas) and name_pattern(concept.lemmas).search(
-                concept.definition):
+        if template_kind == "definitions" and mentions(concept.definition, concept.lemmas):
             summary["definition_names_its_concept"] = summary.get("definition_names_its_concept", 0) + 1
         if template_id.split("+")[0].startswith("ctx") and concept_id not in self.contexts():
             # the source has example sentences, but not for this concept: the definition frames instead
@@ -328,8 +327,7 @@ class OntologyQABuilder(WordNetQABuilder):
                                         relation=relation_name)
         if kind in ("hypernymy", "hyponymy"):
             inner, outer = (answer, concept) if kind == "hypernymy" else (concept, answer)
-            pattern = name_pattern(inner.lemmas)
-            if pattern is not None and any(pattern.search(name.replace("_", " ")) for name in outer.lemmas):
+            if any(mentions(name.replace("_", " "), inner.lemmas) for name in outer.lemmas):
                 summary["answer_named_in_term"] = summary.get("answer_named_in_term", 0) + 1
         notes = {
             "concept_id": concept_id,

@@ -84,13 +84,29 @@ def _name_pattern(names: Tuple[str, ...]) -> Optional[Pattern]:
     return re.compile(r"(?<![\w])(?:" + "|".join(alternatives) + r")(?:e?s)?(?![\w])", re.IGNORECASE)
 
 
+def _squashed(text: str) -> str:
+    return re.sub(r"[\s_-]+", "", text.lower())
+
+
+def might_mention(text: str, names: Sequence[str]) -> bool:
+    """False when no name can occur in ``text`` (a name's letters, without spaces, ``_`` or ``-``, are
+    not in the text's): a cheap test before a pattern is compiled and run (large sources)."""
+    squashed = _squashed(text)
+    return any(_squashed(name) in squashed for name in name_variants(names))
+
+
+def mentions(text: str, names: Sequence[str]) -> bool:
+    """Whether ``text`` names any of ``names`` (as :func:`name_pattern` finds them)."""
+    if not text or not might_mention(text, names):
+        return False
+    pattern = name_pattern(names)
+    return pattern is not None and pattern.search(text) is not None
+
+
 def mask_names(text: str, names: Sequence[str], mask: str = "___") -> Tuple[str, int]:
     """``text`` with every mention of ``names`` replaced by ``mask``; returns the count too."""
-    if not text:
-        return text, 0
-    flat = re.sub(r"[_-]", " ", text.lower())
-    if not any(name.split(" ")[0] in flat for name in name_variants(names)):
-        return text, 0                       # no name can match: skip compiling a pattern (large sources)
+    if not text or not might_mention(text, names):
+        return text, 0                       # no name can match: no pattern to compile
     pattern = name_pattern(names)
     if pattern is None:
         return text, 0
