@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
+from mcqa_probes.common.io import sha256_file
 from mcqa_probes.experiments.report_card.inputs import CardInputs, done
 from mcqa_probes.experiments.report_card.models import CardModel
 from mcqa_probes.experiments.report_card.section import ReportSection, SectionContext, slug
@@ -40,6 +41,26 @@ def _determinism(out: Path, label: str) -> Optional[Dict[str, Any]]:
         if result.get("determinism"):
             found.append(result["determinism"])
     return combine(found) if found else None
+
+
+def reading(label: str, records: List[Dict[str, Any]], calibrated: Dict[str, Any], compare: Optional[Dict[str, Any]],
+            audit: Optional[Dict[str, Any]]) -> str:
+    """One line per model: its item records, the range of its ECE, its paired comparisons (how many
+    differ at Holm-adjusted p < 0.05) and its determinism audit."""
+    if not records:
+        return f"no item records of {label}"
+    parts = [f"{label}: {len(records)} questions with item records on {len(calibrated)} probes"]
+    eces = [value["ece"] for value in calibrated.values() if value.get("ece") is not None]
+    if eces:
+        parts.append(f"ECE {min(eces):.3f}" + (f" to {max(eces):.3f}" if max(eces) > min(eces) else ""))
+    mine = [c for c in (compare or {}).get("comparisons", []) if label in (c["model_a"], c["model_b"])]
+    if mine:
+        parts.append(f"{sum(c['p_holm'] < 0.05 for c in mine)} of {len(mine)} paired comparisons differ "
+                     "(Holm-adjusted p < 0.05)")
+    if audit:
+        parts.append(f"determinism: {audit['changed_answers']} of {audit['questions']} answers changed at batch size 1 "
+                     f"(largest score difference {audit['max_score_difference']:.3g})")
+    return "; ".join(parts)
 
 
 @ReportSection.register(NAME)
@@ -78,6 +99,16 @@ class ComparisonSection(ReportSection, title="Paired comparison, calibration and
             audit = _determinism(context.out, label)
             if audit is not None:
                 shared["determinism"][label] = audit
+            entry = section["models"][label]
+            if entry.get("status") == "done":  # the page's numbers: recomputed on every run from the records
+                entry["results"] = {"questions": len(mine), "probes": len(table)}
+                entry["reading"] = reading(label, mine, table, shared.get("compare"), audit)
+                entry["commands"] = [f"bin/probe_compare {context.out / 'items'}"]
+                entry["data"] = {str(path): sha256_file(path)
+                                 for path in sorted((context.out / "items" / slug(label)).glob("*.jsonl"))}
+                section["data"].update(entry["data"])
+        if shared.get("compare"):
+            section["commands"].append(f"bin/probe_compare {context.out / 'items'}")
         section["shared"] = shared
 
     def tables(self, section: Dict[str, Any], models: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
@@ -86,15 +117,15 @@ class ComparisonSection(ReportSection, title="Paired comparison, calibration and
         compare = shared.get("compare")
         notes = ["Each model's answer is its primary prompt's (the column's). docs/compare.md: what each number means "
                  "and when to trust it."]
-        if compare:
+        if compare and compare.get("comparisons"):
             columns = [column(h, "label") for h in ("A", "B", "probe", "cell")] + [
-                column("n", "number"), column("A − B", "number", "accuracy difference in points, 95% paired cluster "
+                column("n", "control"), column("A − B", "model", "accuracy difference in points, 95% paired cluster "
                                                                  "bootstrap interval"),
                 column("A only / B only", "label", "questions one model gets right and the other wrong"),
-                column("p", "number", "McNemar's exact test"), column("p Holm", "number", "Holm-adjusted over the page"),
-                column("p BH", "number", "Benjamini-Hochberg-adjusted over the page"),
-                column("MDD", "number", "minimum detectable difference (points; alpha 0.05, power 0.8)"),
-                column("n for 5 pts", "number", "questions needed to detect 5 points")]
+                column("p", "control", "McNemar's exact test"), column("p Holm", "control", "Holm-adjusted over the page"),
+                column("p BH", "control", "Benjamini-Hochberg-adjusted over the page"),
+                column("MDD", "control", "minimum detectable difference (points; alpha 0.05, power 0.8)"),
+                column("n for 5 pts", "control", "questions needed to detect 5 points")]
             rows = []
             for c in compare["comparisons"]:
                 difference = points_cell(100 * c["difference"])
@@ -114,15 +145,15 @@ class ComparisonSection(ReportSection, title="Paired comparison, calibration and
                 for label, table in (shared.get("calibration") or {}).items() for probe, v in table.items()]
         if rows:
             tables.append(make_table("Calibration of the choice probabilities", [
-                column("model", "label"), column("probe", "label"), column("n", "number"),
-                column("accuracy", "number"), column("confidence", "number", "mean probability of the chosen choice"),
-                column("ECE", "number", "expected calibration error, 10 equal-mass bins"),
-                column("Brier", "number", "multi-class Brier score")], rows))
+                column("model", "label"), column("probe", "label"), column("n", "control"),
+                column("accuracy", "model"), column("confidence", "model", "mean probability of the chosen choice"),
+                column("ECE", "model", "expected calibration error, 10 equal-mass bins"),
+                column("Brier", "model", "multi-class Brier score")], rows))
         audits = shared.get("determinism") or {}
         if audits:
             tables.append(make_table("Determinism audit (questions re-scored at batch size 1)", [
-                column("model", "label"), column("questions", "number"),
-                column("largest score difference", "number"), column("changed answers", "number")],
+                column("model", "label"), column("questions", "control"),
+                column("largest score difference", "model"), column("changed answers", "model")],
                 [[text_cell(label), count_cell(a["questions"]), text_cell(f"{a['max_score_difference']:.3g}"),
                   count_cell(a["changed_answers"])] for label, a in audits.items()]))
         return tables

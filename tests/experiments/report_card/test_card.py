@@ -64,7 +64,7 @@ def section(report, name):
 def test_every_section_present_or_explained(card):
     report = card["report"]
     assert [s["id"] for s in report["sections"]] == ["wordnetqa", "olmpics", "winoventi", "commonsenseqa",
-                                                      "robust_knowledge"]
+                                                      "robust_knowledge", "comparison"]
     status = {(s["id"], label): entry["status"] for s in report["sections"] for label, entry in s["models"].items()}
     assert status == {
         ("wordnetqa", "tiny_mcqa"): "done", ("wordnetqa", "minilm"): "absent",
@@ -72,7 +72,12 @@ def test_every_section_present_or_explained(card):
         ("winoventi", "tiny_mcqa"): "absent", ("winoventi", "minilm"): "done",
         ("commonsenseqa", "tiny_mcqa"): "done", ("commonsenseqa", "minilm"): "absent",
         ("robust_knowledge", "tiny_mcqa"): "absent", ("robust_knowledge", "minilm"): "absent",
+        ("comparison", "tiny_mcqa"): "done", ("comparison", "minilm"): "done",
     }
+    # the two models answered no question in common (an archive and a masked LM): no paired comparison, said so
+    comparison = section(report, "comparison")
+    assert comparison["tables"][0]["rows"] == [[{"text": "needs item records of two or more models on the same "
+                                                         "questions"}]]
     for s in report["sections"]:
         for label, entry in s["models"].items():
             if entry["status"] == "absent":
