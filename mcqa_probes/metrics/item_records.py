@@ -44,10 +44,12 @@ control: each choice after the neutral prompt, the question hidden, under the pr
 Where they are written: next to the metrics of what scored them; the report card writes
 ``<out>/items/<model>/<section>.jsonl`` for every model and section (:func:`item_file`),
 ``bin/zero_shot --items-file`` and ``allennlp evaluate --overrides '{"model.items_file": ...}'``
-where they are told. Floats are written as Python's ``repr`` (the full double), so a record read
+where they are told; ``bin/probe_report PREDICTIONS --items-file`` turns the lines of ``allennlp
+predict --predictor mcqa`` into records (:func:`records_from_predictions`). Floats are written as Python's ``repr`` (the full double), so a record read
 back gives the numbers the model computed (in fp32, widened).
 """
 import math
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence
 
@@ -64,6 +66,18 @@ KEYS = ("model", "section", "probe", "id", "question", "choices", "gold", "clust
 
 #: where a question's concept is looked for, first match wins
 CONCEPT_FIELDS = ("notes.gold_synset", "notes.concept", "question_concept")
+
+
+@dataclass
+class ItemSink:
+    """Where a run that is told to keep item records puts them (``bin/zero_shot --items-file``): the
+    records' ``model``, ``section`` and ``probe``, and the list they are added to (written afterwards by
+    :func:`write_item_records`)."""
+
+    model: str
+    section: str
+    probe: str
+    records: List[Dict[str, Any]] = field(default_factory=list)
 
 
 def letters_prompt(rotation: int) -> str:
@@ -259,4 +273,55 @@ def read_item_files(paths: Iterable[PathLike]) -> List[Dict[str, Any]]:
         files = sorted(path.rglob("*.jsonl")) if path.is_dir() else [path]
         for file in files:
             records += read_item_records(file)
+    return records
+
+
+def prediction_prompt(prediction: Mapping[str, Any]) -> str:
+    """The prompt name of a line of ``allennlp predict --predictor mcqa``: ``letters/rot0`` or
+    ``cloze/<score>`` for a causal LM (its ``score``, ``prompt_format``), ``mcqa`` otherwise."""
+    if "choice_scores" not in prediction:
+        return "mcqa"
+    if prediction.get("prompt_format") == "letters":
+        return letters_prompt(0)
+    return f"cloze/{prediction.get('score') or 'sum'}"
+
+
+def prediction_scores(prediction: Mapping[str, Any]) -> List[float]:
+    """A prediction line's per-choice scores: a causal LM's ``choice_scores``; otherwise the log of
+    ``probabilities`` (the archive's logits up to a constant: the same softmax and the same choice)."""
+    if "choice_scores" in prediction:
+        return [float(s) for s in prediction["choice_scores"]]
+    return [math.log(max(float(p), 1e-300)) for p in prediction["probabilities"]]
+
+
+def records_from_predictions(path: PathLike, model: str, section: str = "predict", probe: Optional[str] = None,
+                             cluster_field: Optional[str] = None) -> List[Dict[str, Any]]:
+    """The item records of a predictions file (``allennlp predict ARCHIVE FILE --predictor mcqa``: one
+    JSON line per question with ``choices``, ``probabilities``, ``answer_index`` and ``notes`` copied
+    from a labelled file), as ``model`` / ``section`` / ``probe`` (default: the file's stem), one per
+    labelled line (an unlabelled question has no correctness: left out). The prompt is
+    :func:`prediction_prompt`'s, the scores :func:`prediction_scores`'. A line without an id is
+    ``line-<n>``. Written by :func:`write_item_records` like every other record."""
+    probe = probe or Path(path).name.split(".", 1)[0]
+    records, seen = [], {}
+    for number, data in read_jsonl(path, what="prediction"):
+        if not isinstance(data, dict):
+            raise McqaFormatError(f"expected a JSON object, got {type(data).__name__}", str(path), number)
+        missing = [key for key in ("choices", "probabilities") if not isinstance(data.get(key), list)]
+        if missing:
+            raise McqaFormatError(f"expected {' and '.join(repr(k) for k in missing)} (a line of `allennlp predict "
+                                  "--predictor mcqa`)", str(path), number)
+        if data.get("answer_index") is None:
+            continue
+        metadata = {**data, "id": str(data.get("id") or f"line-{number}")}
+        if metadata["id"] in seen:
+            raise McqaFormatError(f"item records: id {metadata['id']!r} again (first on line {seen[metadata['id']]})",
+                                  str(path), number)
+        seen[metadata["id"]] = number
+        prompt = prediction_prompt(data)
+        try:
+            records.append(item_record(model, section, probe, metadata, {prompt: prediction_scores(data)}, prompt,
+                                       cluster_field))
+        except ValueError as error:
+            raise McqaFormatError(str(error), str(path), number) from None
     return records

@@ -73,6 +73,8 @@ class MultipleChoiceModel(Model):
         self.cluster_key_field = cluster_key
         self.items_file, self.items_label = items_file, items_label
         self._items: List[Dict[str, Any]] = []
+        #: (model, section, probe) of the records kept for :meth:`take_items` (:meth:`keep_items`), or None
+        self._kept_items: Optional[tuple] = None
         #: every determinism audit's result since the model was made (:meth:`audit_determinism`)
         self.determinism_results: List[Dict[str, Any]] = []
         self.audit_determinism(determinism_check, determinism_seed)
@@ -81,6 +83,17 @@ class MultipleChoiceModel(Model):
         """From now on keep ``size`` random questions (seeded) of those scored in eval mode and re-score
         them one at a time when the metrics are reset (0: no audit)."""
         self._audit = DeterminismAudit(size, seed) if size else None
+
+    def keep_items(self, label: str, section: str, probe: str) -> None:
+        """From now on keep the item records of the labelled questions scored in eval mode, as
+        ``label`` / ``section`` / ``probe``, for :meth:`take_items` (what ``bin/zero_shot --items-file``
+        does; ``items_file`` writes them itself)."""
+        self._kept_items = (str(label), str(section), str(probe))
+
+    def take_items(self) -> List[Dict[str, Any]]:
+        """The records kept since :meth:`keep_items` (handed over and forgotten); keeping stops."""
+        items, self._items, self._kept_items = self._items, [], None
+        return items
 
     def item_scores(self, output: Dict[str, Any], metadata: List[Dict[str, Any]]) -> List[Dict[str, List[float]]]:
         """Per question of a batch, its per-choice scores by prompt name (the item records'
@@ -98,15 +111,15 @@ class MultipleChoiceModel(Model):
     def __call__(self, *args: Any, **kwargs: Any) -> Dict[str, Any]:
         output = super().__call__(*args, **kwargs)
         metadata = kwargs.get("metadata")
-        if not self.training and metadata and (self._audit is not None or self.items_file):
+        if not self.training and metadata and (self._audit is not None or self.items_file or self._kept_items):
             self._observe(output, kwargs, metadata)
         return output
 
     def _observe(self, output: Dict[str, Any], inputs: Dict[str, Any], metadata: List[Dict[str, Any]]) -> None:
-        if self.items_file and inputs.get("label") is not None:
-            probe = Path(self.items_file).stem
+        if (self.items_file or self._kept_items) and inputs.get("label") is not None:
+            label, section, probe = self._kept_items or (self.items_label, "evaluate", Path(self.items_file).stem)
             for row, scores in zip(metadata, self.item_scores(output, metadata)):
-                self._items.append(item_record(self.items_label, "evaluate", probe, row, scores, next(iter(scores)),
+                self._items.append(item_record(label, section, probe, row, scores, next(iter(scores)),
                                                self.cluster_key_field))
         if self._audit is not None:
             for b, scores in enumerate(self._real_logits(output, metadata)):
@@ -136,7 +149,7 @@ class MultipleChoiceModel(Model):
             self.determinism_results.append(result)
             found = {f"determinism_{key}": float(value) for key, value in result.items()}
             self._audit.reset()
-        if self.items_file and self._items:
+        if self.items_file and self._items and self._kept_items is None:
             write_item_records(self.items_file, self._items)
             self._items = []
         return found

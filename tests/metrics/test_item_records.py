@@ -80,3 +80,37 @@ def test_bad_lines_name_file_and_line(tmp_path):
         read_item_records(path)
     with pytest.raises(ValueError, match="primary"):
         item_record("m", "s", "p", METADATA, {"mcqa": [0.0, 1.0, 2.0]}, "mlm")
+
+
+def test_records_from_prediction_lines(tmp_path):
+    from mcqa_probes.metrics.item_records import records_from_predictions
+
+    lines = [
+        # an archive's line: scores are the log of the probabilities
+        {"id": "q1", "question": "A sparrow is a kind of", "choices": ["fish", "bird", "rock"], "labels": ["A", "B", "C"],
+         "probabilities": [0.2, 0.5, 0.3], "best_choice_index": 1, "answer_index": 1, "correct": True,
+         "notes": {"hops": 2, "distractor_type": "sister", "gold_synset": "sparrow.n.01"}},
+        # unlabelled: no record
+        {"id": "", "question": "Pick", "choices": ["a", "b"], "probabilities": [0.5, 0.5], "best_choice_index": 0},
+        # a causal LM's line: its choice_scores under its score, lettered; no id: line-<n>
+        {"id": "", "question": "Which?", "choices": ["x", "y"], "probabilities": [0.27, 0.73], "answer_index": 0,
+         "choice_scores": [-3.0, -2.0], "score": "chars", "prompt_format": "letters"},
+        {"id": "", "question": "Which?", "choices": ["x", "y"], "probabilities": [0.73, 0.27], "answer_index": 0,
+         "choice_scores": [-2.0, -3.0], "score": "pmi", "prompt_format": "cloze"},
+    ]
+    path = tmp_path / "dev.predictions.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    archive, letters, cloze = records_from_predictions(path, "m")
+    assert (archive["section"], archive["probe"], archive["primary"]) == ("predict", "dev", "mcqa")
+    assert archive["scores"]["mcqa"] == pytest.approx([math.log(0.2), math.log(0.5), math.log(0.3)])
+    assert archive["probabilities"]["mcqa"] == pytest.approx([0.2, 0.5, 0.3])
+    assert archive["correct"] == {"mcqa": True} and archive["cluster"] == "sparrow.n.01" and archive["hops"] == 2
+    assert (letters["id"], letters["primary"], letters["chosen"], letters["correct"]) == (
+        "line-3", "letters/rot0", {"letters/rot0": 1}, {"letters/rot0": False})
+    assert (cloze["id"], cloze["primary"], cloze["scores"]) == ("line-4", "cloze/pmi", {"cloze/pmi": [-2.0, -3.0]})
+    write_item_records(tmp_path / "items.jsonl", [archive, letters, cloze])
+    assert read_item_records(tmp_path / "items.jsonl") == [archive, letters, cloze]
+    path.write_text(json.dumps({"id": "q", "question": "x", "answer_index": 0}) + "\n")
+    with pytest.raises(McqaFormatError, match="'choices' and 'probabilities'") as error:
+        records_from_predictions(path, "m")
+    assert str(error.value).startswith(f"{path}, line 1: ")

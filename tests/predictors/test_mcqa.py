@@ -43,3 +43,40 @@ def test_batch_equals_single(predictor):
 def test_bad_adhoc_input(predictor):
     with pytest.raises(ValueError, match="at least 2 choices"):
         predictor.predict_json({"question": "x", "choices": ["only"]})
+
+
+def test_probe_report_items_file_from_predictions_agrees_with_the_evaluation_path(predictor, tmp_path, capsys):
+    """`allennlp predict` lines -> bin/probe_report --items-file: the records of the one writer, with the
+    probabilities and answers the model gives through the evaluation loop's records."""
+    import json
+    import runpy
+
+    from mcqa_probes.common.io import read_jsonl
+    from mcqa_probes.data.question import read_questions
+    from mcqa_probes.metrics.item_records import read_item_records
+    from mcqa_probes.training.evaluation import answer_questions, item_records
+    from tests.conftest import FIXTURES, ROOT
+
+    data = FIXTURES / "probes" / "hypernymy" / "dev.jsonl"
+    lines = [line for _, line in read_jsonl(data)]
+    predictions = predictor.predict_batch_json(lines)
+    path = tmp_path / "predictions.jsonl"
+    path.write_text("".join(json.dumps(p) + "\n" for p in predictions))
+    main = runpy.run_path(str(ROOT / "bin" / "probe_report"), run_name="bin_script")["main"]
+    items = tmp_path / "items.jsonl"
+    assert main([str(path), "--out", str(tmp_path / "report"), "--items-file", str(items), "--model-label", "tiny",
+                 "--probe", "hypernymy"]) == 0
+    assert f"item records: {len(lines)} questions written to {items}" in capsys.readouterr().out
+    records = read_item_records(items)
+    assert [r["id"] for r in records] == [p["id"] for p in predictions]
+    assert {(r["model"], r["section"], r["probe"], r["primary"]) for r in records} == {("tiny", "predict", "hypernymy",
+                                                                                        "mcqa")}
+    answers = answer_questions(predictor._model, predictor._dataset_reader, list(read_questions(str(data))))
+    evaluated = item_records(answers, "tiny", "predict", "hypernymy")
+    for record, prediction, other in zip(records, predictions, evaluated):
+        assert record["chosen"]["mcqa"] == prediction["best_choice_index"] == other["chosen"]["mcqa"]
+        assert record["correct"]["mcqa"] == prediction["correct"]
+        assert record["probabilities"]["mcqa"] == pytest.approx(prediction["probabilities"], abs=1e-6)
+        assert record["probabilities"]["mcqa"] == pytest.approx(other["probabilities"]["mcqa"], abs=1e-5)
+        for key in ("gold", "cluster", "hops", "distractor_family", "concept", "choices"):
+            assert record[key] == other[key], key

@@ -24,6 +24,7 @@ from allennlp.data import Instance, Vocabulary
 from mcqa_probes.common.device import describe, place_model, resolve_cuda_device
 from mcqa_probes.data.causal_prompts import DEFAULT_TEMPLATE
 from mcqa_probes.data.dataset_readers.causal_lm_mc import CausalLmMcReader
+from mcqa_probes.metrics.item_records import ItemSink
 from mcqa_probes.models.causal_lm_mc import SCORES, CausalLmMc
 from mcqa_probes.training.evaluation import evaluate_instances
 
@@ -36,6 +37,12 @@ PASSED_METRICS = (
     "cluster_delta", "generic_accuracy", "exception_accuracy", "strict_accuracy", "generic_count", "exception_count",
     "circular_accuracy", "rstd", "debiased_accuracy",
 )
+
+#: the determinism audit's numbers (:mod:`mcqa_probes.metrics.determinism`), as the result names them
+DETERMINISM_KEYS = ("determinism_questions", "determinism_max_score_difference", "determinism_changed_answers")
+
+#: the seed of the determinism audit's draw of questions (the card's too)
+DETERMINISM_SEED = 0
 
 
 @dataclass
@@ -139,6 +146,8 @@ def causal_zero_shot_evaluate(
     dtype: Optional[str] = None,
     built: Optional[Tuple[CausalLmMcReader, CausalLmMc]] = None,
     prompts: Optional[PromptSettings] = None,
+    items: Optional[ItemSink] = None,
+    determinism_check: int = 0,
 ) -> Dict[str, Any]:
     """Zero-shot accuracy of a causal LM on a labelled probe file (the first ``limit`` questions),
     scored by ``score`` on ``cuda_device`` (``None``: the GPU when there is one) in ``precision``.
@@ -149,6 +158,12 @@ def causal_zero_shot_evaluate(
     ``strict_cluster_accuracy`` when the file has clusters, the WinoVenti accuracies on a TSV,
     ``flag`` when the choice-only accuracy is ``flag_margin`` or more above chance, ``device``,
     ``seconds``. ``built``: a (reader, model) of :func:`build` to reuse (its own settings win).
+
+    ``items``: the item records of the questions (:mod:`mcqa_probes.metrics.item_records`: every prompt
+    the model scored, every rotation) are added to ``items.records``. ``determinism_check`` N: N
+    questions drawn at random (seeded, :data:`DETERMINISM_SEED`) are re-scored alone at batch size 1
+    (:mod:`mcqa_probes.metrics.determinism`): ``determinism_questions``,
+    ``determinism_max_score_difference``, ``determinism_changed_answers``.
     """
     start = time.perf_counter()
     cuda_device = resolve_cuda_device(cuda_device)
@@ -160,7 +175,16 @@ def causal_zero_shot_evaluate(
     if not instances or unlabelled:
         raise ValueError(f"{data_path}: {'no questions' if not instances else f'{unlabelled} questions without an answer'}"
                          " to evaluate (zero-shot accuracy needs labelled questions)")
-    metrics = evaluate_instances(model, instances, batch_size)
+    if items is not None:
+        model.keep_items(items.model, items.section, items.probe)
+    model.audit_determinism(determinism_check, DETERMINISM_SEED)
+    try:
+        metrics = evaluate_instances(model, instances, batch_size)
+    finally:
+        kept = model.take_items() if items is not None else []
+        model.audit_determinism(0)
+    if items is not None:
+        items.records += kept
     chance = chance_level(instances)
     questions = len({instance["metadata"].metadata.get("question_key", i) for i, instance in enumerate(instances)})
     result: Dict[str, Any] = {
@@ -179,6 +203,10 @@ def causal_zero_shot_evaluate(
         result["asked"] = len(instances)  # every rotation of every question
     result.update({key: metrics[key] for key in PASSED_METRICS if key in metrics})
     result.update({key: value for key, value in metrics.items() if key.startswith(("accuracy_rotation_", "letter_prior_"))})
+    if determinism_check:
+        result.update({key: metrics.get(key, 0) for key in DETERMINISM_KEYS})
+        result["determinism_questions"] = int(result["determinism_questions"])
+        result["determinism_changed_answers"] = int(result["determinism_changed_answers"])
     if "cluster_accuracy" in metrics:
         result["strict_cluster_accuracy"] = metrics["cluster_accuracy"]
     flag = choice_only_flag(result.get("choice_only_accuracy"), chance, flag_margin)

@@ -13,8 +13,13 @@ from allennlp.data import Instance, Vocabulary
 
 from mcqa_probes.common.device import describe, place_model, resolve_cuda_device
 from mcqa_probes.data.dataset_readers.olmpics_mlm import OlmpicsMlmReader
+from mcqa_probes.metrics.item_records import ItemSink
 from mcqa_probes.models.masked_lm_mc import MaskedLmMc
+from mcqa_probes.training.evaluation import answer_instances, item_records
 from mcqa_probes.training.evaluation import predict_instances  # noqa: F401  (the one prediction loop)
+
+#: the seed of the determinism audit's draw of questions (the card's too)
+DETERMINISM_SEED = 0
 
 
 def build(model_name: str, skip_multi_piece: bool = False, probe_type: str = "zero_shot",
@@ -46,10 +51,16 @@ def zero_shot_evaluate(
     cuda_device: Optional[int] = None,
     precision: str = "fp32",
     multi_token: Optional[str] = None,
+    items: Optional[ItemSink] = None,
+    determinism_check: int = 0,
 ) -> Dict[str, Any]:
     """Accuracy of the pretrained masked LM's choice on a labelled MC-MLM file, scored on
     ``cuda_device`` (``None``: the GPU when there is one) in ``precision``; ``multi_token``
-    as in :func:`build` (``pll_scored``: questions scored by pseudo-log-likelihood)."""
+    as in :func:`build` (``pll_scored``: questions scored by pseudo-log-likelihood).
+
+    ``items``: the questions' item records (prompt ``mlm``) are added to ``items.records``.
+    ``determinism_check`` N: N questions drawn at random (seeded) are re-scored alone at batch size 1:
+    ``determinism_questions``, ``determinism_max_score_difference``, ``determinism_changed_answers``."""
     start = time.perf_counter()
     cuda_device = resolve_cuda_device(cuda_device)
     reader, model = build(model_name, skip_multi_piece, cuda_device=cuda_device, precision=precision,
@@ -58,18 +69,27 @@ def zero_shot_evaluate(
     instances: List[Instance] = list(reader.read(data_path))
     skipped = reader.skipped_questions
     instances = instances[: limit or None]
-    gold = [instance["label"].label for instance in instances]
-    predictions = predict_instances(model, instances, batch_size)
-    correct = sum(int(p == g) for p, g in zip(predictions["best"], gold))
+    model.audit_determinism(determinism_check, DETERMINISM_SEED)
+    answers = answer_instances(model, instances, batch_size)  # the metrics' reset re-scores the audit's questions
+    correct = sum(int(answer.correct) for answer in answers)
+    if items is not None:
+        items.records += item_records(answers, items.model, items.section, items.probe)
+    audit = {}
+    if determinism_check:
+        found = model.determinism_results[-1] if model.determinism_results else {"questions": 0,
+                                                                                 "max_score_difference": 0.0,
+                                                                                 "changed_answers": 0}
+        audit = {f"determinism_{key}": value for key, value in found.items()}
     return {
         "model": model_name,
         "data": str(data_path),
-        "accuracy": correct / len(gold) if gold else float("nan"),
-        "count": len(gold),
+        "accuracy": correct / len(answers) if answers else float("nan"),
+        "count": len(answers),
         "skipped_multi_piece": skipped,
         "multi_token": reader.multi_token,
         "pll_scored": sum(int("candidate_pieces" in i.fields and i["candidate_pieces"].tensor.size(1) > 1)
                           for i in instances),
+        **audit,
         "device": describe(cuda_device, precision),
         "seconds": time.perf_counter() - start,
     }
