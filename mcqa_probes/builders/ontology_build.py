@@ -54,6 +54,9 @@ def build_ontology_probes(
     for name in relations:
         resolved.setdefault(name, name)
     relation_probes = {relation_probe_name(name): resolved[name] for name in relations}
+    # notes name the relation as the user did, so one ontology read from OBO and from OWL (where the
+    # same relation may carry another id) gives the same files
+    relation_names = {relation_probe_name(name): name for name in relations}
     available = list(WORDNET_PROBES) + list(relation_probes)
     names = list(available) if probes is None else [p for p in available if p in set(probes)]
     unknown = sorted(set(probes or ()) - set(available))
@@ -75,7 +78,7 @@ def build_ontology_probes(
         start = time.perf_counter()
         relation = relation_probes.get(probe)
         maker = builder if relation is None else OntologyQABuilder(graph, settings, progress, relation=relation,
-                                                                   probe_name=probe)
+                                                                   probe_name=probe, relation_name=relation_names[probe])
         questions = maker.build(probe, probe_rng(seed, probe, "generate"))
         timings[f"generate_{probe}"] = round(time.perf_counter() - start, 2)
         summary = dict(maker.summary)

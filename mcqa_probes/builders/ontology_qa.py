@@ -115,9 +115,11 @@ class OntologyQABuilder(WordNetQABuilder):
     """Builds the probes of one ontology; ``relation`` set: the relation probe over that relation."""
 
     def __init__(self, graph: KnowledgeGraph, settings: Optional[dict] = None, progress=None,
-                 relation: Optional[str] = None, probe_name: Optional[str] = None):
+                 relation: Optional[str] = None, probe_name: Optional[str] = None, relation_name: Optional[str] = None):
         self.base = graph
         self.relation = relation
+        #: how ``notes.relation`` names the relation (the user's name for it; by default its id)
+        self.relation_name = relation_name or relation
         settings = ontology_settings(settings)
         if relation is not None:
             view = RelationView(graph, relation)
@@ -335,7 +337,7 @@ class OntologyQABuilder(WordNetQABuilder):
             "term": term,
             "hops": len(chain) - 1,
             "chain": "=>".join(chain) if kind == "hypernymy" else "<=".join(chain if kind == "hyponymy" else (concept_id,)),
-            "relation": self.relation if self.relation is not None else _RELATIONS[kind],
+            "relation": self.relation_name if self.relation is not None else _RELATIONS[kind],
             "pos": concept.pos,
             "context": context,
             "template": template_id,

@@ -87,3 +87,18 @@ def test_a_probe_without_questions_is_left_out_and_said_so(tmp_path):
     assert "  synonymy: left out (no concept has an exact synonym)" in validity_lines(result)
     with pytest.raises(ValueError, match=r"unknown probe\(s\) \['dictionary'\]"):
         build(ONTOLOGIES / "clinics_rdfs.ttl", tmp_path / "x", probes=["dictionary"])
+
+
+def test_an_owl_rendering_that_names_the_relation_by_its_iri_gives_the_same_files(tmp_path):
+    """Without oboInOwl:shorthand, the OWL file's relation id is BFO:0000050 where the OBO file's is
+    part_of; asked for by the same name, both builds write the same files."""
+    text = (ONTOLOGIES / "vehicles.owl").read_text()
+    assert "<oboInOwl:shorthand>part_of</oboInOwl:shorthand>" in text
+    owl = tmp_path / "iri.owl"
+    owl.write_text(text.replace("<oboInOwl:shorthand>part_of</oboInOwl:shorthand>", ""))
+    assert load_source(owl, relations=["part_of"]).provenance["relations"] == {"part_of": "BFO:0000050"}
+    build(ONTOLOGIES / "vehicles.obo", tmp_path / "obo", ["part_of"])
+    build(owl, tmp_path / "owl", ["part_of"])
+    for split in SPLITS:
+        assert (tmp_path / "obo" / "part_of" / f"{split}.jsonl").read_bytes() == \
+            (tmp_path / "owl" / "part_of" / f"{split}.jsonl").read_bytes()
