@@ -28,7 +28,6 @@ def test_run_audit_puts_cuda_device_and_precision_in_every_run(tmp_path, monkeyp
 
 def test_train_and_score_trains_and_evaluates_on_the_settings_device(tmp_path, monkeypatch):
     import allennlp.commands.train as train_module
-    import allennlp.training.util as training_util
 
     trained_env, evaluated = {}, []
 
@@ -44,15 +43,26 @@ def test_train_and_score_trains_and_evaluates_on_the_settings_device(tmp_path, m
         trained_env["config"] = (params["trainer"]["cuda_device"], params["model"]["precision"])
         return model
 
+    import mcqa_probes.training.evaluation as evaluation_module
+
+    devices = []
     monkeypatch.setattr(train_module, "train_model", fake_train_model)
-    monkeypatch.setattr(training_util, "evaluate",
-                        lambda trained, loader, cuda_device=-1, **_: evaluated.append(cuda_device) or {"accuracy": 0.5})
-    monkeypatch.setattr(artifact_audit, "torch_device", lambda number: torch.device("cpu"))  # no GPU here
+    # dev and test are scored through the one evaluation loop, on the model where train_and_score put it
+    monkeypatch.setattr(evaluation_module, "evaluate_file",
+                        lambda trained, reader, path, batch_size=64, **_:
+                        evaluated.append((trained, path)) or {"accuracy": 0.5})
+
+    def fake_device(number):  # no GPU here: record which device was asked for
+        devices.append(number)
+        return torch.device("cpu")
+
+    monkeypatch.setattr(artifact_audit, "torch_device", fake_device)
     path = str(DATA / "wordnetqa_hypernymy.jsonl")
     scores = artifact_audit.train_and_score(
         artifact_audit.MODELS["choice_only"], {"train": path, "dev": path, "test": path}, tmp_path / "run",
         {"CUDA_DEVICE": "0", "PRECISION": "bf16", "GLOVE_FILE": str(TINY_GLOVE), "EMBEDDING_DIM": "6"},
     )
     assert trained_env == {"CUDA_DEVICE": "0", "PRECISION": "bf16", "config": (0, "bf16")}
-    assert evaluated == [0, 0]  # dev and test scored on the training device
+    assert devices == [0]                             # the model goes to the settings' device ...
+    assert evaluated == [(model, path), (model, path)]  # ... where dev and test are scored
     assert scores["dev"] == scores["test"] == 0.5
