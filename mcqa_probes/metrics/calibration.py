@@ -14,10 +14,19 @@ it is right or wrong.
   0 is perfect, 1 - 1/K is uniform guessing among K choices, 2 the worst.
 * The **reliability diagram** is :func:`reliability` (mean confidence, accuracy and size per bin),
   drawn by :func:`mcqa_probes.reports.figures.reliability_diagram`.
+
+Every function takes ``prompt`` to read another prompt than each record's primary one.
+:func:`calibration_report` is what the pages show: the primary prompt's calibration and, where PriDe
+was run (a causal LM's lettered prompt asked under every cyclic rotation: the records carry
+``letters/pride/rot<r>``, :func:`mcqa_probes.metrics.item_records.add_pride_prompts`), the lettered
+prompt's calibration before (``letters/rot0``, the raw softmax over the letters' scores) and after the
+letter prior is removed (``letters/pride/rot0``), on the same questions.
 """
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 import numpy
+
+from mcqa_probes.metrics.item_records import letters_prompt, pride_prompt
 
 #: bins of the expected calibration error and the reliability diagram
 BINS = 10
@@ -83,3 +92,19 @@ def calibration(records: Sequence[Mapping[str, Any]], prompt: Optional[str] = No
         "brier": brier_score(labelled, prompt),
         "bins": table,
     }
+
+
+def calibration_report(records: Sequence[Mapping[str, Any]], bins: int = BINS) -> Dict[str, Any]:
+    """:func:`calibration` under each record's primary prompt, with ``prompt`` (the primary prompt's
+    name; names joined by ", " when the records differ) and, when some records carry the PriDe-debiased
+    lettered prompt, ``pride``: ``{"raw_prompt": "letters/rot0", "prompt": "letters/pride/rot0",
+    "raw": calibration, "debiased": calibration}`` over the labelled records that have both."""
+    labelled = [r for r in records if r["gold"] is not None]
+    result = calibration(labelled, bins=bins)
+    result["prompt"] = ", ".join(dict.fromkeys(r["primary"] for r in labelled))
+    raw, debiased = letters_prompt(0), pride_prompt(0)
+    both = [r for r in labelled if raw in r["probabilities"] and debiased in r["probabilities"]]
+    if both:
+        result["pride"] = {"raw_prompt": raw, "prompt": debiased, "raw": calibration(both, raw, bins),
+                           "debiased": calibration(both, debiased, bins)}
+    return result

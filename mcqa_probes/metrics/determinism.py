@@ -13,6 +13,10 @@ and :meth:`DeterminismAudit.result` reports
   and alone (the model's own score: logits, log-likelihoods), over every choice of every question;
 * ``changed_answers``: how many of them get another best choice alone.
 
+A run cut in parts (``bin/zero_shot --shards``) re-scores the questions one whole run would: the
+parent draws them (:func:`draw`), each part keeps its own of them (``picks``) and the parts' results,
+combined, are the whole run's.
+
 :func:`combine` adds up several runs' results (the card's line per model).
 """
 import random
@@ -31,12 +35,14 @@ def _best(scores: Sequence[float]) -> int:
 
 
 class DeterminismAudit:
-    """Reservoir of ``size`` questions (seeded by ``seed``) with their batch scores, then the comparison."""
+    """Reservoir of ``size`` questions (seeded by ``seed``) with their batch scores, then the comparison.
+    ``picks``: keep exactly these questions (0-based, in the order they are offered) instead of drawing."""
 
-    def __init__(self, size: int, seed: int = 0) -> None:
+    def __init__(self, size: int, seed: int = 0, picks: Optional[Iterable[int]] = None) -> None:
         if int(size) < 0:
             raise ValueError(f"determinism check: expected a number of questions >= 0, got {size}")
         self.size, self.seed = int(size), int(seed)
+        self.picks = None if picks is None else {int(p) for p in picks}
         self.reset()
 
     def reset(self) -> None:
@@ -47,6 +53,11 @@ class DeterminismAudit:
     def slot(self) -> Optional[int]:
         """Offer the next question: the reservoir slot to keep it in (overwriting), or None (not kept)."""
         self.seen += 1
+        if self.picks is not None:
+            if self.seen - 1 not in self.picks:
+                return None
+            self.kept.append((None, []))
+            return len(self.kept) - 1
         if self.size == 0:
             return None
         if len(self.kept) < self.size:
@@ -71,6 +82,17 @@ class DeterminismAudit:
             difference = max([difference] + [abs(a - b) for a, b in zip(before, after)])
             changed += int(_best(before) != _best(after))
         return {"questions": len(self.kept), "max_score_difference": difference, "changed_answers": changed}
+
+
+def draw(count: int, size: int, seed: int = 0) -> List[int]:
+    """The questions (0-based, ascending) an audit of ``size`` questions seeded by ``seed`` re-scores out
+    of ``count`` offered in order: the same as :class:`DeterminismAudit` keeps."""
+    audit = DeterminismAudit(size, seed)
+    for index in range(int(count)):
+        slot = audit.slot()
+        if slot is not None:
+            audit.kept[slot] = (index, [])
+    return sorted(index for index, _ in audit.kept)
 
 
 def combine(results: Iterable[Optional[Dict[str, Any]]]) -> Dict[str, Any]:

@@ -41,6 +41,18 @@ stems are scored as whole sentences and still named ``cloze/...``), ``letters/ro
 r places: ``letters/rot0`` is the file's order), ``choice_only`` (the causal LM's choice-only
 control: each choice after the neutral prompt, the question hidden, under the primary normalisation).
 
+``letters/pride/rot<r>`` (:func:`pride_prompt`) is not a way of asking but the lettered prompt's
+answer under rotation r with the letter prior removed, PriDe-style (Zheng et al. 2023): wherever a
+question was asked under all K rotations of the lettered prompt, :func:`merge_records` adds them
+(:func:`add_pride_prompts`). The prior of each letter position is estimated on the calibration subset,
+the questions of the same model / section / probe asked under all K rotations (with ``rotations:
+cyclic``, every question of the run), exactly as the ``debiased_accuracy`` metric estimates it
+(:class:`mcqa_probes.metrics.rotations.RotationTally`); the scores are the debiased log-probabilities
+of the letters (each letter's log-probability minus its position's log prior, renormalised over the
+letters: :func:`mcqa_probes.metrics.rotations.debias`), in the file's order, so that ``probabilities``
+are the debiased choice probabilities (the observed probability of each letter divided by its prior,
+renormalised) and ``chosen`` / ``correct`` the debiased answer.
+
 Where they are written: next to the metrics of what scored them; the report card writes
 ``<out>/items/<model>/<section>.jsonl`` for every model and section (:func:`item_file`),
 ``bin/zero_shot --items-file`` and ``allennlp evaluate --overrides '{"model.items_file": ...}'``
@@ -56,9 +68,11 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence
 from mcqa_probes.common.io import McqaFormatError, PathLike, read_jsonl, write_jsonl
 from mcqa_probes.data.question import cluster_key, lookup
 from mcqa_probes.metrics.probe_records import distractor_family
+from mcqa_probes.metrics.rotations import RotationTally, debias, log_softmax
 
 #: the prompt names of the scoring paths (a ``letters/rot<r>`` for every rotation r)
-PROMPTS = ("mcqa", "mlm", "cloze/sum", "cloze/mean", "cloze/chars", "cloze/pmi", "letters/rot0", "choice_only")
+PROMPTS = ("mcqa", "mlm", "cloze/sum", "cloze/mean", "cloze/chars", "cloze/pmi", "letters/rot0", "choice_only",
+           "letters/pride/rot0")
 
 #: the keys of a record, in the order they are written
 KEYS = ("model", "section", "probe", "id", "question", "choices", "gold", "cluster", "hops", "distractor_family",
@@ -83,6 +97,12 @@ class ItemSink:
 def letters_prompt(rotation: int) -> str:
     """The prompt name of the lettered prompt rotated ``rotation`` places (``letters/rot2``)."""
     return f"letters/rot{int(rotation)}"
+
+
+def pride_prompt(rotation: int) -> str:
+    """The prompt name of the PriDe-debiased lettered prompt rotated ``rotation`` places
+    (``letters/pride/rot2``; :func:`add_pride_prompts`)."""
+    return f"letters/pride/rot{int(rotation)}"
 
 
 def softmax(scores: Sequence[float]) -> List[float]:
@@ -176,7 +196,8 @@ def add_prompt(record: Dict[str, Any], prompt: str, scores: Sequence[float]) -> 
 def merge_records(records: Iterable[Dict[str, Any]]) -> List[Dict[str, Any]]:
     """Records of the same model / section / probe / id (one question scored under several prompts,
     or under every rotation) merged into one, in the order of their first appearance; the first
-    record's ``primary`` is kept."""
+    record's ``primary`` is kept. Questions asked under every rotation of the lettered prompt get
+    their PriDe-debiased prompts (:func:`add_pride_prompts`)."""
     merged: Dict[tuple, Dict[str, Any]] = {}
     for record in records:
         key = record_key(record)
@@ -187,7 +208,42 @@ def merge_records(records: Iterable[Dict[str, Any]]) -> List[Dict[str, Any]]:
         target = merged[key]
         for name in ("scores", "probabilities", "chosen", "correct"):
             target[name].update(record[name])
-    return list(merged.values())
+    return add_pride_prompts(list(merged.values()))
+
+
+def _rotations(record: Mapping[str, Any]) -> Optional[Dict[int, List[float]]]:
+    """The lettered prompt's scores of a record asked under all its K >= 2 rotations, each in the
+    letters' order (position p: the choice shown there), else None."""
+    count = len(record["choices"])
+    names = [letters_prompt(r) for r in range(count)]
+    if count < 2 or not all(name in record["scores"] for name in names):
+        return None
+    return {r: unrotate(record["scores"][name], -r) for r, name in enumerate(names)}
+
+
+def add_pride_prompts(records: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """Add the PriDe-debiased prompts ``letters/pride/rot<r>`` (see the module docstring) to every
+    record (merged: one per question) asked under all K rotations of the lettered prompt; the prior is
+    estimated per model / section / probe and number of choices on those records. Other records are
+    left as they are. Returns ``records`` (changed in place)."""
+    groups: Dict[tuple, List[tuple]] = {}
+    for record in records:
+        shown = _rotations(record)
+        if shown is not None:
+            groups.setdefault(record_key(record)[:3], []).append((record, shown))
+    for members in groups.values():
+        tally = RotationTally()  # the calibration subset: the group's questions asked under every rotation
+        for record, shown in members:
+            count = len(shown)
+            for rotation, scores in shown.items():
+                gold = record["gold"] if record["gold"] is not None else 0  # the prior does not read the gold
+                tally.add(record["id"], rotation, (gold + rotation) % count, scores)
+        prior = tally.prior()
+        for record, shown in members:
+            for rotation, scores in shown.items():
+                debiased = debias(log_softmax(scores), prior[len(scores)])
+                add_prompt(record, pride_prompt(rotation), unrotate(debiased, rotation))
+    return records
 
 
 def record_key(record: Mapping[str, Any]) -> tuple:

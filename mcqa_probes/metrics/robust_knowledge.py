@@ -22,6 +22,10 @@ model; this module says which questions a model answers right **however it is as
   k of them, k = 1 .. n (k = n is circular accuracy). Questions asked under different numbers of
   rotations (different numbers of choices) are kept apart, by n.
 
+Prompts derived from others rather than ways of asking (:data:`DERIVED_PREFIXES`: the PriDe-debiased
+lettered prompt ``letters/pride/rot<r>``, :func:`mcqa_probes.metrics.item_records.add_pride_prompts`)
+are left out of all of these (:func:`asked_prompts`).
+
 A prompt name may carry a qualifier after `` @`` (``bin/prompt_sweep`` names the prompts of its
 second and later combinations so: ``cloze/sum @5-shot``); the rules above read the name before it
 (``choice_only @letters`` is a control), and each qualifier's rotations are counted apart
@@ -36,6 +40,8 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 #: prompts that are controls, not ways of asking the question (a prefix match)
 CONTROL_PREFIXES = ("choice_only",)
+#: prompts derived from other prompts' scores, not ways of asking (a prefix match): left out of every number here
+DERIVED_PREFIXES = ("letters/pride/",)
 #: ways of asking left out of "known under every prompt" by default
 NOT_ROBUST = ("cloze/mean",)
 #: the order prompts are shown in (then any other name, alphabetically)
@@ -76,6 +82,15 @@ def prompt_sort_key(prompt: str) -> Tuple[bool, str, int, int, str]:
 
 def ordered_prompts(prompts: Iterable[str]) -> List[str]:
     return sorted(set(prompts), key=prompt_sort_key)
+
+
+def is_derived(prompt: str) -> bool:
+    return base_prompt(prompt).startswith(DERIVED_PREFIXES)
+
+
+def asked_prompts(prompts: Iterable[str]) -> List[str]:
+    """:func:`ordered_prompts` without the derived ones (:data:`DERIVED_PREFIXES`): the ways of asking."""
+    return [p for p in ordered_prompts(prompts) if not is_derived(p)]
 
 
 def knowledge_prompts(prompts: Iterable[str]) -> List[str]:
@@ -153,7 +168,7 @@ def circular_counts(records: Sequence[Dict[str, Any]]) -> Dict[str, Dict[str, An
 def robust_knowledge(records: Sequence[Dict[str, Any]], prompts: Optional[Sequence[str]] = None) -> Dict[str, Any]:
     """The robust-knowledge numbers of one group of records (one model, section and probe).
 
-    Returns ``questions``; ``prompts`` (every prompt of the records, in order) with ``accuracy``,
+    Returns ``questions``; ``prompts`` (every prompt of the records but the derived ones, in order) with ``accuracy``,
     ``counts`` and ``cluster_accuracy`` (strict) per prompt; ``robust_prompts`` (``prompts`` given, else
     :func:`knowledge_prompts`); ``robust_questions`` (those asked under every robust prompt),
     ``robust_known``, ``robust_accuracy``, ``clusters`` (clusters of those questions),
@@ -161,7 +176,7 @@ def robust_knowledge(records: Sequence[Dict[str, Any]], prompts: Optional[Sequen
     (:func:`circular_counts`); ``per_question`` (``id``, ``cluster``, ``known``: True / False / None)
     and ``per_cluster`` (cluster key -> ``questions``, ``known``, ``all_known``)."""
     records = list(records)
-    every = ordered_prompts(p for record in records for p in (record.get("correct") or {}))
+    every = asked_prompts(p for record in records for p in (record.get("correct") or {}))
     robust = list(prompts) if prompts is not None else knowledge_prompts(every)
     accuracy: Dict[str, Optional[float]] = {}
     counts: Dict[str, int] = {}

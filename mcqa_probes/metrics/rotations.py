@@ -16,6 +16,11 @@ and reports:
   position's own pull), averaged over the questions, and subtracted from the log-probabilities
   (renormalised over the letters) before the argmax;
 * ``letter_prior_<letter>``: that prior, as probabilities, for the most common number of choices.
+
+The calibration subset PriDe estimates its prior on is here every question asked under all its K
+rotations (with ``rotations: cyclic``, every question of the run); :func:`debias` is the one place the
+prior is removed (the debiased accuracy above, and the ``letters/pride/rot<r>`` prompts of the item
+records: :func:`mcqa_probes.metrics.item_records.add_pride_prompts`).
 """
 import math
 from collections import defaultdict
@@ -28,6 +33,12 @@ def log_softmax(values: Sequence[float]) -> List[float]:
     top = max(values)
     total = math.log(sum(math.exp(v - top) for v in values)) + top
     return [v - total for v in values]
+
+
+def debias(logprobs: Sequence[float], log_prior: Sequence[float]) -> List[float]:
+    """PriDe's debiased log-probabilities of the letters: each letter's log-probability minus its
+    position's log prior (the observed probability divided by the prior), renormalised over the letters."""
+    return log_softmax([float(v) - float(p) for v, p in zip(logprobs, log_prior)])
 
 
 class RotationTally:
@@ -75,8 +86,7 @@ class RotationTally:
                 by_rotation[rotation][1] += 1
                 by_position[gold][0] += right
                 by_position[gold][1] += 1
-                shift = prior.get(len(logprobs), [0.0] * len(logprobs))
-                adjusted = [v - p for v, p in zip(logprobs, shift)]
+                adjusted = debias(logprobs, prior.get(len(logprobs), [0.0] * len(logprobs)))
                 debiased += max(range(len(adjusted)), key=lambda j: adjusted[j]) == gold
                 versions_total += 1
             circular += all_right

@@ -5,7 +5,7 @@ Not registered itself. A subclass computes one logit per choice in ``forward`` a
 """
 import contextlib
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Sequence
 
 import torch
 from allennlp.data import Vocabulary
@@ -79,10 +79,14 @@ class MultipleChoiceModel(Model):
         self.determinism_results: List[Dict[str, Any]] = []
         self.audit_determinism(determinism_check, determinism_seed)
 
-    def audit_determinism(self, size: int, seed: int = 0) -> None:
+    def audit_determinism(self, size: int, seed: int = 0, picks: Optional[Sequence[int]] = None) -> None:
         """From now on keep ``size`` random questions (seeded) of those scored in eval mode and re-score
-        them one at a time when the metrics are reset (0: no audit)."""
-        self._audit = DeterminismAudit(size, seed) if size else None
+        them one at a time when the metrics are reset (0: no audit); ``picks``: exactly these questions
+        (0-based, in the order scored; a shard's part of a whole run's draw), ``size`` unused."""
+        if picks is not None:
+            self._audit = DeterminismAudit(len(picks), seed, picks) if picks else None
+        else:
+            self._audit = DeterminismAudit(size, seed) if size else None
 
     def keep_items(self, label: str, section: str, probe: str) -> None:
         """From now on keep the item records of the labelled questions scored in eval mode, as

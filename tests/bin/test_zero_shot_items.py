@@ -2,12 +2,14 @@
 import json
 import runpy
 
+import numpy
 import pytest
 
 from mcqa_probes.common import cli
 from mcqa_probes.metrics.item_records import read_item_records
 from tests.causal_models import tiny_causal  # noqa: F401
 from tests.conftest import FIXTURES, ROOT
+from tests.metrics.test_item_records import pride_by_numpy
 
 HYPERNYMY = FIXTURES / "probes" / "hypernymy" / "dev.jsonl"
 MC_MLM = FIXTURES / "olmpics" / "number_comparison_age_compare_masked_dev.jsonl"
@@ -60,9 +62,51 @@ def test_causal_rotations_give_one_record_per_question_with_every_rotation(tiny_
                                   "--cuda-device", "-1", "--quiet"]) == 0
     result = printed(capsys)[0]
     records = read_item_records(items)
-    assert len(records) == 3 and all(set(r["scores"]) == {f"letters/rot{k}" for k in range(5)} for r in records)
+    rotations = {f"letters/rot{k}" for k in range(5)}
+    assert len(records) == 3 and all(set(r["scores"]) == rotations | {f"letters/pride/rot{k}" for k in range(5)}
+                                     for r in records)
     for k in range(5):
         assert sum(r["correct"][f"letters/rot{k}"] for r in records) / 3 == pytest.approx(result[f"accuracy_rotation_{k}"])
+    # PriDe: the records' debiased answers are the run's debiased_accuracy, their probabilities PriDe
+    # recomputed with numpy from the records' own letter scores (position p of rotation r shows choice p - r)
+    assert sum(r["correct"][f"letters/pride/rot{k}"] for r in records for k in range(5)) / 15 == \
+        pytest.approx(result["debiased_accuracy"])
+    shown = numpy.array([[[r["scores"][f"letters/rot{k}"][(p - k) % 5] for p in range(5)] for k in range(5)]
+                         for r in records])
+    expected, prior = pride_by_numpy(shown)
+    assert list(prior) == pytest.approx([result[f"letter_prior_{letter}"] for letter in "ABCDE"], abs=1e-9)
+    for record, debiased in zip(records, expected):
+        for k in range(5):
+            assert record["probabilities"][f"letters/pride/rot{k}"] == pytest.approx(list(debiased[k]), abs=1e-9)
+
+
+def test_sharded_items_file_and_determinism_check_are_those_of_one_run(tiny_causal, tmp_path, capsys):
+    """--shards with --items-file and --determinism-check: the shards (cut at batch boundaries: 10
+    questions in batches of 4 give shards [0, 4) and [4, 10), not [0, 5) and [5, 10)) write their
+    records and audit their part of the run's draw; the merged items file is byte for byte the unsharded
+    run's, the audit line the unsharded run's."""
+    directory = tiny_causal("gpt2", 512)
+    main = bin_main("zero_shot")
+    common = ["--model", directory, "--data", str(HYPERNYMY), str(MC_MLM), "--limit", "10", "--batch-size", "4",
+              "--determinism-check", "3", "--cuda-device", "-1", "--quiet"]
+    one, sharded, out = tmp_path / "one.jsonl", tmp_path / "sharded.jsonl", tmp_path / "shards"
+    assert main(common + ["--items-file", str(one)]) == 0
+    whole = printed(capsys)
+    assert main(common + ["--items-file", str(sharded), "--shards", "2", "--out", str(out), "--workers", "1"]) == 0
+    parts = printed(capsys)
+    assert sharded.read_bytes() == one.read_bytes()
+    assert len(read_item_records(sharded)) == 20
+    audit = ("determinism_questions", "determinism_max_score_difference", "determinism_changed_answers")
+    for plain, split in zip(whole, parts):
+        assert split["shards"] == 2 and split["questions"] == plain["count"] == 10
+        assert {key: split[key] for key in audit} == {key: plain[key] for key in audit}
+        assert split["metrics"]["accuracy"] == plain["accuracy"]
+    trials = sorted((out / HYPERNYMY.name / "trials").glob("*/result.json"))
+    results = [json.loads(path.read_text()) for path in trials]
+    assert [(r["result"]["start"], r["result"]["stop"]) for r in results] == [(0, 4), (4, 10)]
+    picked = [i for r in results for i in r["spec"]["determinism_picks"]]
+    assert len(picked) == 3 and sum(r["result"]["determinism"]["questions"] for r in results
+                                    if r["result"]["determinism"]) == 3
 
 
 def test_causal_determinism_check_agrees_with_a_batch_size_1_run(tiny_causal, tmp_path, capsys):
@@ -118,9 +162,6 @@ def test_item_and_determinism_options_are_checked_before_the_model_loads(tmp_pat
     assert "would both be probe 'hypernymy/dev'" in capsys.readouterr().err
     assert cli.run(main, ["--model", model, "--data", str(HYPERNYMY), "--items-file", str(tmp_path)]) == 2
     assert "is a directory" in capsys.readouterr().err
-    assert cli.run(main, ["--model", model, "--data", str(HYPERNYMY), "--shards", "2", "--out", str(tmp_path),
-                          "--determinism-check", "2"]) == 2
-    assert "not with --shards" in capsys.readouterr().err
     # two split files of two probes are two probes: only the model is wrong here
     assert cli.run(main, ["--model", model, "--data", str(HYPERNYMY), str(other), "--items-file",
                           str(tmp_path / "i.jsonl")]) == 2

@@ -1,10 +1,14 @@
 """Calibration recomputed by hand on tiny records."""
 import math
 
+import numpy
 import pytest
 
-from mcqa_probes.metrics.calibration import brier_score, calibration, expected_calibration_error, reliability
+from mcqa_probes.metrics.calibration import (
+    brier_score, calibration, calibration_report, expected_calibration_error, reliability,
+)
 from mcqa_probes.metrics.item_records import item_record
+from tests.metrics.test_item_records import pride_by_numpy, pride_case
 
 
 def record(i, probabilities, gold):
@@ -37,3 +41,34 @@ def test_brier_by_hand():
     assert summary["questions"] == 5 and summary["accuracy"] == pytest.approx(0.6)
     assert summary["confidence"] == pytest.approx(0.7)
     assert summary["brier"] == pytest.approx(sum(by_hand) / 5)
+
+
+def numpy_calibration(probabilities, golds, bins):
+    """ECE over equal-mass bins (the questions sorted by confidence, cut in ``bins`` groups of equal size)
+    and the multi-class Brier score, recomputed with numpy from the probabilities alone."""
+    probabilities, golds = numpy.asarray(probabilities), numpy.asarray(golds)
+    confidence = probabilities.max(axis=1)
+    right = (probabilities.argmax(axis=1) == golds).astype(float)
+    order = numpy.argsort(confidence, kind="stable")
+    groups = order.reshape(bins, -1)  # equal sizes here: len(golds) is a multiple of bins
+    ece = sum(len(g) / len(golds) * abs(right[g].mean() - confidence[g].mean()) for g in groups)
+    brier = ((probabilities - numpy.eye(probabilities.shape[1])[golds]) ** 2).sum(axis=1).mean()
+    return ece, brier
+
+
+def test_pride_calibration_beside_the_raw_one_recomputed_with_numpy():
+    records, shown, golds = pride_case()
+    debiased, _ = pride_by_numpy(shown)
+    raw = numpy.exp(shown[:, 0]) / numpy.exp(shown[:, 0]).sum(axis=1, keepdims=True)  # rotation 0: the file's order
+    report = calibration_report(records, bins=4)
+    assert report["prompt"] == "letters/rot0" and report["questions"] == 9  # the primary: every record
+    pride = report["pride"]
+    assert (pride["raw_prompt"], pride["prompt"]) == ("letters/rot0", "letters/pride/rot0")
+    assert pride["raw"]["questions"] == pride["debiased"]["questions"] == 8  # the questions asked under every rotation
+    for name, probabilities in (("raw", raw), ("debiased", debiased[:, 0])):
+        ece, brier = numpy_calibration(probabilities, golds, bins=4)
+        assert pride[name]["ece"] == pytest.approx(ece, abs=1e-12), name
+        assert pride[name]["brier"] == pytest.approx(brier, abs=1e-12), name
+        assert pride[name]["accuracy"] == pytest.approx(numpy.mean(probabilities.argmax(axis=1) == golds))
+    assert pride["debiased"]["ece"] != pytest.approx(pride["raw"]["ece"])  # removing the prior moves it
+    assert "pride" not in calibration_report(RECORDS)  # no rotations, no PriDe

@@ -1,7 +1,7 @@
 """The determinism audit's reservoir and comparison, by hand."""
 import pytest
 
-from mcqa_probes.metrics.determinism import DeterminismAudit, combine
+from mcqa_probes.metrics.determinism import DeterminismAudit, combine, draw
 
 
 def kept_payloads(size, count, seed):
@@ -40,3 +40,22 @@ def test_result_by_hand_and_combine():
         audit.result([[1.0, 2.0, 0.5]])
     assert combine([result, None, {"questions": 3, "max_score_difference": 0.1, "changed_answers": 2}]) == {
         "questions": 5, "max_score_difference": 0.75, "changed_answers": 3}
+
+
+def test_draw_is_what_the_reservoir_keeps_and_picks_keep_exactly_those():
+    """A sharded run re-scores the questions of one whole run: draw() gives them, and an audit told
+    to pick them keeps those and no other, whatever order and number of parts they are offered in."""
+    for size, count, seed in ((3, 40, 0), (5, 100, 3), (4, 3, 0)):
+        assert draw(count, size, seed) == sorted(kept_payloads(size, count, seed))
+    picks = draw(40, 3, 0)
+    parts = [range(0, 12), range(12, 40)]  # two shards, each offered its own questions from 0
+    kept = []
+    for part in parts:
+        audit = DeterminismAudit(0, picks=[i - part.start for i in picks if i in part])
+        for question in part:
+            slot = audit.slot()
+            if slot is not None:
+                audit.keep(slot, question, [0.0])
+        kept += [payload for payload, _ in audit.kept]
+    assert kept == picks
+    assert draw(10, 0) == []

@@ -2,15 +2,17 @@
 import json
 import math
 
+import numpy
 import pytest
 
 from mcqa_probes.common.io import McqaFormatError
 from mcqa_probes.data.causal_prompts import rotate
 from mcqa_probes.data.question import Choice, MultipleChoiceQuestion
 from mcqa_probes.metrics.item_records import (
-    KEYS, first_max, item_file, item_record, merge_records, read_item_files, read_item_records, softmax, unrotate,
-    write_item_records,
+    KEYS, first_max, item_file, item_record, merge_records, pride_prompt, read_item_files, read_item_records, softmax,
+    unrotate, write_item_records,
 )
+from mcqa_probes.metrics.rotations import RotationTally
 
 METADATA = {"id": "q1", "question": "A sparrow is a kind of", "choices": ["fish", "bird", "rock"], "answer_index": 1,
             "num_real_choices": 3, "notes": {"hops": 2, "distractor_type": "sister", "gold_synset": "sparrow.n.01",
@@ -114,3 +116,68 @@ def test_records_from_prediction_lines(tmp_path):
     with pytest.raises(McqaFormatError, match="'choices' and 'probabilities'") as error:
         records_from_predictions(path, "m")
     assert str(error.value).startswith(f"{path}, line 1: ")
+
+
+def pride_case(questions=8, size=4, seed=0):
+    """A lettered prompt asked under every cyclic rotation by a model with a letter prior (A pulls, D
+    pushes) and some knowledge (+1.5 on the gold), as the model's records come (one per rotation, the
+    choices shown rotated), merged; plus one question asked under one rotation only. Returns the merged
+    records, the letters' scores by position ``shown[q, r, p]`` and the gold indices (file order)."""
+    rng = numpy.random.default_rng(seed)
+    bias = numpy.array([2.0, 0.5, 0.0, -1.0][:size])
+    shown, golds, records = numpy.zeros((questions, size, size)), [], []
+    for q in range(questions + 1):
+        gold = q % size
+        question = MultipleChoiceQuestion(f"q{q}", f"stem {q}", [Choice("ABCD"[k], f"c{q}{k}") for k in range(size)], gold)
+        for r in range(size if q < questions else 1):
+            rotated = rotate(question, r)
+            scores = bias + 1.5 * (numpy.arange(size) == rotated.answer_index) + rng.normal(0, 0.7, size)
+            if q < questions:
+                shown[q, r] = scores
+            metadata = {"id": f"q{q}", "question_key": f"q{q}", "rotation": r, "question": f"stem {q}",
+                        "choices": [c.text for c in rotated.choices], "answer_index": rotated.answer_index}
+            records.append(item_record("m", "s", "p", metadata, {f"letters/rot{r}": unrotate(list(scores), r)},
+                                       f"letters/rot{r}"))
+        golds.append(gold)
+    return merge_records(records), shown, golds[:questions]
+
+
+def pride_by_numpy(shown):
+    """PriDe computed independently: log-softmax over the letters; the prior of each position estimated on
+    the calibration subset (every question asked under all rotations): per question the softmax of its
+    mean log-probability over the rotations, averaged over the questions; then the observed probability
+    divided by the prior and renormalised; back in the file's order (choice j is shown at (j + r) mod K)."""
+    logprobs = shown - numpy.log(numpy.exp(shown).sum(axis=-1, keepdims=True))
+    mean = logprobs.mean(axis=1)
+    prior = (numpy.exp(mean) / numpy.exp(mean).sum(axis=-1, keepdims=True)).mean(axis=0)
+    debiased = numpy.exp(logprobs) / prior
+    debiased /= debiased.sum(axis=-1, keepdims=True)
+    size = shown.shape[-1]
+    order = (numpy.arange(size)[None, :] + numpy.arange(size)[:, None]) % size  # [r, j] -> position of choice j
+    return numpy.stack([[debiased[q, r, order[r]] for r in range(size)] for q in range(len(shown))]), prior
+
+
+def test_pride_probabilities_are_an_independent_computation_of_pride(tmp_path):
+    records, shown, golds = pride_case()
+    expected, prior = pride_by_numpy(shown)
+    assert prior[0] > 0.4 and prior[3] < 0.15  # the letter prior of the case is real
+    complete, lone = records[:-1], records[-1]
+    assert set(lone["scores"]) == {"letters/rot0"}  # asked once: no prior to remove, no PriDe prompt
+    for q, record in enumerate(complete):
+        for r in range(4):
+            name = pride_prompt(r)
+            assert record["probabilities"][name] == pytest.approx(list(expected[q, r]), abs=1e-12), (q, r)
+            assert record["chosen"][name] == int(numpy.argmax(expected[q, r]))
+            assert record["correct"][name] == (record["chosen"][name] == golds[q])
+    # the same answers as the debiased_accuracy metric, whose prior is estimated the same way
+    tally = RotationTally()
+    for q in range(len(shown)):
+        for r in range(4):
+            tally.add(f"q{q}", r, (golds[q] + r) % 4, list(shown[q, r]))
+    debiased = sum(r["correct"][pride_prompt(k)] for r in complete for k in range(4)) / (4 * len(complete))
+    assert debiased == pytest.approx(tally.metrics()["debiased_accuracy"])
+    raw = sum(r["correct"]["letters/rot0"] for r in complete) / len(complete)
+    assert sum(r["correct"][pride_prompt(0)] for r in complete) / len(complete) > raw  # the prior cost answers
+    # through the one writer and reader, unchanged (written once, merged again: the same numbers)
+    write_item_records(tmp_path / "items.jsonl", records)
+    assert read_item_records(tmp_path / "items.jsonl") == records

@@ -135,3 +135,14 @@ def test_qualified_prompts_of_a_sweep():
     assert circular_counts(rows) == {"2": {"questions": 2, "at_least": {"1": 1.0, "2": 0.5}},
                                      "2 @5-shot": {"questions": 2, "at_least": {"1": 1.0, "2": 0.5}}}
     assert robust_knowledge(rows)["robust_known"] == 0
+
+
+def test_pride_prompts_are_derived_not_ways_of_asking():
+    """The PriDe-debiased prompts (item records add them where every rotation was asked) change none of
+    the numbers: a question wrong under them only is still known, and they are in no table."""
+    with_pride = [dict(r, correct={**r["correct"], "letters/pride/rot0": False, "letters/pride/rot1 @2-shot": False},
+                       chosen={**r["chosen"], "letters/pride/rot0": 3, "letters/pride/rot1 @2-shot": 3})
+                  for r in RECORDS]
+    plain, derived = robust_knowledge(RECORDS), robust_knowledge(with_pride)
+    assert derived == plain and derived["robust_known"] == 2
+    assert circular_counts(with_pride) == circular_counts(RECORDS)

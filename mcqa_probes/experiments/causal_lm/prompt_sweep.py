@@ -29,7 +29,7 @@ from mcqa_probes.data.causal_prompts import DEFAULT_TEMPLATE
 from mcqa_probes.experiments.causal_lm.zero_shot import PromptSettings, build, causal_zero_shot_evaluate
 from mcqa_probes.experiments.grid import GridOptions, Trial, run_grid
 from mcqa_probes.metrics.item_records import read_item_records
-from mcqa_probes.metrics.robust_knowledge import QUALIFIER, agreement_matrix, ordered_prompts, robust_by_group
+from mcqa_probes.metrics.robust_knowledge import QUALIFIER, agreement_matrix, asked_prompts, robust_by_group
 from mcqa_probes.reports import robust_tables
 from mcqa_probes.reports.figures import prompt_sweep_figure
 from mcqa_probes.reports.tables import format_number, markdown_table
@@ -181,7 +181,7 @@ def sweep_robust(out: Path, trials: Sequence[Trial], model_name: str) -> Dict[st
                     target[field][name] = record[field][prompt]
     records = list(merged.values())
     groups = robust_by_group(records, per_item=False)
-    agreement = agreement_matrix(records, ordered_prompts(p for r in records for p in r["correct"])) if records else None
+    agreement = agreement_matrix(records, asked_prompts(p for r in records for p in r["correct"])) if records else None
     tables = [robust_tables.known_table(groups), robust_tables.circular_table(groups),
               robust_tables.agreement_table(model_name, agreement) if agreement else None]
     return {"groups": [{"key": list(key), **result} for key, result in groups.items()],

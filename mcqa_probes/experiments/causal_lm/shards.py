@@ -20,6 +20,18 @@ computes ``<out>/metrics.json`` from the merged predictions with the model's own
 (:class:`~mcqa_probes.metrics.probe_metrics.ProbeMetrics`, over the whole file: clusters may
 straddle shards), WinoVenti's generic / exception / strict accuracy: the numbers of one unsharded
 ``allennlp evaluate`` run, whatever the number of shards.
+
+``items`` (model, section, probe) and ``determinism_check`` N (what ``bin/zero_shot --shards`` passes
+for ``--items-file`` and ``--determinism-check``) make each shard also write the item records of its
+questions (``items.jsonl`` in its trial directory, :mod:`mcqa_probes.metrics.item_records`) and
+re-score alone, at batch size 1, those of its questions that one unsharded run's audit would draw
+(:func:`mcqa_probes.metrics.determinism.draw`, seed ``determinism_seed``); the driver returns the
+shards' records in file order (``items``) and the shards' audits combined into one result
+(``determinism``: the questions, the largest score difference and the changed answers of the whole
+run's draw). With either, the shards are cut at batch boundaries (every shard but the last holds a
+multiple of ``batch_size`` questions; a file of fewer batches than shards leaves shards empty), so
+that every question is scored in the very batch it has in one unsharded run: its scores, records and
+audit are the unsharded run's bit for bit (on the same device and kernels).
 """
 import itertools
 import time
@@ -33,19 +45,27 @@ from mcqa_probes.common.io import read_jsonl_values, sha256_file, write_json, wr
 from mcqa_probes.data.causal_prompts import DEFAULT_TEMPLATE
 from mcqa_probes.data.dataset_readers.causal_lm_mc import CausalLmMcReader
 from mcqa_probes.experiments.grid import GridOptions, Trial, describe_metrics, run_grid
+from mcqa_probes.metrics.determinism import combine, draw
+from mcqa_probes.metrics.item_records import read_item_records, write_item_records
 from mcqa_probes.metrics.probe_metrics import ProbeMetrics
 from mcqa_probes.models.causal_lm_mc import SCORES, CausalLmMc
-from mcqa_probes.training.evaluation import gold_index, predict_instances
+from mcqa_probes.training.evaluation import Answer, gold_index, item_records, predict_instances
 
 PREDICTIONS = "predictions.jsonl"
 METRICS = "metrics.json"
+ITEMS = "items.jsonl"
 
 
-def shard_bounds(count: int, shards: int) -> List[range]:
-    """The question indices of each shard: ``shards`` contiguous slices of ``range(count)``."""
+def shard_bounds(count: int, shards: int, step: int = 1) -> List[range]:
+    """The question indices of each shard: ``shards`` contiguous slices of ``range(count)``, cut at
+    multiples of ``step`` (the batch size: each shard then scores whole batches of one unsharded run)."""
     if int(shards) < 1:
         raise ValueError(f"shards: expected a positive number, got {shards}")
-    return [range(i * count // shards, (i + 1) * count // shards) for i in range(shards)]
+    if int(step) < 1:
+        raise ValueError(f"shards: expected a positive step, got {step}")
+    blocks = -(-count // step)
+    return [range(min(count, i * blocks // shards * step), min(count, (i + 1) * blocks // shards * step))
+            for i in range(shards)]
 
 
 def read_instances(data_path: str, template: Optional[str] = None, limit: Optional[int] = None,
@@ -57,13 +77,19 @@ def read_instances(data_path: str, template: Optional[str] = None, limit: Option
 
 def score_shard(model_name: str, data_path: str, start: int, stop: int, out_file: str, score: str = "sum",
                 template: Optional[str] = None, batch_size: int = 32, precision: str = "fp32",
-                cuda_device: Optional[int] = None, choice_only_control: bool = True) -> Dict[str, Any]:
-    """One trial: questions ``[start, stop)`` of the file scored; their predictions written to ``out_file``."""
+                cuda_device: Optional[int] = None, choice_only_control: bool = True,
+                items: Optional[Sequence[str]] = None, determinism_picks: Optional[Sequence[int]] = None,
+                determinism_seed: int = 0) -> Dict[str, Any]:
+    """One trial: questions ``[start, stop)`` of the file scored; their predictions written to ``out_file``,
+    with ``items`` (model, section, probe) their item records to ``items.jsonl`` beside it; the questions
+    ``determinism_picks`` (indices in the file) re-scored alone (the result's ``determinism``)."""
     instances = read_instances(data_path, template, stop)[start:stop]
     model = CausalLmMc(Vocabulary(), model_name, score=score, choice_only_control=choice_only_control,
                        batch_size=batch_size)
     place_model(model, resolve_cuda_device(cuda_device), precision)
     model.eval()
+    if determinism_picks is not None:
+        model.audit_determinism(0, determinism_seed, picks=[index - start for index in determinism_picks])
     outputs: List[Dict[str, Any]] = []
 
     def collect(module, inputs, output):  # the per-choice outputs of each forward of the one loop
@@ -92,8 +118,16 @@ def score_shard(model_name: str, data_path: str, start: int, stop: int, out_file
         records.append(record)
     write_jsonl(out_file, records)
     right = sum(r["best"] == r["gold"] for r in records)
-    return {"questions": len(records), "start": start, "stop": stop, "correct": right,
-            "accuracy": right / len(records) if records else None, "predictions": str(out_file)}
+    result = {"questions": len(records), "start": start, "stop": stop, "correct": right,
+              "accuracy": right / len(records) if records else None, "predictions": str(out_file)}
+    if items is not None:  # the records the unsharded run keeps (its model's _observe), by the one writer
+        answers = [Answer(int(best), gold_index(instance), dict(instance["metadata"].metadata), scores)
+                   for best, scores, instance in zip(predicted["best"], predicted["prompt_scores"], instances)
+                   if "label" in instance.fields]
+        write_item_records(Path(out_file).parent / ITEMS, item_records(answers, *items))
+    if determinism_picks is not None:
+        result["determinism"] = model.determinism_results[-1] if determinism_picks else None
+    return result
 
 
 def _argmax(values: Sequence[float]) -> int:
@@ -154,9 +188,14 @@ def score_in_shards(model_name: str, data_path: str, out_dir: str, shards: int, 
                     template: Optional[str] = None, batch_size: int = 32, precision: str = "fp32",
                     cuda_device: Optional[int] = None, workers: Optional[int] = None, gpus_per_trial: float = 0.0,
                     address: Optional[str] = None, limit: Optional[int] = None, choice_only_control: bool = True,
-                    cpus_per_trial: Optional[float] = None, quiet: bool = False) -> Dict[str, Any]:
+                    cpus_per_trial: Optional[float] = None, quiet: bool = False,
+                    items: Optional[Sequence[str]] = None, determinism_check: int = 0,
+                    determinism_seed: int = 0) -> Dict[str, Any]:
     """Score ``data_path`` in ``shards`` grid trials under ``out_dir`` and merge them; returns
-    ``{"predictions", "metrics" (also in metrics.json), "grid" (the run's summary)}``.
+    ``{"predictions", "metrics" (also in metrics.json), "grid" (the run's summary), "summary"}``, and
+    ``items`` (the item records, file order) with ``items`` = (model, section, probe), ``determinism``
+    (also in the summary, as ``determinism_questions`` / ``_max_score_difference`` /
+    ``_changed_answers``) with ``determinism_check`` N > 0 (module docstring).
 
     ``workers`` <= 1 runs the shards serially in this process, more on Ray (``None``: the
     machine's cores, or GPUs / ``gpus_per_trial``); a failing shard raises
@@ -171,7 +210,9 @@ def score_in_shards(model_name: str, data_path: str, out_dir: str, shards: int, 
     instances = read_instances(data_path, template, limit)
     if not instances:
         raise ValueError(f"{data_path}: no questions to score")
-    bounds = shard_bounds(len(instances), int(shards))
+    exact = items is not None or bool(determinism_check)
+    bounds = shard_bounds(len(instances), int(shards), batch_size if exact else 1)
+    picks = draw(len(instances), determinism_check, determinism_seed) if determinism_check else None
     digest = sha256_file(data_path) if "://" not in data_path else None
     trials = []
     for number, indices in enumerate(bounds):
@@ -180,6 +221,10 @@ def score_in_shards(model_name: str, data_path: str, out_dir: str, shards: int, 
                   "out_file": str(out / "trials" / trial_id / PREDICTIONS), "score": score, "template": template,
                   "batch_size": batch_size, "precision": precision, "cuda_device": cuda_device,
                   "choice_only_control": choice_only_control}
+        if items is not None:
+            kwargs["items"] = [str(part) for part in items]
+        if picks is not None:
+            kwargs.update(determinism_picks=[i for i in picks if i in indices], determinism_seed=determinism_seed)
         spec = {key: value for key, value in kwargs.items() if key not in ("out_file", "cuda_device")}
         spec.update(function="score_shard", data_sha256=digest)
         trials.append(Trial(trial_id, score_shard, kwargs, spec=spec, label=f"{trial_id} [{indices.start}:"
@@ -209,9 +254,17 @@ def score_in_shards(model_name: str, data_path: str, out_dir: str, shards: int, 
                "score": score, "template": template or DEFAULT_TEMPLATE, "precision": precision,
                "choice_only_control": choice_only_control, "metrics": metrics,
                "grid": {"run": report.count("done"), "reused": report.count("skipped"), "seconds": seconds}}
+    found: Dict[str, Any] = {}
+    if picks is not None:
+        results = report.results()
+        found["determinism"] = audit = combine(results[trial.id].get("determinism") for trial in trials)
+        summary.update({f"determinism_{key}": value for key, value in audit.items()})
     write_json(out / METRICS, summary)
+    if items is not None:
+        found["items"] = [record for trial in trials
+                          for record in read_item_records(Path(trial.kwargs["out_file"]).parent / ITEMS)]
     return {"predictions": str(out / PREDICTIONS), "metrics": metrics, "grid": summary["grid"],
-            "summary": summary}
+            "summary": summary, **found}
 
 
 __all__ = ["score_in_shards", "score_shard", "shard_bounds", "merged_metrics", "choice_scores", "read_instances"]

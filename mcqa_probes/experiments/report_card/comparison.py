@@ -13,7 +13,7 @@ from mcqa_probes.common.io import sha256_file
 from mcqa_probes.experiments.report_card.inputs import CardInputs, done
 from mcqa_probes.experiments.report_card.models import CardModel
 from mcqa_probes.experiments.report_card.section import ReportSection, SectionContext, slug
-from mcqa_probes.metrics.calibration import calibration
+from mcqa_probes.metrics.calibration import calibration_report
 from mcqa_probes.metrics.determinism import combine
 from mcqa_probes.metrics.item_records import read_item_records
 from mcqa_probes.reports.card.tables import column, count_cell, make_table, percent_cell, points_cell, text_cell
@@ -63,6 +63,26 @@ def reading(label: str, records: List[Dict[str, Any]], calibrated: Dict[str, Any
     return "; ".join(parts)
 
 
+def _calibrated(found: Dict[str, Any]) -> List[tuple]:
+    """(prompt, calibration) rows of one model and probe (:func:`calibration_report`): the primary prompt's,
+    then, where PriDe was run, the lettered prompt's raw and PriDe-debiased ones."""
+    rows = [(found.get("prompt") or "primary", found)]
+    pride = found.get("pride")
+    if pride:
+        rows += [(pride["raw_prompt"], pride["raw"]), (f"{pride['prompt']} (PriDe)", pride["debiased"])]
+    return rows
+
+
+def _curves(probe: str, found: Dict[str, Any]) -> Dict[str, Any]:
+    """The reliability diagram's lines of one probe: the primary prompt's, and PriDe's beside the raw
+    lettered prompt's where it was run."""
+    pride = found.get("pride")
+    if not pride:
+        return {probe: found["bins"]}
+    return {probe: found["bins"], f"{probe} {pride['raw_prompt']}": pride["raw"]["bins"],
+            f"{probe} {pride['prompt']} (PriDe)": pride["debiased"]["bins"]}
+
+
 @ReportSection.register(NAME)
 class ComparisonSection(ReportSection, title="Paired comparison, calibration and determinism (item records)",
                         order=200):
@@ -87,11 +107,12 @@ class ComparisonSection(ReportSection, title="Paired comparison, calibration and
         for label in labels:
             mine = [r for r in records if r["model"] == label]
             probes = list(dict.fromkeys((r["section"], r["probe"]) for r in mine))
-            table = {f"{s}/{p}": calibration([r for r in mine if (r["section"], r["probe"]) == (s, p)])
+            table = {f"{s}/{p}": calibration_report([r for r in mine if (r["section"], r["probe"]) == (s, p)])
                      for s, p in probes}
             shared["calibration"][label] = table
             if table:
-                figure = reliability_diagram({name: value["bins"] for name, value in table.items()},
+                figure = reliability_diagram({name: bins for probe, value in table.items()
+                                              for name, bins in _curves(probe, value).items()},
                                              context.out / "figures" / "shared" / f"reliability_{slug(label)}.png",
                                              title=f"{label}: reliability")
                 section["figures"].append({"path": context.relative(figure),
@@ -140,12 +161,17 @@ class ComparisonSection(ReportSection, title="Paired comparison, calibration and
         else:
             tables.append(make_table("Paired comparison of the models", [column("", "label")],
                                      [[text_cell("needs item records of two or more models on the same questions")]]))
-        rows = [[text_cell(label), text_cell(probe), count_cell(v["questions"]), percent_cell(v["accuracy"]),
-                 percent_cell(v["confidence"]), text_cell(f"{v['ece']:.3f}"), text_cell(f"{v['brier']:.3f}")]
-                for label, table in (shared.get("calibration") or {}).items() for probe, v in table.items()]
+        rows = [[text_cell(label), text_cell(probe), text_cell(prompt), count_cell(v["questions"]),
+                 percent_cell(v["accuracy"]), percent_cell(v["confidence"]), text_cell(f"{v['ece']:.3f}"),
+                 text_cell(f"{v['brier']:.3f}")]
+                for label, table in (shared.get("calibration") or {}).items() for probe, found in table.items()
+                for prompt, v in _calibrated(found)]
         if rows:
             tables.append(make_table("Calibration of the choice probabilities", [
-                column("model", "label"), column("probe", "label"), column("n", "control"),
+                column("model", "label"), column("probe", "label"),
+                column("prompt", "label", "the model's own prompt; where PriDe was run (every rotation of the lettered "
+                                          "prompt), the lettered prompt before and after the letter prior is removed"),
+                column("n", "control"),
                 column("accuracy", "model"), column("confidence", "model", "mean probability of the chosen choice"),
                 column("ECE", "model", "expected calibration error, 10 equal-mass bins"),
                 column("Brier", "model", "multi-class Brier score")], rows))

@@ -18,7 +18,7 @@ from mcqa_probes.common.io import sha256_file
 from mcqa_probes.experiments.report_card.inputs import absent, done
 from mcqa_probes.experiments.report_card.section import ReportSection, slug
 from mcqa_probes.metrics.item_records import read_item_records
-from mcqa_probes.metrics.robust_knowledge import agreement_matrix, ordered_prompts, robust_by_group
+from mcqa_probes.metrics.robust_knowledge import agreement_matrix, asked_prompts, robust_by_group
 from mcqa_probes.reports.robust_tables import agreement_table, circular_table, known_table
 
 
@@ -80,7 +80,7 @@ class RobustKnowledgeSection(ReportSection, title="Robust knowledge across promp
                 members = [r for r in records if (r["model"], r["section"], r["probe"]) == key]
                 result["primary"] = members[0]["primary"] if members else None
                 groups_out.append({"key": list(key), **result})
-            prompts = ordered_prompts(p for r in records for p in r["correct"])
+            prompts = asked_prompts(p for r in records for p in r["correct"])
             agreements[label] = agreement_matrix(records, prompts)
             entry.pop("reused", None)  # recomputed from the records on every run
             entry["results"] = {"groups": len(groups), "records": len(records)}

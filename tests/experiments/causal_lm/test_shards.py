@@ -52,6 +52,18 @@ def test_shard_bounds_are_contiguous_and_cover_every_question():
         shard_bounds(5, 0)
 
 
+def test_shard_bounds_on_batch_boundaries():
+    """With a step (the batch size) every shard starts where a batch of one unsharded run starts."""
+    assert shard_bounds(10, 2, step=4) == [range(0, 4), range(4, 10)]  # 3 batches: 1 + 2
+    assert shard_bounds(12, 3, step=4) == [range(0, 4), range(4, 8), range(8, 12)]
+    assert shard_bounds(6, 3, step=4) == [range(0, 0), range(0, 4), range(4, 6)]  # 2 batches for 3 shards
+    for count, shards, step in ((37, 4, 5), (100, 7, 32), (3, 5, 2)):
+        bounds = shard_bounds(count, shards, step)
+        assert [i for r in bounds for i in r] == list(range(count))
+        assert all(r.start % step == 0 for r in bounds)
+    assert shard_bounds(10, 3, step=1) == shard_bounds(10, 3)
+
+
 @pytest.mark.parametrize("data", [PROBE, WINOVENTI], ids=["probe", "winoventi"])
 def test_three_shards_equal_one_shard_and_one_evaluate_run(tmp_path, tiny_causal, data):
     model_dir = tiny_causal("gpt2")
