@@ -105,6 +105,42 @@ def _start_child(function, probes, results):
     return process, receiver
 
 
+def build_from_queue(build_one: Callable[[str], None], order: Sequence[str], results, workers: int = 1) -> None:
+    """Call ``build_one(probe)`` for every probe of ``order`` (costliest first), shared out among
+    ``workers`` processes: this one and forked ones, each taking the next probe nobody has taken
+    yet, so a worker left with the cheap probes takes more of them. The children send back the
+    ``results`` dicts they filled. Every probe has its own random stream and the builders' caches
+    are pure, so which process builds a probe does not change a byte."""
+    if workers <= 1 or len(order) < 2 or not _can_fork():
+        for probe in order:
+            build_one(probe)
+        return
+    context = multiprocessing.get_context("fork")
+    taken = context.Value("i", 0)
+
+    def next_probe() -> Optional[str]:
+        with taken.get_lock():
+            index = taken.value
+            taken.value += 1
+        return order[index] if index < len(order) else None
+
+    def work(_unused=None) -> None:
+        probe = next_probe()
+        while probe is not None:
+            build_one(probe)
+            probe = next_probe()
+
+    children = [_start_child(work, None, results) for _ in range(min(workers, len(order)) - 1)]
+    try:
+        work()
+    except BaseException:
+        for process, _receiver in children:
+            process.terminate()
+        raise
+    for child in children:
+        _join_child(child, results)
+
+
 def _join_child(child, results) -> None:
     process, receiver = child
     try:

@@ -20,12 +20,17 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Union
 
 from mcqa_probes.builders.build import (
-    FORMAT_VERSION, Progress, _can_fork, _join_child, _no_progress, _start_child, probe_rng, write_probe,
+    FORMAT_VERSION, Progress, _no_progress, build_from_queue, probe_rng, write_probe,
 )
 from mcqa_probes.builders.ontology_qa import OntologyQABuilder, ontology_settings, relation_probe_name
 from mcqa_probes.builders.output import write_json
 from mcqa_probes.builders.wordnetqa import WORDNET_PROBES
+from mcqa_probes.common.collector import collector_paused
 from mcqa_probes.knowledge.graph import KnowledgeGraph
+
+#: the probes from the costliest to build to the cheapest (on so.obo: 56%, 23%, 12%, 7% of the
+#: time; relation probes last), the order in which the workers take them
+COST_RANK = {"hypernymy": 0, "definitions": 1, "synonymy": 2, "hyponymy": 3}
 
 #: why a probe can have no question, by probe kind
 EMPTY_REASONS = {
@@ -44,9 +49,10 @@ def build_ontology_probes(
 ) -> Dict[str, object]:
     """Build the probes of ``graph`` into ``out``; returns ``{"manifest", "stats", "validity", "timings", "skipped"}``.
 
-    ``workers=2`` builds the definitions and synonymy probes in a forked process while this one
-    builds the others (every probe has its own seeded random stream and the builders' caches are
-    pure, so the files are byte-identical whatever ``workers`` is).
+    ``workers=2`` builds the probes in this process and a forked one, each taking the next probe
+    left, costliest first (every probe has its own seeded random stream and the builders' caches
+    are pure, so the files are byte-identical whatever ``workers`` is). The cyclic garbage
+    collector is paused meanwhile (the questions are kept, none of them is garbage).
     """
     out = Path(out)
     settings = ontology_settings(dict(settings or {}, max_hops=max_hops))
@@ -69,10 +75,6 @@ def build_ontology_probes(
     validity: Dict[str, Dict[str, int]] = {}
     skipped: Dict[str, str] = {}
     builder = OntologyQABuilder(graph, settings, progress)
-
-    def build_some(selected: List[str]) -> None:
-        for probe in selected:
-            build_one(probe)
 
     def build_one(probe: str) -> None:
         start = time.perf_counter()
@@ -98,11 +100,11 @@ def build_ontology_probes(
         stats[probe]["validity"] = summary
 
     results = (stats, files, counts, timings, validity, skipped)
-    forked = [p for p in names if p in ("definitions", "synonymy")] if workers > 1 and _can_fork() else []
-    child = _start_child(build_some, forked, results) if forked else None
-    build_some([p for p in names if p not in forked])
-    if child is not None:
-        _join_child(child, results)
+    # hypernymy asks about every ancestor up to max_hops, once per distractor family: the most
+    # questions by far, so it goes first; the relation probes are the smallest
+    order = sorted(names, key=lambda p: COST_RANK.get(p, len(COST_RANK)))
+    with collector_paused():
+        build_from_queue(build_one, order, results, workers)
     stats = {p: stats[p] for p in names if p in stats}
     validity = {p: validity[p] for p in names if p in validity}
     skipped = {p: skipped[p] for p in names if p in skipped}

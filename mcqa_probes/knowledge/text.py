@@ -64,6 +64,11 @@ def readable_label(label: str, camel_case: bool) -> str:
 
 def name_variants(names: Sequence[str]) -> Tuple[str, ...]:
     """Names with underscores as spaces, lower case, longest first, without repeats."""
+    return _name_variants(tuple(names))
+
+
+@functools.lru_cache(maxsize=200_000)
+def _name_variants(names: Tuple[str, ...]) -> Tuple[str, ...]:
     found = {" ".join(name.replace("_", " ").split()).lower() for name in names if name and name.strip()}
     return tuple(sorted(found, key=lambda n: (-len(n), n)))
 
@@ -84,15 +89,26 @@ def _name_pattern(names: Tuple[str, ...]) -> Optional[Pattern]:
     return re.compile(r"(?<![\w])(?:" + "|".join(alternatives) + r")(?:e?s)?(?![\w])", re.IGNORECASE)
 
 
+_SEPARATORS = re.compile(r"[\s_-]+")
+
+
+@functools.lru_cache(maxsize=400_000)
 def _squashed(text: str) -> str:
-    return re.sub(r"[\s_-]+", "", text.lower())
+    """``text`` in lower case without spaces, ``_`` or ``-`` (a definition is tested against the
+    names of every concept it is shown with: cached)."""
+    return _SEPARATORS.sub("", text.lower())
+
+
+@functools.lru_cache(maxsize=200_000)
+def _squashed_names(names: Tuple[str, ...]) -> Tuple[str, ...]:
+    return tuple(_squashed(name) for name in _name_variants(names))
 
 
 def might_mention(text: str, names: Sequence[str]) -> bool:
     """False when no name can occur in ``text`` (a name's letters, without spaces, ``_`` or ``-``, are
     not in the text's): a cheap test before a pattern is compiled and run (large sources)."""
     squashed = _squashed(text)
-    return any(_squashed(name) in squashed for name in name_variants(names))
+    return any(name in squashed for name in _squashed_names(tuple(names)))
 
 
 def mentions(text: str, names: Sequence[str]) -> bool:

@@ -147,3 +147,49 @@ def test_wordnet_and_gcide_files_stay_byte_identical_to_the_build_before_other_s
     result = build_probes(tmp_path / "dictionary", probes="dictionary", seed=5, train_size=2,
                           settings={"dictionary": {"min_word_senses": 2}}, gcide_path=str(root / "fixtures" / "gcide"))
     assert {k: v["sha256"] for k, v in result["manifest"]["files"].items()} == golden["dictionary"]
+
+
+def test_build_from_queue_builds_every_probe_once_whoever_takes_it():
+    """Each process takes the next probe nobody has taken: every probe is built exactly once, and
+    the children's results reach the parent's dicts."""
+    import os
+
+    from mcqa_probes.builders.build import build_from_queue
+
+    built, where = {}, {}
+    order = [f"p{i}" for i in range(7)]
+
+    def build_one(probe):
+        built[probe] = built.get(probe, 0) + 1
+        where[probe] = os.getpid()
+
+    build_from_queue(build_one, order, (built, where), workers=3)
+    assert built == {probe: 1 for probe in order}
+    assert set(where) == set(order)
+    serial_built, serial_where = {}, {}
+
+    def serial_one(probe):
+        serial_built[probe] = serial_built.get(probe, 0) + 1
+        serial_where[probe] = os.getpid()
+
+    build_from_queue(serial_one, order, (serial_built, serial_where), workers=1)
+    assert serial_built == {probe: 1 for probe in order} and set(serial_where.values()) == {os.getpid()}
+
+
+def test_build_from_queue_reports_a_failing_worker():
+    import multiprocessing
+    import os
+
+    from mcqa_probes.builders.build import build_from_queue
+
+    parent = os.getpid()
+    child_started = multiprocessing.get_context("fork").Event()
+
+    def build_one(probe):
+        if os.getpid() != parent:
+            child_started.set()
+            raise ValueError(f"{probe} exploded")
+        child_started.wait(60)          # the parent holds its first probe until the child has one
+
+    with pytest.raises(RuntimeError, match="build worker failed: ValueError: p. exploded"):
+        build_from_queue(build_one, ["p0", "p1", "p2", "p3"], ({},), workers=2)

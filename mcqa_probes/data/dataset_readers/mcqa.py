@@ -1,7 +1,5 @@
 """The ``mcqa`` dataset reader: every multiple-choice jsonl file as transformer (question, choice) pairs."""
-import gc
 import logging
-from contextlib import contextmanager
 from itertools import islice
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -12,6 +10,7 @@ from allennlp.data.token_indexers import PretrainedTransformerIndexer
 from allennlp.data.tokenizers import PretrainedTransformerTokenizer, Token
 
 from mcqa_probes.data.dataset_readers.question_reader import QuestionReader
+from mcqa_probes.common.collector import collector_paused
 from mcqa_probes.common.io import McqaFormatError
 from mcqa_probes.data.question import (
     Choice, MultipleChoiceQuestion, read_numbered_questions,
@@ -182,7 +181,7 @@ class McqaReader(QuestionReader):
         shares those too). Nothing mutates Tokens; copy one before changing it."""
         if self._backend is None:  # a slow (Python) tokenizer: nothing to batch
             return [self._per_pair_instance(question) for question in questions]
-        with _collector_paused():
+        with collector_paused():
             return self._batch_to_instances(questions)
 
     def _batch_to_instances(self, questions: Sequence[MultipleChoiceQuestion]) -> List[Instance]:
@@ -284,20 +283,6 @@ class McqaReader(QuestionReader):
     # ------------------------------------------------------------------ one question
     def question_to_instance(self, question: MultipleChoiceQuestion) -> Instance:
         return self.batch_to_instances([question])[0]
-
-
-@contextmanager
-def _collector_paused():
-    """No cyclic garbage collection while one batch is built: it allocates ~100 objects per
-    question (Tokens, fields) and none of them is garbage, yet they trigger collections that
-    traverse every instance read so far (over a third of the reading time without this)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 _Pieces = Tuple[List[int], List[str], List[Tuple[int, int]]]
