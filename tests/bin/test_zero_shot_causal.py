@@ -56,6 +56,25 @@ def test_shards_give_the_numbers_of_one_run(tiny_causal, tmp_path, capsys):
         main(["--model", directory, "--data", str(HYPERNYMY), "--shards", "2", "--cuda-device", "-1"])
 
 
+def test_shards_of_two_files_with_one_name_go_to_two_folders(tiny_causal, tmp_path, capsys):
+    """probes/hypernymy/dev.jsonl and probes/dictionary/dev.jsonl: each in its own folder, each with its own numbers."""
+    directory = tiny_causal("gpt2", 512)
+    dictionary = FIXTURES / "probes" / "dictionary" / "dev.jsonl"
+    main = bin_main("zero_shot")
+    assert main(["--model", directory, "--data", str(HYPERNYMY), str(dictionary), "--limit", "4",
+                 "--cuda-device", "-1"]) == 0
+    whole = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
+    assert main(["--model", directory, "--data", str(HYPERNYMY), str(dictionary), "--limit", "4", "--shards", "2",
+                 "--workers", "1", "--out", str(tmp_path), "--cuda-device", "-1"]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dictionary_dev.jsonl", "hypernymy_dev.jsonl"]
+    for folder, expected in zip(("hypernymy_dev.jsonl", "dictionary_dev.jsonl"), whole):
+        metrics = json.loads((tmp_path / folder / "metrics.json").read_text())["metrics"]
+        assert metrics["accuracy_pmi"] == pytest.approx(expected["accuracy_pmi"]), folder
+        ids = [json.loads(line)["id"] for line in (tmp_path / folder / "predictions.jsonl").read_text().splitlines()]
+        source = HYPERNYMY if folder.startswith("hypernymy") else dictionary
+        assert ids == [json.loads(line)["id"] for line in source.read_text().splitlines()[:4]]
+
+
 def test_options_of_the_other_family_are_one_line_errors(tiny_causal, tiny_bert):
     main = bin_main("zero_shot")
     with pytest.raises(cli.InputError, match="--score: only for causal LMs"):
