@@ -17,7 +17,9 @@ A run cut in parts (``bin/zero_shot --shards``) re-scores the questions one whol
 parent draws them (:func:`draw`), each part keeps its own of them (``picks``) and the parts' results,
 combined, are the whole run's.
 
-:func:`combine` adds up several runs' results (the card's line per model).
+:func:`combine` adds up several runs' results (the card's line per model); :func:`combine_rescored`
+is None when they re-scored no question (a model that was never audited has no line, not a line of
+zeros).
 """
 import random
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
@@ -105,3 +107,10 @@ def combine(results: Iterable[Optional[Dict[str, Any]]]) -> Dict[str, Any]:
         total["changed_answers"] += int(result["changed_answers"])
         total["max_score_difference"] = max(total["max_score_difference"], float(result["max_score_difference"]))
     return total
+
+
+def combine_rescored(results: Iterable[Optional[Dict[str, Any]]]) -> Optional[Dict[str, Any]]:
+    """:func:`combine` of ``results``, or None when they re-scored no question (no audit ran, or its
+    questions were none)."""
+    total = combine(results)
+    return total if total["questions"] else None

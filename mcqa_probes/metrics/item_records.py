@@ -17,8 +17,10 @@ The format (jsonl, one object per line; keys in this order)::
 
 * ``model``: the model's label on the page (the card's column header; ``bin/zero_shot``: ``--model``).
 * ``section``: ``wordnetqa``, ``olmpics``, ``winoventi``, ``commonsenseqa`` (the card's section ids),
-  or what the writer was told (``bin/zero_shot``: ``zero_shot``; ``allennlp evaluate``: ``evaluate``).
-* ``probe``: the probe's name in its section (``hypernymy``, an oLMpics file name, ``dev``, ``sanity``, ...).
+  or what the writer was told (``bin/zero_shot``: ``zero_shot``; ``allennlp evaluate``: ``evaluate``;
+  ``bin/artifact_audit``: ``artifact_audit``).
+* ``probe``: the probe's name in its section (``hypernymy``, an oLMpics file name, ``dev``, ``sanity``,
+  WinoVenti's ``generic`` / ``exception``, ``hypernymy/test`` for a split file, ...).
 * ``id``: the question's id in its file (unique within model / section / probe: the key of a record).
 * ``question``, ``choices``: the stem and the choice texts in the file's order; ``gold``: the gold
   choice's index in ``choices``.
@@ -39,7 +41,8 @@ LM's log-likelihood of each choice after the cloze prompt, under each normalisat
 stems are scored as whole sentences and still named ``cloze/...``), ``letters/rot0`` ..
 ``letters/rot<K-1>`` (the lettered prompt, the letters' log-probabilities, with the choices rotated
 r places: ``letters/rot0`` is the file's order), ``choice_only`` (the causal LM's choice-only
-control: each choice after the neutral prompt, the question hidden, under the primary normalisation).
+control: each choice after the neutral prompt, the question hidden, under the primary normalisation;
+and the Choice-Only-GloVe model's logits, model ``Choice-Only-GloVe``).
 
 ``letters/pride/rot<r>`` (:func:`pride_prompt`) is not a way of asking but the lettered prompt's
 answer under rotation r with the letter prior removed, PriDe-style (Zheng et al. 2023): wherever a
@@ -54,7 +57,9 @@ are the debiased choice probabilities (the observed probability of each letter d
 renormalised) and ``chosen`` / ``correct`` the debiased answer.
 
 Where they are written: next to the metrics of what scored them; the report card writes
-``<out>/items/<model>/<section>.jsonl`` for every model and section (:func:`item_file`),
+``<out>/items/<model>/<section>.jsonl`` for every model and section (:func:`item_file`) and its
+Choice-Only-GloVe control's as ``<out>/items/Choice-Only-GloVe/wordnetqa.jsonl``; ``bin/artifact_audit``
+``OUT/runs/<probe>/<model>/items_<split>.jsonl`` for every trained baseline;
 ``bin/zero_shot --items-file`` and ``allennlp evaluate --overrides '{"model.items_file": ...}'``
 where they are told; ``bin/probe_report PREDICTIONS --items-file`` turns the lines of ``allennlp
 predict --predictor mcqa`` into records (:func:`records_from_predictions`). Floats are written as Python's ``repr`` (the full double), so a record read

@@ -6,7 +6,9 @@ import shutil
 import pytest
 
 import mcqa_probes.plugin  # noqa: F401  (registers the components)
-from mcqa_probes.experiments.wordnetqa.artifact_audit import find_flags, format_table, prepare_splits, run_audit
+from mcqa_probes.experiments.wordnetqa.artifact_audit import (
+    find_flags, forget_run, format_table, prepare_splits, run_audit, trial_items_file)
+from mcqa_probes.metrics.item_records import read_item_records
 from tests.conftest import DATA, ROOT
 from tests.models.glove_baseline_case import TINY_GLOVE
 
@@ -59,6 +61,16 @@ def test_audit_on_a_fixture_probe_writes_table_7_layout(probe_dir, tmp_path, mon
                      "Question-to-Choice-GloVe"]
     assert json.loads((out / "artifact_audit.json").read_text())["probes"]["hypernymy"]["splits"]["sizes"]["train"] == 8
     assert not list((out / "runs" / "hypernymy" / "choice_only").glob("*.th"))  # models not kept by default
+    # every trained model's answers per question, as item records whose accuracy is the table's
+    sizes = report["probes"]["hypernymy"]["splits"]["sizes"]
+    for key in ("choice_only", "vec_similarity", "question_to_choice"):
+        for split in ("dev", "test"):
+            records = read_item_records(trial_items_file(out, "hypernymy", key, split))
+            assert len(records) == sizes[split]
+            assert {(r["model"], r["section"], r["probe"]) for r in records} == {
+                (results[key]["row"], "artifact_audit", f"hypernymy/{split}")}
+            assert sum(r["correct"][r["primary"]] for r in records) / len(records) == pytest.approx(results[key][split])
+    assert not trial_items_file(out, "hypernymy", "random", "test").exists()  # it only guesses
     # a second run reuses the finished runs
     messages.clear()
     again = run_audit([probe_dir], out, models=["random", "choice_only"], dev_size=2, test_size=2, epochs=1,
@@ -66,6 +78,14 @@ def test_audit_on_a_fixture_probe_writes_table_7_layout(probe_dir, tmp_path, mon
     assert messages[0].startswith("hypernymy: dev 2 questions (1 clusters) held out of train")  # the splits used
     assert len(messages) == 3 and all("done before" in m for m in messages[1:])
     assert again["probes"]["hypernymy"]["results"]["choice_only"] == results["choice_only"]
+    # a run told to be forgotten (e.g. finished before its item records were kept) is trained again
+    trial_items_file(out, "hypernymy", "choice_only", "test").unlink()
+    forget_run(out, "hypernymy", "choice_only")
+    messages.clear()
+    run_audit([probe_dir], out, models=["random", "choice_only"], dev_size=2, test_size=2, epochs=1,
+              glove_file=TINY_GLOVE, progress=messages.append)
+    assert len(messages) == 2 and "done before" in messages[1] and "random" in messages[1]
+    assert len(read_item_records(trial_items_file(out, "hypernymy", "choice_only", "test"))) == sizes["test"]
 
 
 def test_flags_partial_input_models_far_above_chance():

@@ -1,7 +1,7 @@
 """The determinism audit's reservoir and comparison, by hand."""
 import pytest
 
-from mcqa_probes.metrics.determinism import DeterminismAudit, combine, draw
+from mcqa_probes.metrics.determinism import EMPTY, DeterminismAudit, combine, combine_rescored, draw
 
 
 def kept_payloads(size, count, seed):
@@ -40,6 +40,14 @@ def test_result_by_hand_and_combine():
         audit.result([[1.0, 2.0, 0.5]])
     assert combine([result, None, {"questions": 3, "max_score_difference": 0.1, "changed_answers": 2}]) == {
         "questions": 5, "max_score_difference": 0.75, "changed_answers": 3}
+
+
+def test_nothing_re_scored_is_no_result():
+    """No audit, or audits of no question, is None (the card shows "not run"), never a line of zeros."""
+    assert combine([]) == EMPTY  # combine adds up: zero of everything
+    assert combine_rescored([]) is None and combine_rescored([None, dict(EMPTY)]) is None
+    one = {"questions": 2, "max_score_difference": 0.5, "changed_answers": 1}
+    assert combine_rescored([dict(EMPTY), one]) == one
 
 
 def test_draw_is_what_the_reservoir_keeps_and_picks_keep_exactly_those():

@@ -3,7 +3,9 @@
 ``build_report_card(["runs/x/model.tar.gz", "minilm"], "card", CardInputs(...))`` writes into
 ``card/``: ``report.json`` (every number, the summary and the tables as shown, commands, versions,
 data sha256), and from it ``report.md`` and ``report.html`` (self-contained; both rendered from
-templates over report.json, :mod:`mcqa_probes.reports.card.render`) and ``figures/``.
+templates over report.json, :mod:`mcqa_probes.reports.card.render`), ``figures/``, the item records
+of every model and section (``items/<model>/<section>.jsonl``, and a control's that a section's
+``shared`` kept: :func:`write_control_items`) and from them ``items.html``.
 
 The card knows no section by name: it runs every :class:`.section.ReportSection` registered (in
 ``order``), each model through the same steps (``why_absent``, ``key_parts``, ``run``), then each
@@ -26,7 +28,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from mcqa_probes.common.device import describe, resolve_cuda_device
 from mcqa_probes.common.io import write_json, write_text
-from mcqa_probes.metrics.determinism import combine
+from mcqa_probes.metrics.determinism import combine_rescored
 from mcqa_probes.metrics.item_records import item_file, write_item_records
 from mcqa_probes.experiments.report_card.causal_lm import load_causal_lm_model
 from mcqa_probes.experiments.report_card.inputs import BOOTSTRAP, CardInputs, absent, section_key
@@ -38,7 +40,7 @@ from mcqa_probes.reports.item_browser import read_records, write_item_browser
 from mcqa_probes.training.evaluation import load_archived_model
 
 #: bump when what a section stores changes (its numbers or its reading): stored sections with another version are recomputed
-SECTION_VERSION = 5
+SECTION_VERSION = 6
 #: the seed of the determinism audit's draw of questions
 DETERMINISM_SEED = 0
 #: archives kept loaded at once (each section loads the archives it needs through its context)
@@ -128,7 +130,9 @@ def run_section(name: str, section: ReportSection, model: CardModel, inputs: Car
         write_item_records(path, context.items)
         result["items"] = str(path.relative_to(out))
     if result["status"] == "done" and inputs.determinism_check and loader is not None:
-        result["determinism"] = combine(loader.determinism_results(model)[audits_before:])
+        audit = combine_rescored(loader.determinism_results(model)[audits_before:])
+        if audit is not None:  # none of its questions re-scored (a masked LM's scorers): no line, not a line of zeros
+            result["determinism"] = audit
     if result["status"] == "done":
         write_json(store, {"key": key, "result": result})
     context.progress(f"{model.label} / {name}: done in {result['seconds']} s")
@@ -175,14 +179,39 @@ def _summary(sections: List[Dict[str, Any]], registered: Dict[str, ReportSection
     return summary_table(rows, entries, notes)
 
 
-def write_item_page(out: Path, models: Sequence[CardModel]) -> Optional[Dict[str, Any]]:
-    """``items.html`` (:mod:`mcqa_probes.reports.item_browser`) from the page's models' item records
-    (``<out>/items/<model>/*.jsonl``); what report.json says of it, or None when there are none."""
-    files = [path for model in models for path in sorted((out / "items" / slug(model.label)).glob("*.jsonl"))]
+def write_control_items(out: Path, name: str, records: Sequence[Dict[str, Any]], models: Sequence[CardModel]) -> List[str]:
+    """The item records a section's ``shared`` kept (the answers of its controls, e.g. Choice-Only-GloVe:
+    records whose ``model`` is none of the page's models) written as a model's are,
+    ``items/<control>/<name>.jsonl`` (:func:`~mcqa_probes.metrics.item_records.item_file`), one file per
+    control. A file of section ``name`` left by an earlier run in a directory that is neither a page
+    model's nor a model's of this ``out`` (no ``sections/<dir>/``) is a control's that has no records
+    now: removed. Returns the controls' labels, in order."""
+    taken = {slug(model.label) for model in models}
+    by_label: Dict[str, List[Dict[str, Any]]] = {}
+    for record in records:
+        by_label.setdefault(record["model"], []).append(record)
+    for label, mine in by_label.items():
+        if slug(label) in taken:
+            raise ValueError(f"{name}: the control {label!r} has the name of a model of the page; relabel the model")
+        write_item_records(item_file(out, slug(label), name), mine)
+    written = {slug(label) for label in by_label}
+    for path in sorted((out / "items").glob(f"*/{name}.jsonl")):
+        folder = path.parent.name
+        if folder not in written and folder not in taken and not (out / "sections" / folder).is_dir():
+            path.unlink()
+    return list(by_label)
+
+
+def write_item_page(out: Path, models: Sequence[CardModel], controls: Sequence[str] = ()) -> Optional[Dict[str, Any]]:
+    """``items.html`` (:mod:`mcqa_probes.reports.item_browser`) from the item records of the page's models
+    and of the ``controls`` the sections wrote (``<out>/items/<label>/*.jsonl``); what report.json says
+    of it, or None when there are none."""
+    labels = [model.label for model in models] + [label for label in controls]
+    files = [path for label in labels for path in sorted((out / "items" / slug(label)).glob("*.jsonl"))]
     records, sources = read_records(files) if files else ([], [])
     if not records:
         return None
-    write_item_browser(records, out / "items.html", "Item browser: " + ", ".join(m.label for m in models), sources,
+    write_item_browser(records, out / "items.html", "Item browser: " + ", ".join(labels), sources,
                        back_link="report.html")
     return {"page": "items.html", "records": len(records),
             "questions": len({(r["section"], r["probe"], r["id"]) for r in records}),
@@ -207,6 +236,7 @@ def build_report_card(model_arguments: Sequence[str], out, inputs: CardInputs = 
     entries: List[Dict[str, Any]] = [{**model.to_json(), "masked_lm_head": None, **facts[model.label],
                                       **({"score": inputs.causal_score} if model.is_causal else {})} for model in models]
     loader = ArchiveLoader(inputs)
+    controls: List[str] = []  # the controls whose item records the sections' shared() wrote
     sections: List[Dict[str, Any]] = []
     data: Dict[str, str] = {}
     commands = [command] if command else []
@@ -223,7 +253,10 @@ def build_report_card(model_arguments: Sequence[str], out, inputs: CardInputs = 
                 data.update(result["data"])
                 commands += result["commands"]
                 page["figures"] += result["figures"]
-        section.shared(page, inputs, SectionContext(out, "figures/shared/", {}, progress, loader, name, quiet))
+        shared = SectionContext(out, "figures/shared/", {}, progress, loader, name, quiet,
+                                item_labels=[m.label for m in models] + controls)
+        section.shared(page, inputs, shared)
+        controls += [label for label in write_control_items(out, name, shared.items, models) if label not in controls]
         commands += page["commands"]
         data.update(page["data"])
         page["tables"] = section.tables(page, entries)
@@ -241,7 +274,7 @@ def build_report_card(model_arguments: Sequence[str], out, inputs: CardInputs = 
         "commands": list(dict.fromkeys(commands)),
         "versions": versions(),
         "data": data,
-        "item_browser": write_item_page(out, models),
+        "item_browser": write_item_page(out, models, controls),
     }
     write_json(out / "report.json", report, indent=1)
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))  # the pages show exactly report.json

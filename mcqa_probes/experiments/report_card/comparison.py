@@ -1,9 +1,11 @@
 """The page-level section over the item records of every model (issue 29): the paired comparison of
 every pair of models (:mod:`mcqa_probes.reports.compare`, when the page has two or more), the
 calibration of each model per probe (:mod:`mcqa_probes.metrics.calibration`, with a reliability
-diagram per model) and the determinism audit's line per model (``--determinism-check N``). It reads
-what the other sections wrote (``items/<model>/<section>.jsonl``, ``sections/<model>/<section>.json``)
-for the page's models, so it runs after them (order 200). docs/compare.md says what each number means.
+diagram per model) and the determinism audit's line per model (``--determinism-check N``; a model none
+of whose questions was re-scored is "not run", never a line of zeros). It reads what the other sections
+wrote (``items/<model>/<section>.jsonl``, ``sections/<model>/<section>.json``) for the page's models and
+the controls whose records the sections kept (``items/Choice-Only-GloVe/wordnetqa.jsonl``: compared and
+calibrated as a model is), so it runs after them (order 200). docs/compare.md says what each number means.
 """
 import json
 from pathlib import Path
@@ -14,7 +16,7 @@ from mcqa_probes.experiments.report_card.inputs import CardInputs, done
 from mcqa_probes.experiments.report_card.models import CardModel
 from mcqa_probes.experiments.report_card.section import ReportSection, SectionContext, slug
 from mcqa_probes.metrics.calibration import calibration_report
-from mcqa_probes.metrics.determinism import combine
+from mcqa_probes.metrics.determinism import combine_rescored
 from mcqa_probes.metrics.item_records import read_item_records
 from mcqa_probes.reports.card.tables import column, count_cell, make_table, percent_cell, points_cell, text_cell
 from mcqa_probes.reports.compare import compare_records
@@ -32,6 +34,8 @@ def _page_records(out: Path, labels: List[str]) -> List[Dict[str, Any]]:
 
 
 def _determinism(out: Path, label: str) -> Optional[Dict[str, Any]]:
+    """The determinism audits of ``label``'s sections combined; None when no question was re-scored (a
+    section stored by an older card may hold an audit of 0 questions: not an audit)."""
     found = []
     for path in sorted((out / "sections" / slug(label)).glob("*.json")):
         try:
@@ -40,7 +44,7 @@ def _determinism(out: Path, label: str) -> Optional[Dict[str, Any]]:
             continue
         if result.get("determinism"):
             found.append(result["determinism"])
-    return combine(found) if found else None
+    return combine_rescored(found)
 
 
 def reading(label: str, records: List[Dict[str, Any]], calibrated: Dict[str, Any], compare: Optional[Dict[str, Any]],
@@ -99,9 +103,10 @@ class ComparisonSection(ReportSection, title="Paired comparison, calibration and
         return done({}, "", [], {})  # the numbers are the page's: shared()
 
     def shared(self, section: Dict[str, Any], inputs: CardInputs, context: SectionContext) -> None:
-        labels = list(section["models"])
+        models = list(section["models"])
+        labels = models + [label for label in context.item_labels if label not in models]  # then the controls
         records = _page_records(context.out, labels)
-        shared: Dict[str, Any] = {"calibration": {}, "determinism": {}}
+        shared: Dict[str, Any] = {"calibration": {}, "determinism": {}, "determinism_not_run": []}
         if len({r["model"] for r in records}) >= 2:
             shared["compare"] = compare_records(records, [m for m in labels if any(r["model"] == m for r in records)])
         for label in labels:
@@ -117,9 +122,13 @@ class ComparisonSection(ReportSection, title="Paired comparison, calibration and
                                              title=f"{label}: reliability")
                 section["figures"].append({"path": context.relative(figure),
                                            "caption": f"{label}: accuracy against confidence, equal-mass bins"})
+            if label not in section["models"]:
+                continue  # a control: compared and calibrated, nothing else
             audit = _determinism(context.out, label)
             if audit is not None:
                 shared["determinism"][label] = audit
+            elif getattr(inputs, "determinism_check", 0):
+                shared["determinism_not_run"].append(label)
             entry = section["models"][label]
             if entry.get("status") == "done":  # the page's numbers: recomputed on every run from the records
                 entry["results"] = {"questions": len(mine), "probes": len(table)}
@@ -175,11 +184,15 @@ class ComparisonSection(ReportSection, title="Paired comparison, calibration and
                 column("accuracy", "model"), column("confidence", "model", "mean probability of the chosen choice"),
                 column("ECE", "model", "expected calibration error, 10 equal-mass bins"),
                 column("Brier", "model", "multi-class Brier score")], rows))
-        audits = shared.get("determinism") or {}
-        if audits:
+        audits = {label: a for label, a in (shared.get("determinism") or {}).items() if a.get("questions")}
+        not_run = shared.get("determinism_not_run") or []
+        if audits or not_run:
+            rows = [[text_cell(label), count_cell(a["questions"]), text_cell(f"{a['max_score_difference']:.3g}"),
+                     count_cell(a["changed_answers"])] for label, a in audits.items()]
+            rows += [[text_cell(label), text_cell("not run"), text_cell("–"), text_cell("–")] for label in not_run]
             tables.append(make_table("Determinism audit (questions re-scored at batch size 1)", [
                 column("model", "label"), column("questions", "control"),
-                column("largest score difference", "model"), column("changed answers", "model")],
-                [[text_cell(label), count_cell(a["questions"]), text_cell(f"{a['max_score_difference']:.3g}"),
-                  count_cell(a["changed_answers"])] for label, a in audits.items()]))
+                column("largest score difference", "model"), column("changed answers", "model")], rows,
+                ["not run: none of the model's questions was re-scored (the audit re-scores what the archives and "
+                 "causal LMs score; a masked LM's scorers are not audited)"] if not_run else []))
         return tables

@@ -89,12 +89,17 @@ class SectionContext:
     load_archive: Optional[Callable[[CardModel], Any]] = None
     label: str = ""
     quiet: bool = False
-    #: the item records the section's run collected (:meth:`add_items`); the card writes them
+    #: the item records the section's run (or shared) collected (:meth:`add_items`); the card writes them
     items: List[Dict[str, Any]] = field(default_factory=list)
+    #: (``shared`` only) the labels whose item records the page has: its models, then the controls whose
+    #: records earlier sections' ``shared`` kept (``items/<label>/``)
+    item_labels: List[str] = field(default_factory=list)
 
     def add_items(self, records: List[Dict[str, Any]]) -> None:
         """Keep item records (:func:`mcqa_probes.training.evaluation.item_records`) of the run: the card
-        writes them to ``items/<model>/<section>.jsonl`` (:mod:`mcqa_probes.metrics.item_records`)."""
+        writes them to ``items/<model>/<section>.jsonl`` (:mod:`mcqa_probes.metrics.item_records`). In
+        ``shared``: a control's records (their ``model`` its label, none of the page's models), written to
+        ``items/<control>/<section>.jsonl`` (:func:`.card.write_control_items`)."""
         self.items.extend(records)
 
     def progress_bar(self, part: str, total: Optional[int] = None):

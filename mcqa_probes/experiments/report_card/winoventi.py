@@ -8,14 +8,23 @@ A causal LM (:mod:`.causal_lm`) scores the sentence with o_g against the sentenc
 ``causal_lm_mc`` reader's WinoVenti prompts); a prompt is right when its target scores strictly
 higher (as the ``causal_lm_mc`` model counts it). Beside generic and exception accuracy over All
 pairs: strict accuracy, the pairs whose generic AND exception prompts are both right.
+
+Item records (:mod:`mcqa_probes.metrics.item_records`): one per scored prompt, a two-choice question
+(choices o_g, o_e: the associative and the alternative outcome; gold the prompt's target), probe
+``generic`` or ``exception`` (the section's two rows, over All pairs), cluster the (word, o_g, o_e)
+triple (:func:`triple_cluster`: both prompts of a pair and every pair about the same triple, what the
+intervals resample), concept the word; a masked LM's scores at the [MASK] under ``mlm``, a causal LM's
+under every normalisation (``cloze/<score>``, its own first) and ``choice_only``.
 """
 import shlex
 from typing import Any, Dict, List, Optional, Set, Tuple
 
 from mcqa_probes.common.io import sha256_file
+from mcqa_probes.data.dataset_readers.question_reader import QuestionReader
 from mcqa_probes.data.dataset_readers.winoventi import prompt_question
 from mcqa_probes.data.winoventi import (
-    individual_pairs, intersection_pairs, read_registry, read_winoventi, unique_triples, write_winoventi,
+    EXCEPTION, GENERIC, individual_pairs, intersection_pairs, read_registry, read_winoventi, unique_triples,
+    write_winoventi,
 )
 from mcqa_probes.experiments.report_card.causal_lm import causal_key, causal_notes, causal_scores
 from mcqa_probes.experiments.report_card.inputs import CardInputs, bootstrap_intervals, done
@@ -24,6 +33,7 @@ from mcqa_probes.experiments.report_card.section import ReportSection, SectionCo
 from mcqa_probes.experiments.winoventi.adversarial_filter import adversarial_filter, filter_flags
 from mcqa_probes.experiments.winoventi.evaluate import evaluate_model
 from mcqa_probes.experiments.winoventi.scoring import MaskedLm
+from mcqa_probes.metrics.item_records import item_record
 from mcqa_probes.reports.card.tables import (
     best_reference, count_cell, grid_table, interval_of, number_cell, percent_cell, ran_models, reference_columns,
     summary_row,
@@ -32,6 +42,32 @@ from mcqa_probes.training.evaluation import predict_instances
 
 MULTI_TOKEN = "skip"
 SUBSETS = (("all", "All"), ("individual", "Individual"), ("intersection", "Intersection"))
+#: the item records' probe of a prompt, by its test type
+PROBES = {GENERIC: "generic", EXCEPTION: "exception"}
+
+
+def triple_cluster(prompt: Any) -> str:
+    """A prompt's semantic cluster: its (word, o_g, o_e) triple, shared by both prompts of its pair and by
+    every pair about the same triple (the intervals and the paired comparison resample them together)."""
+    return "|".join(prompt.triple)
+
+
+def item_metadata(prompt: Any) -> Dict[str, Any]:
+    """A prompt's metadata for its item record: the readers' question (:func:`prompt_question`: choices
+    o_g, o_e; gold the target; ``test_type``, ``pair_index``, ``word``, ``line``) with its cluster
+    (:func:`triple_cluster`) and concept (the word) as ``notes``."""
+    return {**QuestionReader.question_metadata(prompt_question(prompt)),
+            "notes": {"cluster_key": triple_cluster(prompt), "concept": prompt.word}}
+
+
+def prompt_records(label: str, prompts: List[Any], scores: Dict[int, Dict[str, List[float]]]) -> List[Dict[str, Any]]:
+    """The item records of the scored prompts (a prompt with no ``scores`` -- line -> {prompt name:
+    [o_g score, o_e score]} -- left out: a multi-piece outcome word), in file order; the primary prompt
+    is each one's first. On a tie a record chooses o_g (:func:`~mcqa_probes.metrics.item_records.first_max`)
+    where the section counts the prompt wrong (strictly higher)."""
+    return [item_record(label, "winoventi", PROBES[p.test_type], item_metadata(p), scores[p.line],
+                        next(iter(scores[p.line])))
+            for p in prompts if scores.get(p.line)]
 
 
 def first_pairs(prompts: List[Any], limit: Optional[int]) -> List[Any]:
@@ -53,7 +89,7 @@ def subset_intervals(prompts: List[Any], correct: Dict[int, bool], pairs: Option
     one semantic cluster."""
     found = {}
     for key, test_type in (("generic", 1), ("exception", 2)):
-        answers = [(correct[p.line], "|".join(p.triple)) for p in prompts
+        answers = [(correct[p.line], triple_cluster(p)) for p in prompts
                    if p.test_type == test_type and p.line in correct and (pairs is None or p.pair_index in pairs)]
         interval = bootstrap_intervals(answers).get("accuracy")
         if interval:
@@ -68,17 +104,19 @@ def strict_pairs(prompts: List[Any], correct: Dict[int, bool]) -> Dict[str, Any]
     for p in prompts:
         if p.line in correct:
             pairs.setdefault(p.pair_index, []).append(p)
-    answers = [(all(correct[p.line] for p in members), "|".join(members[0].triple)) for members in pairs.values()]
+    answers = [(all(correct[p.line] for p in members), triple_cluster(members[0])) for members in pairs.values()]
     interval = bootstrap_intervals(answers).get("accuracy")
     value = 100.0 * sum(right for right, _ in answers) / len(answers) if answers else float("nan")
     return {"strict": value, "interval": [100.0 * interval[0], 100.0 * interval[1]] if interval else None}
 
 
-def causal_row(loaded: Any, chosen: List[Any], batch_size: int) -> Tuple[Dict[str, Any], Dict[int, bool]]:
-    """A causal LM's WinoVenti row (generic, exception and strict accuracy over All pairs) and its
-    per-prompt correctness (by file line): the target strictly above the alternative."""
+def causal_row(loaded: Any, chosen: List[Any], batch_size: int) -> Tuple[Dict[str, Any], Dict[int, Dict[str, Any]]]:
+    """A causal LM's WinoVenti row (generic, exception and strict accuracy over All pairs; a prompt is
+    right when its target scores strictly above the alternative) and each prompt's scores by item-record
+    prompt name (by file line: [o_g, o_e] under ``cloze/<score>``, its own first, and ``choice_only``)."""
     questions = [prompt_question(p) for p in chosen]
-    logits = predict_instances(loaded.model, [loaded.reader.text_to_instance(q) for q in questions], batch_size)["logits"]
+    predicted = predict_instances(loaded.model, [loaded.reader.text_to_instance(q) for q in questions], batch_size)
+    logits = predicted["logits"]
     correct = {p.line: row[q.answer_index] > row[1 - q.answer_index] for p, q, row in zip(chosen, questions, logits)}
     every: Dict[str, Any] = {}
     for key, test_type in (("generic", 1), ("exception", 2)):
@@ -87,7 +125,8 @@ def causal_row(loaded: Any, chosen: List[Any], batch_size: int) -> Tuple[Dict[st
     strict = strict_pairs(chosen, correct)
     every.update(strict=strict["strict"], n=len({p.pair_index for p in chosen}))
     every["intervals"] = dict(subset_intervals(chosen, correct), **({"strict": strict["interval"]} if strict["interval"] else {}))
-    return {"all": every, "score": loaded.score}, correct
+    scores = {p.line: found for p, found in zip(chosen, predicted["prompt_scores"])}
+    return {"all": every, "score": loaded.score}, scores
 
 
 def _reference(row: Dict[str, Any]) -> bool:
@@ -116,7 +155,8 @@ class WinoVentiSection(ReportSection, title="WinoVenti (Do & Pavlick 2021)", ord
         if model.is_causal:
             loaded = context.archive(model)
             with context.progress_bar("prompts"):
-                row, _ = causal_row(loaded, chosen, inputs.batch_size)
+                row, scores = causal_row(loaded, chosen, inputs.batch_size)
+            context.add_items(prompt_records(model.label, chosen, scores))
             tsv = inputs.winoventi_tsv
             command = (f"bin/causal_probe_table --model {shlex.quote(model.location)} --limit {2 * row['all']['n']} "
                        f"{shlex.quote(tsv)}  # the first {row['all']['n']} pairs (two prompts each)")
@@ -127,7 +167,9 @@ class WinoVentiSection(ReportSection, title="WinoVenti (Do & Pavlick 2021)", ord
         lm = MaskedLm(model.location, cuda_device=inputs.cuda_device, precision=inputs.precision, multi_token=MULTI_TOKEN)
         with context.progress_bar("prompts"):
             row = evaluate_model(model.location, chosen, registry, batch_size=inputs.batch_size, lm=lm)
-        correct = row.pop("correct")
+        correct, logits = row.pop("correct"), row.pop("logits")
+        context.add_items(prompt_records(model.label, chosen, {line: {lm.model.item_prompt: scores}
+                                                             for line, scores in logits.items()}))
         row["all"]["intervals"] = subset_intervals(chosen, correct)
         if "individual" in row:
             source = row.get("individual_source", "")

@@ -1,7 +1,9 @@
 """The WordNetQA / DictionaryQA section (Richardson & Sabharwal 2020): per probe, instance accuracy,
 strict cluster accuracy and Δ (Table 8) with 95% intervals over semantic clusters, the hops ×
 distractor-family heat map (Figure 3), the Choice-Only-GloVe control beside it, and the inoculation
-curves (Figure 4) of a given sweep.
+curves (Figure 4) of a given sweep. The control's answers to the page's questions are item records
+too (model ``Choice-Only-GloVe``: :func:`control_item_records`), so a model is compared with its
+control question by question (the comparison section, ``items.html``).
 
 The per-probe numbers are those of ``allennlp predict ... --predictor mcqa`` followed by
 ``bin/probe_report`` on the first ``max_questions`` questions of ``<probes_dir>/<probe>/<split>.jsonl``
@@ -29,7 +31,8 @@ from mcqa_probes.experiments.report_card.inputs import (
 )
 from mcqa_probes.experiments.report_card.models import CardModel
 from mcqa_probes.experiments.report_card.section import McqaSection, ReportSection, SectionContext, slug
-from mcqa_probes.experiments.wordnetqa.artifact_audit import run_audit
+from mcqa_probes.experiments.wordnetqa.artifact_audit import forget_run, run_audit, trial_items_file
+from mcqa_probes.metrics.item_records import read_item_records
 from mcqa_probes.metrics.probe_records import record_from
 from mcqa_probes.reports.card.tables import (
     best_reference, column, count_cell, grid_table, interval_of, make_table, percent_cell, points_cell,
@@ -191,6 +194,7 @@ class WordNetQaSection(McqaSection, title="WordNetQA / DictionaryQA (Richardson 
         control = section["shared"]["choice_only"] = choice_only_control(inputs, context.out, context.progress,
                                                                            context.quiet)
         _drop_closed_log_handlers()
+        context.add_items(control_item_records(inputs, control))  # the card writes items/Choice-Only-GloVe/
         section["commands"] += [c["command"] for c in control.values() if c.get("command")]
         section["shared"]["inoculation"] = sweeps = inoculation_sweeps(inputs)
         for sweep in sweeps:
@@ -225,11 +229,15 @@ class WordNetQaSection(McqaSection, title="WordNetQA / DictionaryQA (Richardson 
         if control:
             where = "; ".join(f"{p}: {c.get('train_questions')} training questions, "
                               + ("computed here" if c["source"] == "computed" else f"from {c['source']}")
+                              + ("" if c.get("records") else ", no item records (" + (
+                                  "its run kept no answers per question: bin/artifact_audit with a new --out"
+                                  if c.get("items") is None else "none of the page's questions") + ")")
                               for p, c in control.items())
             extra.append((column(f"{CONTROL} (control)", "control",
                                  footnote=f"{CONTROL} never sees the question (trained on the probe's train, scored on the "
                                           f"same questions): far above chance means the choices give the answer away. "
-                                          f"{where}. No interval: only its accuracy is kept."),
+                                          f"{where}. No interval here; its answers per question are item records "
+                                          f"(model {CONTROL}: the paired comparison, items.html)."),
                           lambda label: control_cells.get(label, text_cell())))
         source = shared.get("source") or {}
         notes = ["Accuracy and strict cluster accuracy in % with their 95% interval (bootstrap over semantic clusters); "
@@ -309,10 +317,18 @@ def _drop_closed_log_handlers() -> None:
 
 
 # ---------------------------------------------------------------------------- shared: controls and inoculation
+def _items_of(audit: Path, probe: str, split: str) -> Optional[str]:
+    path = trial_items_file(audit, probe, "choice_only", split)
+    return str(path) if path.is_file() else None
+
+
 def choice_only_control(inputs: CardInputs, out: Path, progress=print, quiet: bool = False) -> Dict[str, Any]:
     """Choice-Only-GloVe accuracy per probe: read from ``audit_dir``'s ``artifact_audit.json`` where it
     has the probe, else trained on the probe's train file (``bin/artifact_audit --models choice_only``,
-    at most ``control_max_train`` questions; finished runs are reused) and scored on its dev / test."""
+    at most ``control_max_train`` questions; finished runs are reused) and scored on its dev / test.
+    ``items``: the run's item records of the card's split (:func:`~mcqa_probes.experiments.wordnetqa.
+    artifact_audit.trial_items_file`), None where it kept none (an audit run before they were kept; a
+    control trained here earlier without them is trained again)."""
     files = probe_files(inputs)
     control: Dict[str, Any] = {}
     if inputs.audit_dir:
@@ -324,10 +340,14 @@ def choice_only_control(inputs: CardInputs, out: Path, progress=print, quiet: bo
             result = (entry.get("results") or {}).get("choice_only")
             if probe in files and result:
                 control[probe] = {"dev": result["dev"], "test": result["test"], "source": str(audit_file),
-                                  "train_questions": (entry.get("splits") or {}).get("sizes", {}).get("train")}
+                                  "train_questions": (entry.get("splits") or {}).get("sizes", {}).get("train"),
+                                  "items": _items_of(Path(inputs.audit_dir), probe, inputs.split)}
     todo = [p for p in files if p not in control and (Path(inputs.probes_dir) / p / "train.jsonl").is_file()]
     if todo:
         target = out / "controls" / "choice_only"
+        for probe in todo:  # a run finished before its answers were kept is trained again (it is cheap)
+            if not _items_of(target, probe, inputs.split):
+                forget_run(target, probe, "choice_only")
         progress(f"Choice-Only-GloVe control on {', '.join(todo)} (trained on each probe's train; reused when done)")
         report = run_audit([_control_probe_dir(inputs, p, out / "controls" / "probes") for p in todo], target,
                            models=("choice_only",), max_train=inputs.control_max_train, epochs=inputs.control_epochs,
@@ -339,10 +359,32 @@ def choice_only_control(inputs: CardInputs, out: Path, progress=print, quiet: bo
             if result:
                 control[probe] = {"dev": result["dev"], "test": result["test"], "source": "computed",
                                   "train_questions": entry["splits"]["sizes"]["train"],
+                                  "items": _items_of(target, probe, inputs.split),
                                   "command": f"bin/artifact_audit --probe-dir {out / 'controls' / 'probes' / probe} "
                                              f"--models choice_only --max-train {inputs.control_max_train} --epochs {inputs.control_epochs} "
                                              f"--out {target}"}
     return control
+
+
+def control_item_records(inputs: CardInputs, control: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """The Choice-Only-GloVe control's item records on the page's questions: each probe's ``items``
+    (:func:`choice_only_control`) kept where the question is one the models answer (the first
+    ``max_questions`` of ``<probe>/<split>.jsonl``, the same id, choices and gold), relabelled as the
+    page's: model :data:`CONTROL`, section ``wordnetqa``, the probe's name. Sets each probe's
+    ``records`` (how many; 0 without ``items``)."""
+    files = probe_files(inputs)
+    found: List[Dict[str, Any]] = []
+    for probe, entry in control.items():
+        entry["records"] = 0
+        if not entry.get("items") or probe not in files:
+            continue
+        asked = {q.id: ([c.text for c in q.choices], q.answer_index)
+                 for q in first_questions(files[probe], inputs.max_questions)}
+        mine = [dict(r, model=CONTROL, section="wordnetqa", probe=probe) for r in read_item_records(entry["items"])
+                if asked.get(r["id"]) == (r["choices"], r["gold"])]
+        entry["records"] = len(mine)
+        found += mine
+    return found
 
 
 def _control_probe_dir(inputs: CardInputs, probe: str, root: Path) -> Path:

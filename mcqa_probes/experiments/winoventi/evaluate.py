@@ -155,7 +155,9 @@ def table6_row(model_name: str, prompts: Sequence[WinoVentiPrompt], scores: Dict
 
     Individual flags come from ``registry`` (column ``registry_name``, or the model name matched by
     :func:`registry_column`), else from ``own_flags()`` (the model's own adversarial filter, named by
-    ``own_flags_source``); Intersection needs ``registry``. ``extra`` keys (e.g. ``score``) are added."""
+    ``own_flags_source``); Intersection needs ``registry``. ``extra`` keys (e.g. ``score``) are added.
+    The per-prompt results are kept for the caller under ``correct`` (line -> right) and ``logits``
+    (line -> [o_g score, o_e score]; {} when ``scores`` has none): pop both before printing the row."""
     correct = scores["correct"]
     row: Dict[str, Any] = {
         "model": model_name,
@@ -183,6 +185,7 @@ def table6_row(model_name: str, prompts: Sequence[WinoVentiPrompt], scores: Dict
         row["intersection"] = subset_accuracy(prompts, correct, intersection_pairs(prompts, registry, used))
         row["intersection_models"] = used
     row["correct"] = correct
+    row["logits"] = scores.get("logits", {})
     return row
 
 

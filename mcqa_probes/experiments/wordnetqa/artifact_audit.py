@@ -11,7 +11,10 @@ dev or test split is carved, seeded, out of train by whole semantic clusters - s
 sample of whole clusters, given or carved), every requested model is trained with its
 config in ``training_config/`` (environment overrides: TRAIN_DATA, DEV_DATA, TEST_DATA,
 GLOVE_FILE, EPOCHS, SEED) and scored on dev and test. The GloVe file is first cut down to the
-words of the probe files (same vectors, much faster to load).
+words of the probe files (same vectors, much faster to load). Every trained model's answers are kept
+per question: ``runs/<probe>/<model>/items_<split>.jsonl`` (:func:`trial_items_file`; item records,
+:mod:`mcqa_probes.metrics.item_records`, model = the table row, section ``artifact_audit``, probe
+``<probe>/<split>``); the random baseline has none.
 """
 import copy
 import gzip
@@ -31,9 +34,10 @@ from mcqa_probes.common.device import config_environment, resolve_cuda_device, t
 from mcqa_probes.common.environment import environment
 from mcqa_probes.common.progress import progress as progress_bar
 from mcqa_probes.common.io import McqaFormatError, atomic_open, read_jsonl, sha256_file, write_json, write_text
+from mcqa_probes.metrics.item_records import write_item_records
 from mcqa_probes.reports.tables import Section, markdown_table
 from mcqa_probes.resources.glove import glove_50d_file
-from mcqa_probes.experiments.grid import GridOptions, Trial, config_variables, describe_metrics, run_grid
+from mcqa_probes.experiments.grid import RESULT_FILE, GridOptions, Trial, config_variables, describe_metrics, run_grid
 
 
 @dataclass(frozen=True)
@@ -245,6 +249,29 @@ def random_baseline(paths: Dict[str, str], seed: int = 0) -> Dict[str, float]:
     return result
 
 
+#: a trial's per-question answers on a split, in its run directory (:func:`trial_items_file`)
+ITEMS_FILE = "items_{split}.jsonl"
+
+
+def trial_run_dir(out_dir: Path, probe: str, key: str) -> Path:
+    """Where the audit in ``out_dir`` trains ``key`` on ``probe`` (its weights, metrics and item files)."""
+    return Path(out_dir) / "runs" / probe / key
+
+
+def trial_items_file(out_dir: Path, probe: str, key: str, split: str) -> Path:
+    """The item records of ``key``'s answers to ``probe``'s ``split`` questions in the audit in
+    ``out_dir`` (written by :func:`train_and_score`; absent for the random baseline and for runs of
+    an audit made before the records were kept)."""
+    return trial_run_dir(out_dir, probe, key) / ITEMS_FILE.format(split=split)
+
+
+def forget_run(out_dir: Path, probe: str, key: str) -> None:
+    """Make the next :func:`run_audit` in ``out_dir`` train ``key`` on ``probe`` again instead of reusing
+    its finished run (its grid trial's ``result.json`` removed): e.g. a run finished before its item
+    records were kept."""
+    (Path(out_dir) / "trials" / probe / key / RESULT_FILE).unlink(missing_ok=True)
+
+
 def train_and_score(
     model: AuditModel,
     paths: Dict[str, str],
@@ -253,7 +280,9 @@ def train_and_score(
     keep_model: bool = False,
 ) -> Dict[str, float]:
     """Train ``model`` on paths['train'] (validation on dev, best epoch kept) and score dev and test,
-    both on the settings' ``CUDA_DEVICE`` (default -1, the CPU)."""
+    both on the settings' ``CUDA_DEVICE`` (default -1, the CPU). The answers to each split's questions
+    are written as item records to ``run_dir/items_<split>.jsonl`` (model: the table row; section
+    ``artifact_audit``; probe ``<probe>/<split>``, the probe being ``run_dir``'s parent's name)."""
     from allennlp.common import Params
     from allennlp.commands.train import train_model
     from allennlp.data import DatasetReader
@@ -273,8 +302,15 @@ def train_and_score(
     cuda_device = int(values.get("CUDA_DEVICE") or -1)
     trained.to(torch_device(cuda_device))  # a no_op trainer leaves the model where it was built
     scores: Dict[str, float] = {}
+    label, probe = row_name(model, settings), Path(run_dir).parent.name
     for split in ("dev", "test"):  # the one evaluation loop: counted on the open progress bar
+        keeps = hasattr(trained, "keep_items")
+        if keeps:
+            trained.keep_items(label, "artifact_audit", f"{probe}/{split}")
         scores[split] = float(evaluate_file(trained, reader, paths[split], batch_size=64)["accuracy"])
+        records = trained.take_items() if keeps else []
+        if records:
+            write_item_records(Path(run_dir) / ITEMS_FILE.format(split=split), records)
     scores["seconds"] = round(time.time() - started, 1)
     metrics_file = Path(run_dir) / "metrics.json"
     if metrics_file.is_file():
@@ -367,8 +403,8 @@ def run_audit(
             config = str(CONFIG_DIR / MODELS[key].config) if MODELS[key].config else None
             trials.append(Trial(
                 f"{probe}/{key}", audit_trial,
-                {"key": key, "paths": paths, "run_dir": str(probe_out / key), "settings": probe_settings,
-                 "seed": seed, "keep_model": keep_models},
+                {"key": key, "paths": paths, "run_dir": str(trial_run_dir(out_dir, probe, key)),
+                 "settings": probe_settings, "seed": seed, "keep_model": keep_models},
                 spec={"model": key, "data_sha256": data, "settings": probe_settings, "seed": seed,
                       "glove_file": str(glove_file) if glove_file else None,
                       "config_environment": config_variables(config) if config else {}},

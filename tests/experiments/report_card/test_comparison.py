@@ -1,12 +1,18 @@
 """The card's item records and the page-level comparison section, recomputed from the records: a
-tiny archive and a tiny causal LM on the fixture probes, with the determinism audit on."""
+tiny archive and a tiny causal LM on the fixture probes, with the determinism audit on, and the
+archive's Choice-Only-GloVe control compared with it question by question."""
 import json
 
 import pytest
 from statsmodels.stats.contingency_tables import mcnemar
 
+from mcqa_probes.experiments.report_card.comparison import ComparisonSection
+from mcqa_probes.experiments.report_card.inputs import CardInputs
+from mcqa_probes.experiments.report_card.section import SectionContext
 from mcqa_probes.metrics.calibration import brier_score, expected_calibration_error
+from mcqa_probes.metrics.determinism import EMPTY
 from mcqa_probes.metrics.item_records import read_item_records
+from mcqa_probes.reports.card.tables import table_text
 from tests.causal_models import tiny_causal  # noqa: F401
 from tests.experiments.report_card.test_card import ENV, archive, probes  # noqa: F401
 from tests.test_cli import run
@@ -50,3 +56,47 @@ def test_items_recompute_the_comparison_calibration_and_determinism(page):
         assert line["questions"] >= 3 and line["changed_answers"] >= 0
     titles = [t["title"] for t in next(s for s in report["sections"] if s["id"] == "comparison")["tables"]]
     assert any("Paired comparison" in t for t in titles) and any("Determinism" in t for t in titles)
+
+
+def test_the_choice_only_glove_control_has_item_records_on_the_same_questions(page):
+    out, report = page
+    archive_label = report["models"][0]["label"]
+    control = next(s for s in report["sections"] if s["id"] == "wordnetqa")["shared"]["choice_only"]
+    records = read_item_records(out / "items" / "Choice-Only-GloVe" / "wordnetqa.jsonl")
+    archive = {(r["probe"], r["id"]): r for r in read_item_records(out / "items" / archive_label / "wordnetqa.jsonl")}
+    for probe in ("hypernymy", "dictionary"):
+        mine = [r for r in records if r["probe"] == probe]
+        assert control[probe]["records"] == len(mine) == 6
+        assert all(r["model"] == "Choice-Only-GloVe" and r["primary"] == "choice_only" for r in mine)
+        # the control's accuracy on the page is that of its records
+        assert sum(r["correct"]["choice_only"] for r in mine) / 6 == pytest.approx(control[probe]["test"])
+        # the questions the archive answered: the same ids, choices, gold and cluster
+        for r in mine:
+            twin = archive[(probe, r["id"])]
+            assert (r["choices"], r["gold"], r["cluster"]) == (twin["choices"], twin["gold"], twin["cluster"])
+    comparison = next(s for s in report["sections"] if s["id"] == "comparison")
+    pairs = {(c["model_a"], c["model_b"], c["probe"]) for c in comparison["shared"]["compare"]["comparisons"]
+             if c["cell"] == "all"}
+    assert {(archive_label, "Choice-Only-GloVe", "hypernymy"), (archive_label, "Choice-Only-GloVe", "dictionary")} <= pairs
+    assert "wordnetqa/hypernymy" in comparison["shared"]["calibration"]["Choice-Only-GloVe"]
+    assert "Choice-Only-GloVe" not in comparison["models"]  # a control, not a model of the page
+    assert "items/Choice-Only-GloVe/wordnetqa.jsonl" in report["item_browser"]["files"]
+    assert "Choice-Only-GloVe" in (out / "items.html").read_text()
+
+
+def test_determinism_of_zero_questions_is_not_run(tmp_path):
+    """A section stored with an audit of no question (what the card stored for a model it never
+    re-scored) is "not run" in the table, not a row of zeros; a real audit is shown."""
+    for label, audit in (("masked", EMPTY), ("archive", {"questions": 3, "max_score_difference": 1e-7,
+                                                         "changed_answers": 0})):
+        (tmp_path / "sections" / label).mkdir(parents=True)
+        (tmp_path / "sections" / label / "olmpics.json").write_text(json.dumps({"result": {"determinism": audit}}))
+    section = {"id": "comparison", "data": {}, "figures": [], "commands": [],
+               "models": {label: {"status": "done"} for label in ("masked", "archive")}}
+    ComparisonSection().shared(section, CardInputs(determinism_check=3), SectionContext(tmp_path))
+    assert list(section["shared"]["determinism"]) == ["archive"] and section["shared"]["determinism_not_run"] == ["masked"]
+    table = next(t for t in ComparisonSection().tables(section, []) if t["title"].startswith("Determinism"))
+    assert table_text(table)[1:] == [["archive", "3", "1e-07", "0"], ["masked", "not run", "–", "–"]]
+    # without --determinism-check, no line and no "not run"
+    ComparisonSection().shared(section, CardInputs(), SectionContext(tmp_path))
+    assert section["shared"]["determinism_not_run"] == []

@@ -73,3 +73,58 @@ def test_choice_only_control_from_an_audit_directory(tmp_path):
     assert not (tmp_path / "card" / "controls").exists()  # nothing trained
     with pytest.raises(FileNotFoundError, match="no artifact_audit.json"):
         wordnetqa.choice_only_control(CardInputs(probes_dir=PROBES, audit_dir=str(tmp_path / "none")), tmp_path)
+    assert control["hypernymy"]["items"] is None  # an audit without per-question answers
+    assert wordnetqa.control_item_records(CardInputs(probes_dir=PROBES, audit_dir=str(tmp_path)), control) == []
+    assert control["hypernymy"]["records"] == 0
+
+
+def test_choice_only_control_records_from_an_audit_directory(tmp_path):
+    """The audit's per-question answers (bin/artifact_audit's items_<split>.jsonl) of the questions the
+    page's models answer become the control's item records; another build's question of the same id is
+    left out; a probe whose run kept none says so under the table; the card writes them as a model's."""
+    from mcqa_probes.data.dataset_readers.question_reader import QuestionReader
+    from mcqa_probes.data.question import read_questions
+    from mcqa_probes.experiments.report_card.card import write_control_items
+    from mcqa_probes.experiments.report_card.models import classify
+    from mcqa_probes.experiments.wordnetqa.artifact_audit import trial_items_file
+    from mcqa_probes.metrics.item_records import item_record, read_item_records, write_item_records
+
+    (tmp_path / "artifact_audit.json").write_text(json.dumps({"probes": {
+        probe: {"results": {"choice_only": {"dev": 0.5, "test": 0.5}}, "splits": {"sizes": {"train": 12}}}
+        for probe in ("hypernymy", "dictionary")}}))
+    questions = list(read_questions(f"{PROBES}/hypernymy/test.jsonl"))
+    records = []
+    for number, question in enumerate(questions):  # right on every even question
+        chosen = question.answer_index if number % 2 == 0 else (question.answer_index + 1) % len(question.choices)
+        scores = [1.0 if j == chosen else 0.0 for j in range(len(question.choices))]
+        records.append(item_record("Choice-Only-GloVe", "artifact_audit", "hypernymy/test",
+                                   QuestionReader.question_metadata(question), {"choice_only": scores}, "choice_only"))
+    other = dict(records[0], id=records[1]["id"], probe="other")  # another question under an id of the page
+    write_item_records(trial_items_file(tmp_path, "hypernymy", "choice_only", "test"), records[2:] + [other])
+    inputs = CardInputs(probes_dir=PROBES, audit_dir=str(tmp_path), max_questions=5)
+    control = wordnetqa.choice_only_control(inputs, tmp_path / "card")
+    found = wordnetqa.control_item_records(inputs, control)
+    # the first 5 questions are the page's: questions 2, 3, 4 have records (0 and 1 none, "other" is not question 1)
+    assert [r["id"] for r in found] == [q.id for q in questions[2:5]]
+    assert [r["correct"]["choice_only"] for r in found] == [True, False, True]
+    assert {(r["model"], r["section"], r["probe"]) for r in found} == {("Choice-Only-GloVe", "wordnetqa", "hypernymy")}
+    assert (control["hypernymy"]["records"], control["dictionary"]["records"]) == (3, 0)
+    assert control["dictionary"]["items"] is None
+    result = {"instance_accuracy": 0.5, "cluster_accuracy": 0.3, "cluster_delta": -20.0, "questions": 5, "chance": 0.2}
+    section = {"id": "wordnetqa", "models": {"m": {"status": "done", "results": {"hypernymy": result, "dictionary": result}}},
+               "shared": {"probes": ["hypernymy", "dictionary"], "split": "test", "choice_only": control}}
+    table = wordnetqa.WordNetQaSection().tables(section, [{"label": "m", "kind": "mcqa", "location": "m"}])[0]
+    footnote = next(f["text"] for f in table["footnotes"] if "never sees the question" in f["text"])
+    source = tmp_path / "artifact_audit.json"
+    assert f"hypernymy: 12 training questions, from {source}; dictionary" in footnote  # records: nothing to say
+    assert (f"dictionary: 12 training questions, from {source}, no item records (its run kept no answers per "
+            "question: bin/artifact_audit with a new --out)") in footnote
+    # the card writes them as a model's records; a control with none left from an earlier run is removed
+    out = tmp_path / "card"
+    stale = out / "items" / "Old-Control" / "wordnetqa.jsonl"
+    write_item_records(stale, [dict(found[0], model="Old-Control")])
+    assert write_control_items(out, "wordnetqa", found, [classify("minilm")]) == ["Choice-Only-GloVe"]
+    assert read_item_records(out / "items" / "Choice-Only-GloVe" / "wordnetqa.jsonl") == found
+    assert not stale.exists()
+    with pytest.raises(ValueError, match="name of a model of the page"):
+        write_control_items(out, "wordnetqa", [dict(found[0], model="minilm")], [classify("minilm")])
