@@ -108,3 +108,15 @@ def calibration_report(records: Sequence[Mapping[str, Any]], bins: int = BINS) -
         result["pride"] = {"raw_prompt": raw, "prompt": debiased, "raw": calibration(both, raw, bins),
                            "debiased": calibration(both, debiased, bins)}
     return result
+
+
+def calibration_rows(report: Mapping[str, Any]) -> List[tuple]:
+    """``(prompt, calibration)`` rows of one :func:`calibration_report`: the primary prompt's, then, where
+    PriDe was run, the lettered prompt's raw and PriDe-debiased ones (what the card and
+    ``bin/probe_compare`` show)."""
+    rows = [(report.get("prompt") or "primary", report)]
+    pride = report.get("pride")
+    if pride:
+        rows += [(pride["raw_prompt"], pride["raw"]), (f"{pride['prompt']} (PriDe)", pride["debiased"])]
+    return rows
+

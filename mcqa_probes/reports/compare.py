@@ -37,6 +37,8 @@ import numpy
 from scipy import optimize, stats
 from statsmodels.stats.multitest import multipletests
 
+from mcqa_probes.metrics.calibration import calibration_report, calibration_rows
+
 #: bootstrap resamples of every interval (as the card's other intervals)
 BOOTSTRAP_SAMPLES = 1000
 ALPHA = 0.05
@@ -212,6 +214,33 @@ def comparison_rows(result: Mapping[str, Any]) -> List[List[str]]:
                      f"[{_points(c['ci_low'])}, {_points(c['ci_high'])}]", str(c["a_only"]), str(c["b_only"]),
                      f"{c['p_mcnemar']:.3g}", f"{c['p_holm']:.3g}", f"{c['p_bh']:.3g}",
                      "-" if c["mdd"] is None else f"{100 * c['mdd']:.1f}", str(c["questions_for_5_points"])])
+    return rows
+
+
+def calibration_by_probe(records: Sequence[Mapping[str, Any]],
+                         models: Optional[Sequence[str]] = None) -> Dict[str, Dict[str, Dict[str, Any]]]:
+    """Per model (``models`` or the records' order) and ``section/probe``, the
+    :func:`~mcqa_probes.metrics.calibration.calibration_report` of its records (the card's calibration
+    table and ``bin/probe_compare``'s)."""
+    result: Dict[str, Dict[str, Dict[str, Any]]] = {}
+    for model in models or _models(records):
+        mine = [r for r in records if r["model"] == model]
+        probes = list(dict.fromkeys((r["section"], r["probe"]) for r in mine))
+        result[model] = {f"{s}/{p}": calibration_report([r for r in mine if (r["section"], r["probe"]) == (s, p)])
+                         for s, p in probes}
+    return result
+
+
+def calibration_text_rows(calibrations: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> List[List[str]]:
+    """:func:`calibration_by_probe` as text rows (header first): per model, probe and prompt (the primary
+    one; where PriDe was run, the lettered prompt raw and debiased) the questions, accuracy, mean
+    confidence, ECE (equal-mass bins) and Brier score."""
+    rows = [["model", "probe", "prompt", "n", "accuracy", "confidence", "ECE", "Brier"]]
+    for model, table in calibrations.items():
+        for probe, report in table.items():
+            for prompt, value in calibration_rows(report):
+                rows.append([model, probe, prompt, str(value["questions"]), f"{100 * value['accuracy']:.1f}",
+                             f"{100 * value['confidence']:.1f}", f"{value['ece']:.3f}", f"{value['brier']:.3f}"])
     return rows
 
 

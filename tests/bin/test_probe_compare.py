@@ -19,15 +19,50 @@ def test_table_and_json(tmp_path, capsys):
     write_item_records(tmp_path / "items" / "A" / "wordnetqa.jsonl", records("A", [1, 1, 1, 0], hops))
     write_item_records(tmp_path / "items" / "B" / "wordnetqa.jsonl", records("B", [0, 1, 0, 0], hops))
     assert main()([str(tmp_path / "items"), "--json", str(tmp_path / "c.json"), "--samples", "50"]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    comparison, calibration = capsys.readouterr().out.split("\n\n")
+    lines = comparison.splitlines()
     assert lines[0].split()[:4] == ["A", "B", "probe", "cell"] and len(lines) == 4  # all + 2 cells
+    assert [line.split()[:2] for line in calibration.splitlines()] == [["model", "probe"], ["A", "wordnetqa/hypernymy"],
+                                                                       ["B", "wordnetqa/hypernymy"]]
     result = json.loads((tmp_path / "c.json").read_text())
     assert result["comparisons"][0]["a_only"] == 2 and result["comparisons"][0]["b_only"] == 0
+    assert result["calibration"]["B"]["wordnetqa/hypernymy"]["accuracy"] == 0.25
+
+
+def test_calibration_only_of_one_model_matches_a_recomputation(tmp_path, capsys):
+    """ECE (10 equal-mass bins) and Brier of the printed row, recomputed here from the scores."""
+    import numpy
+
+    from mcqa_probes.metrics.item_records import item_record
+
+    rights = [1, 0, 1, 1, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 0, 1, 1, 1, 0, 1]
+    margins = [0.15 * (i + 1) for i in range(len(rights))]           # distinct confidences
+    found = [item_record("A", "wordnetqa", "hypernymy",
+                         {"id": f"q{i}", "question": "?", "choices": ["a", "b"], "answer_index": 0, "notes": {}},
+                         {"mcqa": [m, 0.0] if right else [0.0, m]}, "mcqa")
+             for i, (right, m) in enumerate(zip(rights, margins))]
+    write_item_records(tmp_path / "a.jsonl", found)
+    assert main()([str(tmp_path / "a.jsonl"), "--calibration-only", "--json", str(tmp_path / "c.json")]) == 0
+    header, row = capsys.readouterr().out.splitlines()
+    assert header.split() == ["model", "probe", "prompt", "n", "accuracy", "confidence", "ECE", "Brier"]
+    confidence = numpy.array([1 / (1 + numpy.exp(-m)) for m in margins])   # softmax of (m, 0) at the larger one
+    right = numpy.array(rights, dtype=float)
+    # the gold choice's probability is confidence when right, 1 - confidence when wrong
+    gold_probability = numpy.where(right == 1, confidence, 1 - confidence)
+    brier = numpy.mean((1 - gold_probability) ** 2 + (1 - gold_probability) ** 2)
+    bins = numpy.array_split(numpy.argsort(confidence), 10)                  # 2 questions per bin
+    ece = sum(len(b) / len(rights) * abs(right[b].mean() - confidence[b].mean()) for b in bins)
+    cells = row.split()
+    assert cells[:4] == ["A", "wordnetqa/hypernymy", "mcqa", "20"]
+    assert float(cells[4]) == pytest.approx(100 * right.mean(), abs=0.05)
+    assert float(cells[6]) == pytest.approx(ece, abs=5e-4) and float(cells[7]) == pytest.approx(brier, abs=5e-4)
+    stored = json.loads((tmp_path / "c.json").read_text())["calibration"]["A"]["wordnetqa/hypernymy"]
+    assert stored["brier"] == pytest.approx(brier) and stored["ece"] == pytest.approx(ece)
 
 
 def test_one_model_or_a_bad_line_is_one_error(tmp_path):
     write_item_records(tmp_path / "a.jsonl", records("A", [1, 0], [1, 1]))
-    with pytest.raises(cli.InputError, match="a comparison needs two"):
+    with pytest.raises(cli.InputError, match=r"a comparison needs two \(--calibration-only"):
         main()([str(tmp_path / "a.jsonl")])
     (tmp_path / "bad.jsonl").write_text("{}\n")
     with pytest.raises(ValueError, match=r"bad.jsonl, line 1: item record: missing"):

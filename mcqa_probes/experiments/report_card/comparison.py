@@ -15,11 +15,11 @@ from mcqa_probes.common.io import sha256_file
 from mcqa_probes.experiments.report_card.inputs import CardInputs, done
 from mcqa_probes.experiments.report_card.models import CardModel
 from mcqa_probes.experiments.report_card.section import ReportSection, SectionContext, slug
-from mcqa_probes.metrics.calibration import calibration_report
+from mcqa_probes.metrics.calibration import calibration_rows
 from mcqa_probes.metrics.determinism import combine_rescored
 from mcqa_probes.metrics.item_records import read_item_records
 from mcqa_probes.reports.card.tables import column, count_cell, make_table, percent_cell, points_cell, text_cell
-from mcqa_probes.reports.compare import compare_records
+from mcqa_probes.reports.compare import calibration_by_probe, compare_records
 from mcqa_probes.reports.figures import reliability_diagram
 
 NAME = "comparison"
@@ -67,16 +67,6 @@ def reading(label: str, records: List[Dict[str, Any]], calibrated: Dict[str, Any
     return "; ".join(parts)
 
 
-def _calibrated(found: Dict[str, Any]) -> List[tuple]:
-    """(prompt, calibration) rows of one model and probe (:func:`calibration_report`): the primary prompt's,
-    then, where PriDe was run, the lettered prompt's raw and PriDe-debiased ones."""
-    rows = [(found.get("prompt") or "primary", found)]
-    pride = found.get("pride")
-    if pride:
-        rows += [(pride["raw_prompt"], pride["raw"]), (f"{pride['prompt']} (PriDe)", pride["debiased"])]
-    return rows
-
-
 def _curves(probe: str, found: Dict[str, Any]) -> Dict[str, Any]:
     """The reliability diagram's lines of one probe: the primary prompt's, and PriDe's beside the raw
     lettered prompt's where it was run."""
@@ -109,11 +99,10 @@ class ComparisonSection(ReportSection, title="Paired comparison, calibration and
         shared: Dict[str, Any] = {"calibration": {}, "determinism": {}, "determinism_not_run": []}
         if len({r["model"] for r in records}) >= 2:
             shared["compare"] = compare_records(records, [m for m in labels if any(r["model"] == m for r in records)])
+        calibrations = calibration_by_probe(records, labels)
         for label in labels:
             mine = [r for r in records if r["model"] == label]
-            probes = list(dict.fromkeys((r["section"], r["probe"]) for r in mine))
-            table = {f"{s}/{p}": calibration_report([r for r in mine if (r["section"], r["probe"]) == (s, p)])
-                     for s, p in probes}
+            table = calibrations[label]
             shared["calibration"][label] = table
             if table:
                 figure = reliability_diagram({name: bins for probe, value in table.items()
@@ -174,7 +163,7 @@ class ComparisonSection(ReportSection, title="Paired comparison, calibration and
                  percent_cell(v["accuracy"]), percent_cell(v["confidence"]), text_cell(f"{v['ece']:.3f}"),
                  text_cell(f"{v['brier']:.3f}")]
                 for label, table in (shared.get("calibration") or {}).items() for probe, found in table.items()
-                for prompt, v in _calibrated(found)]
+                for prompt, v in calibration_rows(found)]
         if rows:
             tables.append(make_table("Calibration of the choice probabilities", [
                 column("model", "label"), column("probe", "label"),
