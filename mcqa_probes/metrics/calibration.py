@@ -112,11 +112,13 @@ def calibration_report(records: Sequence[Mapping[str, Any]], bins: int = BINS) -
 
 def calibration_rows(report: Mapping[str, Any]) -> List[tuple]:
     """``(prompt, calibration)`` rows of one :func:`calibration_report`: the primary prompt's, then, where
-    PriDe was run, the lettered prompt's raw and PriDe-debiased ones (what the card and
-    ``bin/probe_compare`` show)."""
+    PriDe was run, the lettered prompt's raw one (unless it is the primary prompt over the same
+    questions) and its PriDe-debiased one (what the card and ``bin/probe_compare`` show)."""
     rows = [(report.get("prompt") or "primary", report)]
     pride = report.get("pride")
     if pride:
-        rows += [(pride["raw_prompt"], pride["raw"]), (f"{pride['prompt']} (PriDe)", pride["debiased"])]
+        if pride["raw_prompt"] != report.get("prompt") or pride["raw"]["questions"] != report["questions"]:
+            rows.append((pride["raw_prompt"], pride["raw"]))     # not twice when it is the primary prompt
+        rows.append((f"{pride['prompt']} (PriDe)", pride["debiased"]))
     return rows
 

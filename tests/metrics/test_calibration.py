@@ -72,3 +72,18 @@ def test_pride_calibration_beside_the_raw_one_recomputed_with_numpy():
         assert pride[name]["accuracy"] == pytest.approx(numpy.mean(probabilities.argmax(axis=1) == golds))
     assert pride["debiased"]["ece"] != pytest.approx(pride["raw"]["ece"])  # removing the prior moves it
     assert "pride" not in calibration_report(RECORDS)  # no rotations, no PriDe
+
+
+def test_calibration_rows_show_the_raw_lettered_prompt_once():
+    from mcqa_probes.metrics.calibration import calibration_rows
+
+    raw = {"questions": 4, "ece": 0.5}
+    debiased = {"questions": 4, "ece": 0.1}
+    pride = {"raw_prompt": "letters/rot0", "prompt": "letters/pride/rot0", "raw": raw, "debiased": debiased}
+    primary_letters = dict(raw, prompt="letters/rot0", pride=pride)
+    assert [name for name, _ in calibration_rows(primary_letters)] == ["letters/rot0", "letters/pride/rot0 (PriDe)"]
+    primary_cloze = {"questions": 6, "ece": 0.3, "prompt": "cloze/sum", "pride": pride}
+    rows = calibration_rows(primary_cloze)
+    assert [name for name, _ in rows] == ["cloze/sum", "letters/rot0", "letters/pride/rot0 (PriDe)"]
+    assert rows[1][1] is raw and rows[2][1] is debiased
+    assert [name for name, _ in calibration_rows({"questions": 2, "prompt": "mcqa"})] == ["mcqa"]
