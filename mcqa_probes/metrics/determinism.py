@@ -27,6 +27,9 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 #: the result of an audit that re-scored nothing
 EMPTY = {"questions": 0, "max_score_difference": 0.0, "changed_answers": 0}
 
+#: the seed of the audit's draw of questions (the card, bin/zero_shot and its shards alike)
+DETERMINISM_SEED = 0
+
 
 def _best(scores: Sequence[float]) -> int:
     best = 0
@@ -114,3 +117,12 @@ def combine_rescored(results: Iterable[Optional[Dict[str, Any]]]) -> Optional[Di
     questions were none)."""
     total = combine(results)
     return total if total["questions"] else None
+
+
+def audit_fields(result: Optional[Dict[str, Any]]) -> Dict[str, Any]:
+    """An audit's result (or None: :data:`EMPTY`) as a run's result fields: ``determinism_questions``,
+    ``determinism_max_score_difference``, ``determinism_changed_answers`` (counts as ints)."""
+    found = dict(EMPTY, **(result or {}))
+    return {"determinism_questions": int(found["questions"]),
+            "determinism_max_score_difference": float(found["max_score_difference"]),
+            "determinism_changed_answers": int(found["changed_answers"])}

@@ -67,3 +67,14 @@ def test_draw_is_what_the_reservoir_keeps_and_picks_keep_exactly_those():
         kept += [payload for payload, _ in audit.kept]
     assert kept == picks
     assert draw(10, 0) == []
+
+
+def test_audit_fields_name_and_type_an_audit_for_a_run_result():
+    from mcqa_probes.metrics.determinism import audit_fields
+
+    fields = audit_fields({"questions": 3.0, "max_score_difference": 2e-6, "changed_answers": 1.0})
+    assert fields == {"determinism_questions": 3, "determinism_max_score_difference": 2e-6,
+                      "determinism_changed_answers": 1}
+    assert isinstance(fields["determinism_questions"], int) and isinstance(fields["determinism_changed_answers"], int)
+    assert audit_fields(None) == {"determinism_questions": 0, "determinism_max_score_difference": 0.0,
+                                  "determinism_changed_answers": 0}

@@ -45,7 +45,7 @@ from mcqa_probes.common.io import read_jsonl_values, sha256_file, write_json, wr
 from mcqa_probes.data.causal_prompts import DEFAULT_TEMPLATE
 from mcqa_probes.data.dataset_readers.causal_lm_mc import CausalLmMcReader
 from mcqa_probes.experiments.grid import GridOptions, Trial, describe_metrics, run_grid
-from mcqa_probes.metrics.determinism import combine, draw
+from mcqa_probes.metrics.determinism import audit_fields, combine, draw
 from mcqa_probes.metrics.item_records import read_item_records, write_item_records
 from mcqa_probes.metrics.probe_metrics import ProbeMetrics
 from mcqa_probes.models.causal_lm_mc import SCORES, CausalLmMc
@@ -258,7 +258,7 @@ def score_in_shards(model_name: str, data_path: str, out_dir: str, shards: int, 
     if picks is not None:
         results = report.results()
         found["determinism"] = audit = combine(results[trial.id].get("determinism") for trial in trials)
-        summary.update({f"determinism_{key}": value for key, value in audit.items()})
+        summary.update(audit_fields(audit))
     write_json(out / METRICS, summary)
     if items is not None:
         found["items"] = [record for trial in trials

@@ -24,6 +24,7 @@ from allennlp.data import Instance, Vocabulary
 from mcqa_probes.common.device import describe, place_model, resolve_cuda_device
 from mcqa_probes.data.causal_prompts import DEFAULT_TEMPLATE
 from mcqa_probes.data.dataset_readers.causal_lm_mc import CausalLmMcReader
+from mcqa_probes.metrics.determinism import DETERMINISM_SEED, EMPTY, audit_fields
 from mcqa_probes.metrics.item_records import ItemSink
 from mcqa_probes.models.causal_lm_mc import SCORES, CausalLmMc
 from mcqa_probes.training.evaluation import evaluate_instances
@@ -37,12 +38,6 @@ PASSED_METRICS = (
     "cluster_delta", "generic_accuracy", "exception_accuracy", "strict_accuracy", "generic_count", "exception_count",
     "circular_accuracy", "rstd", "debiased_accuracy",
 )
-
-#: the determinism audit's numbers (:mod:`mcqa_probes.metrics.determinism`), as the result names them
-DETERMINISM_KEYS = ("determinism_questions", "determinism_max_score_difference", "determinism_changed_answers")
-
-#: the seed of the determinism audit's draw of questions (the card's too)
-DETERMINISM_SEED = 0
 
 
 @dataclass
@@ -204,9 +199,7 @@ def causal_zero_shot_evaluate(
     result.update({key: metrics[key] for key in PASSED_METRICS if key in metrics})
     result.update({key: value for key, value in metrics.items() if key.startswith(("accuracy_rotation_", "letter_prior_"))})
     if determinism_check:
-        result.update({key: metrics.get(key, 0) for key in DETERMINISM_KEYS})
-        result["determinism_questions"] = int(result["determinism_questions"])
-        result["determinism_changed_answers"] = int(result["determinism_changed_answers"])
+        result.update(audit_fields({key: metrics[f"determinism_{key}"] for key in EMPTY if f"determinism_{key}" in metrics}))
     if "cluster_accuracy" in metrics:
         result["strict_cluster_accuracy"] = metrics["cluster_accuracy"]
     flag = choice_only_flag(result.get("choice_only_accuracy"), chance, flag_margin)

@@ -13,13 +13,11 @@ from allennlp.data import Instance, Vocabulary
 
 from mcqa_probes.common.device import describe, place_model, resolve_cuda_device
 from mcqa_probes.data.dataset_readers.olmpics_mlm import OlmpicsMlmReader
+from mcqa_probes.metrics.determinism import DETERMINISM_SEED, audit_fields
 from mcqa_probes.metrics.item_records import ItemSink
 from mcqa_probes.models.masked_lm_mc import MaskedLmMc
 from mcqa_probes.training.evaluation import answer_instances, item_records
 from mcqa_probes.training.evaluation import predict_instances  # noqa: F401  (the one prediction loop)
-
-#: the seed of the determinism audit's draw of questions (the card's too)
-DETERMINISM_SEED = 0
 
 
 def build(model_name: str, skip_multi_piece: bool = False, probe_type: str = "zero_shot",
@@ -74,12 +72,8 @@ def zero_shot_evaluate(
     correct = sum(int(answer.correct) for answer in answers)
     if items is not None:
         items.records += item_records(answers, items.model, items.section, items.probe)
-    audit = {}
-    if determinism_check:
-        found = model.determinism_results[-1] if model.determinism_results else {"questions": 0,
-                                                                                 "max_score_difference": 0.0,
-                                                                                 "changed_answers": 0}
-        audit = {f"determinism_{key}": value for key, value in found.items()}
+    audit = audit_fields(model.determinism_results[-1] if model.determinism_results else None) \
+        if determinism_check else {}
     return {
         "model": model_name,
         "data": str(data_path),

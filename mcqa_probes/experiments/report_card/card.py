@@ -28,7 +28,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from mcqa_probes.common.device import describe, resolve_cuda_device
 from mcqa_probes.common.io import write_json, write_text
-from mcqa_probes.metrics.determinism import combine_rescored
+from mcqa_probes.metrics.determinism import DETERMINISM_SEED, combine_rescored
 from mcqa_probes.metrics.item_records import item_file, write_item_records
 from mcqa_probes.experiments.report_card.causal_lm import load_causal_lm_model
 from mcqa_probes.experiments.report_card.inputs import BOOTSTRAP, CardInputs, absent, section_key
@@ -41,8 +41,6 @@ from mcqa_probes.training.evaluation import load_archived_model
 
 #: bump when what a section stores changes (its numbers or its reading): stored sections with another version are recomputed
 SECTION_VERSION = 6
-#: the seed of the determinism audit's draw of questions
-DETERMINISM_SEED = 0
 #: archives kept loaded at once (each section loads the archives it needs through its context)
 LOADED_ARCHIVES = 2
 
