@@ -17,6 +17,7 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence
 
+from mcqa_probes.builders.draws import below, shuffle
 from mcqa_probes.builders.hops import Taxonomy, chain_text, sister_chain_text
 
 
@@ -28,6 +29,11 @@ class Family:
     @property
     def label(self) -> str:
         return self.name if self.depth is None else f"{self.name}{self.depth}"
+
+    @property
+    def sort_key(self):
+        """The dataclass order as a plain tuple (cheaper to compare than the dataclass)."""
+        return (self.name, -1 if self.depth is None else self.depth)
 
 
 RANDOM = Family("random")
@@ -71,8 +77,24 @@ class DistractorSampler:
         #: at most this many distractors come from a non-random family (the rest are random)
         self.max_from_family: Optional[int] = None
 
+    @property
+    def taxonomy(self) -> Taxonomy:
+        return self._taxonomy
+
+    @taxonomy.setter
+    def taxonomy(self, taxonomy: Taxonomy) -> None:
+        self._taxonomy = taxonomy
+        self._pools: Dict[tuple, List[str]] = {}      # the pools depend only on the taxonomy
+
     def pool(self, concept: str, family: Family) -> List[str]:
-        """Sorted candidate ids of a family (before the validity test)."""
+        """Sorted candidate ids of a family (before the validity test; memoised, not to be changed)."""
+        key = (concept, family.name, family.depth)
+        found = self._pools.get(key)
+        if found is None:
+            found = self._pools[key] = self._pool(concept, family)
+        return found
+
+    def _pool(self, concept: str, family: Family) -> List[str]:
         tax = self.taxonomy
         if family.name == "sister":
             return list(tax.sister_layer(concept, family.depth))
@@ -97,12 +119,13 @@ class DistractorSampler:
     def _candidates(self, rng: random.Random, pool: List[str]):
         if len(pool) <= self.SHUFFLE_LIMIT:
             order = list(pool)
-            rng.shuffle(order)
+            shuffle(rng.getrandbits, order)
             yield from order
         else:
             seen = set()
+            getrandbits, size = rng.getrandbits, len(pool)
             for _ in range(self.SHUFFLE_LIMIT):
-                index = rng.randrange(len(pool))
+                index = below(getrandbits, size)
                 if index not in seen:
                     seen.add(index)
                     yield pool[index]
@@ -138,23 +161,26 @@ class DistractorSampler:
             chosen.append(candidate)
             return True
 
-        if family != RANDOM:
+        if family.name != "random":
+            wanted = min(count, self.max_from_family or count)
             for candidate in self._candidates(rng, self.pool(concept, family)):
                 if accept(candidate):
                     from_family.append(candidate)
                     chains.append(self.chain(concept, family, candidate))
-                    if len(chosen) == min(count, self.max_from_family or count):
+                    if len(chosen) == wanted:
                         break
             if not from_family:
                 return None
         randoms = self.random_pools.get(pos, [])
         from_random: List[str] = []
-        tries = 0
-        while len(chosen) < count and randoms and tries < self.RANDOM_TRIES:
-            tries += 1
-            candidate = randoms[rng.randrange(len(randoms))]
-            if accept(candidate):
-                from_random.append(candidate)
+        if randoms:
+            size, getrandbits = len(randoms), rng.getrandbits
+            tries = 0
+            while len(chosen) < count and tries < self.RANDOM_TRIES:
+                tries += 1
+                candidate = randoms[below(getrandbits, size)]
+                if accept(candidate):
+                    from_random.append(candidate)
         if len(chosen) < count:
             return None
         return Selection(family, chosen, from_family, from_random, chains)

@@ -265,20 +265,23 @@ class OntologyQABuilder(WordNetQABuilder):
         return found
 
     def valid_for(self, probe: str, concept_id: str, answer_id: str) -> Callable[[str], bool]:
-        blocked = self.names(concept_id) | self.names(answer_id)
+        names, known = self.names, self._names.get
+        blocked = names(concept_id) | names(answer_id)
         relation = self.relation is not None
         tax = self.isa
         entailed = self.entailed(concept_id) if relation else frozenset()
+        ancestors = tax.ancestors(concept_id) if probe == "hypernymy" and not relation else frozenset()
+        answer_definition = self.usable_definition(answer_id) if probe == "definitions" else ""
 
         def valid(other: str) -> bool:
-            if other in (concept_id, answer_id) or self.names(other) & blocked:
+            if other == concept_id or other == answer_id or not blocked.isdisjoint(known(other) or names(other)):
                 return False
             if probe == "definitions":
-                return bool(self.usable_definition(other)) and (
-                    self.usable_definition(other) != self.usable_definition(answer_id))
+                definition = self.usable_definition(other)
+                return bool(definition) and definition != answer_definition
             if relation:
                 return other not in entailed
-            if probe == "hypernymy" and tax.is_ancestor(other, concept_id):
+            if other in ancestors:
                 return False
             if probe == "hyponymy" and tax.is_ancestor(concept_id, other):
                 return False

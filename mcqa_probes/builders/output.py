@@ -41,7 +41,8 @@ def _sorted_counter(counter: Counter) -> Dict[str, int]:
 def probe_stats(splits: Dict[str, List[ProbeQuestion]]) -> Dict[str, object]:
     """The paper's Table 4 columns (and a little more) for one probe."""
     questions = [q for name in sorted(splits) for q in splits[name]]
-    pairs = Counter(q.gold_pair() for q in questions)
+    gold = {id(q): q.gold_pair() for q in questions}
+    pairs = Counter(gold.values())
     clusters = Counter(q.cluster_key for q in questions)
     family = Counter(
         q.notes.get("distractor_type", "") + (str(q.notes["distractor_hops"]) if q.notes.get("distractor_hops") is not None else "")
@@ -51,8 +52,9 @@ def probe_stats(splits: Dict[str, List[ProbeQuestion]]) -> Dict[str, object]:
     unique_hops = Counter()
     seen = set()
     for q in questions:
-        if q.gold_pair() not in seen:
-            seen.add(q.gold_pair())
+        pair = gold[id(q)]
+        if pair not in seen:
+            seen.add(pair)
             unique_hops[q.notes.get("hops", 0)] += 1
     return {
         "unique_questions": len(pairs),
@@ -67,7 +69,7 @@ def probe_stats(splits: Dict[str, List[ProbeQuestion]]) -> Dict[str, object]:
         "splits": {
             name: {
                 "questions": len(splits[name]),
-                "unique_questions": len({q.gold_pair() for q in splits[name]}),
+                "unique_questions": len({gold[id(q)] for q in splits[name]}),
                 "concepts": len({q.concept for q in splits[name]}),
             }
             for name in sorted(splits)

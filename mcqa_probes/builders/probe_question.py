@@ -27,7 +27,7 @@ class ProbeQuestion:
         return self.stem, self.choices[self.answer_index]
 
     def to_json(self, int_labels: bool = False) -> Dict[str, Any]:
-        labels = list(range(len(self.choices))) if int_labels else [str(i) for i in range(len(self.choices))]
+        labels = _labels(len(self.choices), int_labels)
         return {
             "id": self.id,
             "question": {
@@ -37,3 +37,14 @@ class ProbeQuestion:
             "answerKey": labels[self.answer_index],
             "notes": self.notes,
         }
+
+
+_LABELS: Dict[tuple, tuple] = {}
+
+
+def _labels(count: int, int_labels: bool) -> tuple:
+    """The choice labels ``0..count-1`` (strings unless ``int_labels``), made once per shape."""
+    found = _LABELS.get((count, int_labels))
+    if found is None:
+        found = _LABELS[(count, int_labels)] = tuple(range(count)) if int_labels else tuple(str(i) for i in range(count))
+    return found

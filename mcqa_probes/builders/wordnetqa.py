@@ -26,6 +26,7 @@ import random
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from mcqa_probes.builders.distractors import RANDOM, DistractorSampler, probe_families
+from mcqa_probes.builders.draws import shuffle
 from mcqa_probes.builders.hops import Taxonomy, chain_text
 from mcqa_probes.builders.probe_question import ProbeQuestion
 from mcqa_probes.builders.templates import CHOICE_RENDERERS, contexts, render_stem, template_ids
@@ -286,6 +287,7 @@ class WordNetQABuilder:
         self.sampler.random_pools = self.answer_pool(kind, to_ask) if use_answer_pool else self.random_pools
         self.sampler.max_from_family = max_family
         questions: List[ProbeQuestion] = []
+        self._families_of = (None, [])
         for concept_id in self.progress(to_ask, desc=f"{probe}"):
             concept = self.graph[concept_id]
             cluster_key = f"{probe}:{concept_id}"
@@ -315,7 +317,7 @@ class WordNetQABuilder:
                         seen_sets.add(key)
                         choices = [shown_answer] + [text_of(d) for d in selection.ids]
                         order = list(range(len(choices)))
-                        rng.shuffle(order)
+                        shuffle(rng.getrandbits, order)
                         notes = dict(base_notes)
                         self.family_notes(notes, family, selection, [selection.ids[i - 1] if i else answer_id for i in order])
                         questions.append(
@@ -335,8 +337,10 @@ class WordNetQABuilder:
 
     def _perturbations(self, rng, families, max_perturbations, concept_id, pos, valid, text_of, answer_text, count):
         """``(family, selection)`` for random plus up to ``max_perturbations - 1`` other families."""
-        others = [f for f in families if f != RANDOM and self.sampler.pool(concept_id, f)]
-        rng.shuffle(others)
+        if self._families_of[0] != concept_id:      # the same for every question about the concept
+            self._families_of = (concept_id, [f for f in families if f.name != "random" and self.sampler.pool(concept_id, f)])
+        others = list(self._families_of[1])
+        shuffle(rng.getrandbits, others)
         wanted = len(others) if max_perturbations is None else int(max_perturbations) - 1
         found = []
         selection = self.sampler.select(rng, concept_id, pos, RANDOM, valid, text_of, [answer_text], count)
@@ -350,4 +354,4 @@ class WordNetQABuilder:
             if selection is not None:
                 found.append((family, selection))
                 taken += 1
-        return sorted(found, key=lambda item: item[0])
+        return sorted(found, key=lambda item: item[0].sort_key)

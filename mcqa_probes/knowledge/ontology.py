@@ -34,6 +34,7 @@ REPORT_KINDS = OrderedDict([
     ("repaired_clause", "clauses repaired (a malformed cross-reference list removed)"),
     ("obsolete", "obsolete or deprecated terms skipped"),
     ("no_label", "concepts without a usable label, dropped"),
+    ("label_from_iri", "classes without any label, named after their IRI (animals#HasEggs: has eggs)"),
     ("no_definition", "concepts without a definition (not asked in the definitions probe)"),
     ("undefined_parent", "edges to a concept that is never defined, dropped"),
     ("edge_to_dropped", "edges to an obsolete or dropped concept, dropped"),

@@ -26,6 +26,7 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from mcqa_probes.knowledge.identifiers import curie, expand
 from mcqa_probes.knowledge.ontology import RawConcept, SourceData, SourceError, SourceReport, Vocabulary
+from mcqa_probes.knowledge.text import label_from_iri
 
 #: rdflib parser names by file suffix
 SYNTAX_BY_SUFFIX = {
@@ -33,6 +34,9 @@ SYNTAX_BY_SUFFIX = {
     ".owl": "xml", ".rdf": "xml", ".xml": "xml", ".jsonld": "json-ld", ".json": "json-ld", ".nq": "nquads",
     ".trig": "trig",
 }
+#: how an error message names rdflib's syntaxes
+SYNTAX_NAMES = {"turtle": "Turtle", "n3": "N3", "nt": "N-Triples", "xml": "RDF/XML", "json-ld": "JSON-LD",
+                "nquads": "N-Quads", "trig": "TriG"}
 RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
 OWL = "http://www.w3.org/2002/07/owl#"
@@ -66,13 +70,21 @@ def _parse(path: str, syntax: Optional[str]):
             warnings.simplefilter("ignore", DeprecationWarning)
             graph.parse(path, format=syntax or syntax_of(path) or "xml")
     except Exception as error:  # rdflib raises a different class per syntax; each says where
-        raise SourceError(path, f"not valid {syntax or syntax_of(path) or 'RDF'}: {_reason(error)}",
+        used = syntax or syntax_of(path) or "xml"
+        raise SourceError(path, f"not valid {SYNTAX_NAMES.get(used, used)}: {_reason(error)}",
                           _error_line(error)) from None
     return graph
 
 
+#: where rdflib's RDF/XML parser says a grammar error is: the file's URI, line and column
+_RDF_XML_WHERE = re.compile(r"^\S+?:(\d+):\d+:\s*")
+
+
 def _error_line(error: Exception) -> Optional[int]:
     match = re.search(r"\bline (\d+)", str(error))      # Turtle / N3: "at line 4 of <...>" (1-based)
+    if match:
+        return int(match.group(1))
+    match = _RDF_XML_WHERE.match(str(error))                # RDF/XML grammar: "file:///x.owl:6:35: ..."
     if match:
         return int(match.group(1))
     for attribute in ("lineno", "line"):
@@ -86,6 +98,7 @@ def _error_line(error: Exception) -> Optional[int]:
 def _reason(error: Exception) -> str:
     text = " ".join(str(error).split())
     text = re.sub(r"^at line \d+ of <[^>]*>:\s*", "", text)
+    text = _RDF_XML_WHERE.sub("", text)
     return (text[:200] + " ...") if len(text) > 200 else (text or type(error).__name__)
 
 
@@ -170,13 +183,21 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     known = set(concept_nodes)
     for node in concept_nodes:
         concept = RawConcept(id=cid(node))
+        labelled = False
         for prop in label_props:
             values = list(graph.objects(node, prop))
+            labelled = labelled or bool(values)
             data.label_languages.update(v.language.lower() for v in values if getattr(v, "language", None))
             picked = _pick(values, vocabulary.lang)
             if picked:
                 concept.label = picked[0]
                 break
+        if not labelled and kind != "skos":
+            # an OWL / RDFS class with no label at all (Protege's default) is named after its IRI when
+            # that reads as words; a label in another language is not replaced (--lang finds it)
+            concept.label = label_from_iri(str(node)) or None
+            if concept.label:
+                report.add("label_from_iri", path, None, concept.id)
         for prop in definition_props:
             picked = _pick(list(graph.objects(node, prop)), vocabulary.lang)
             if picked:

@@ -62,6 +62,20 @@ def readable_label(label: str, camel_case: bool) -> str:
     return " ".join(part if (part.isupper() and len(part) > 1) else part.lower() for part in parts)
 
 
+#: an IRI's local name that reads as words (``HasEggs``, ``American_Hot``), not an opaque id (``SO_0000110``)
+_WORDY_NAME = re.compile(r"[A-Za-z][A-Za-z_\-]*[a-z][A-Za-z_\-]*")
+
+
+def label_from_iri(iri: str) -> str:
+    """The words of an IRI's local name (``.../animals#HasEggs`` -> ``has eggs``, ``American_Hot`` ->
+    ``american hot``, acronyms kept); '' for an opaque id (digits: ``SO_0000110``, ``c_1234``)."""
+    local = re.split(r"[#/:]", iri.rstrip("/#"))[-1]
+    if not _WORDY_NAME.fullmatch(local):
+        return ""
+    parts = [part for chunk in re.split(r"[_\-]+", local) for part in _CAMEL_PART.findall(chunk)]
+    return " ".join(part if (part.isupper() and len(part) > 1) else part.lower() for part in parts)
+
+
 def name_variants(names: Sequence[str]) -> Tuple[str, ...]:
     """Names with underscores as spaces, lower case, longest first, without repeats."""
     return _name_variants(tuple(names))

@@ -72,7 +72,7 @@ def _bad_turtle(tmp_path):
     (_broken_obo, [], r"broken.obo:\d+: malformed def clause"),
     (_bad_tsv, [], r"edges.tsv:9: 2 columns, expected 3"),
     (_cycle, [], r"cycle.obo:\d+: cycle in the is_a relation"),
-    (_bad_turtle, [], r"bad.ttl:\d+: not valid turtle"),
+    (_bad_turtle, [], r"bad.ttl:\d+: not valid Turtle"),
     (lambda tmp: ONTOLOGIES / "vehicles.obo", ["--root", "VO:7"], r"vehicles.obo: --root VO:7: no such concept"),
     (lambda tmp: ONTOLOGIES / "vehicles.obo", ["--relations", "has_part"], r"--relations has_part: no such relation"),
     (lambda tmp: ONTOLOGIES / "products_tsv" / "concepts.tsv", [], r"give --source .*products_tsv"),

@@ -79,6 +79,11 @@ def test_ntriples_and_json_ld_give_the_graph_of_turtle(tmp_path):
                    "  <http://www.w3.org/2000/01/rdf-schema#label> \"A\" \n:B a :C .\n", 4),
     ("broken.owl", '<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\n'
                    "  <rdf:Description rdf:about=\"http://x.org/a\">\n  </rdf:Descriptio>\n</rdf:RDF>\n", 4),
+    # well-formed XML, but not RDF/XML: two classes inside one property element
+    ("grammar.owl", '<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" '
+                    'xmlns:owl="http://www.w3.org/2002/07/owl#" xmlns:rdfs="http://www.w3.org/2000/01/rdf-schema#">\n'
+                    '<owl:Class rdf:about="http://x.org/A">\n<rdfs:subClassOf>\n<owl:Class rdf:about="http://x.org/B"/>\n'
+                    '<owl:Class rdf:about="http://x.org/C"/>\n</rdfs:subClassOf>\n</owl:Class>\n</rdf:RDF>\n', 6),
 ])
 def test_a_parse_error_names_the_file_and_line(tmp_path, name, text, line):
     path = tmp_path / name
@@ -100,3 +105,41 @@ def test_a_robot_style_version_iri_gives_the_obo_data_version_and_resources_are_
     graph = load_source(path)
     assert (graph.source, graph.version) == ("xo", "releases/2025-01-02")
     assert graph["XO:1"].definition == "" and graph["XO:2"].definition == "A piece."
+
+
+UNLABELLED_OWL = """<?xml version="1.0"?>
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:owl="http://www.w3.org/2002/07/owl#"
+         xmlns:rdfs="http://www.w3.org/2000/01/rdf-schema#">
+  <owl:Class rdf:about="http://example.org/zoo#Animal"/>
+  <owl:Class rdf:about="http://example.org/zoo#HasEggs">
+    <rdfs:subClassOf rdf:resource="http://example.org/zoo#Animal"/>
+  </owl:Class>
+  <owl:Class rdf:about="http://example.org/zoo#Egg_Laying_Mammal">
+    <rdfs:subClassOf rdf:resource="http://example.org/zoo#HasEggs"/>
+  </owl:Class>
+  <owl:Class rdf:about="http://example.org/zoo#Z_0000042">
+    <rdfs:subClassOf rdf:resource="http://example.org/zoo#Animal"/>
+  </owl:Class>
+  <owl:Class rdf:about="http://example.org/zoo#Poisson">
+    <rdfs:label xml:lang="fr">poisson</rdfs:label>
+    <rdfs:subClassOf rdf:resource="http://example.org/zoo#Animal"/>
+  </owl:Class>
+</rdf:RDF>
+"""
+
+
+def test_an_owl_class_without_any_label_is_named_after_a_wordy_iri_and_counted(tmp_path):
+    path = tmp_path / "zoo.owl"
+    path.write_text(UNLABELLED_OWL)
+    graph = load_source(path)
+    assert {c: graph[c].lemmas for c in graph.concepts} == {
+        "http://example.org/zoo#Animal": ("animal",),
+        "http://example.org/zoo#HasEggs": ("has eggs",),
+        "http://example.org/zoo#Egg_Laying_Mammal": ("egg laying mammal",),
+    }
+    assert list(graph.hypernyms("http://example.org/zoo#Egg_Laying_Mammal")) == ["http://example.org/zoo#HasEggs"]
+    report = graph.provenance["report"]
+    assert report.counts["label_from_iri"] == 3
+    # an opaque id is not a name, and a class labelled in another language keeps waiting for --lang
+    assert report.counts["no_label"] == 2
+    assert load_source(path, vocabulary=Vocabulary(lang="fr"))["http://example.org/zoo#Poisson"].lemmas == ("poisson",)

@@ -1,0 +1,24 @@
+import random
+
+from mcqa_probes.builders.draws import below, shuffle
+
+
+def test_below_is_randrange_draw_for_draw():
+    for seed in range(20):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for n in [1, 2, 3, 5, 7, 8, 63, 64, 65, 1000, 2 ** 20 + 3]:
+            assert [below(ours.getrandbits, n) for _ in range(50)] == [theirs.randrange(n) for _ in range(50)]
+        assert ours.random() == theirs.random()        # the generators are left in the same state
+
+
+def test_shuffle_is_random_shuffle_draw_for_draw():
+    for seed in range(20):
+        ours, theirs = random.Random(f"s{seed}"), random.Random(f"s{seed}")
+        for size in [0, 1, 2, 5, 17, 64, 300]:
+            mine, other = list(range(size)), list(range(size))
+            shuffle(ours.getrandbits, mine)
+            theirs.shuffle(other)
+            assert mine == other
+            assert sorted(mine) == list(range(size))
+        assert ours.random() == theirs.random()
+
