@@ -1,5 +1,5 @@
 """bin/bench_build --source: one row per source with read and build times, ratio, memory and the
-per-1,000-concept figures (checked for shape, never for speed)."""
+per-1,000-concept figures, the questions and MB written (checked for shape, never for speed)."""
 import subprocess
 import sys
 
@@ -21,5 +21,29 @@ def test_each_source_gets_a_row_whose_ratio_is_build_over_read():
         read, build, ratio = float(row[2]), float(row[3]), row[4]
         assert build >= read                      # the whole build includes the read (rounding keeps >=)
         assert ratio == "n/a" or float(ratio.rstrip("x")) >= 1.0
-        assert float(row[5]) > 0 and int(row[-1]) > 0          # peak memory, questions
-    assert lines[-1].startswith("targets: whole build <= 3x the read")
+        assert float(row[5]) > 0 and int(row[8]) > 0           # peak memory, questions
+        assert float(row[9]) > 0                                 # MB of jsonl written
+    assert lines[-2].startswith("targets: whole build <= 3x the read")
+    assert lines[-1].startswith("gen / write cpu s:")
+
+
+def _bench_module():
+    import importlib.machinery
+    import importlib.util
+
+    loader = importlib.machinery.SourceFileLoader("bench_build", str(ROOT / "bin" / "bench_build"))
+    spec = importlib.util.spec_from_loader("bench_build", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def test_repeated_runs_show_the_run_with_the_median_ratio_and_the_range():
+    median_run = _bench_module().median_run
+    runs = [{"read_seconds": 1.0, "build_seconds": build, "tag": tag}
+            for build, tag in [(5.0, "a"), (3.0, "b"), (4.0, "c"), (9.0, "d")]]
+    chosen = median_run(runs)
+    assert chosen["tag"] == "c"                       # ratios 3, 4, 5, 9: the lower middle one
+    assert (chosen["ratio_min"], chosen["ratio_max"], chosen["runs"]) == (3.0, 9.0, 4)
+    assert median_run(runs[:3])["tag"] == "c"         # 3, 4, 5
+    assert median_run([runs[0]])["tag"] == "a"
