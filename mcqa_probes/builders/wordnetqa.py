@@ -105,6 +105,8 @@ class WordNetQABuilder:
         self.sampler = DistractorSampler(self.taxonomy, self.random_pools)
         self._lemmas: Dict[str, frozenset] = {}
         self._contexts: Optional[Dict[str, List[Tuple[str, str]]]] = None
+        #: (concept, its non-random distractor families that have candidates) of the last question
+        self._families_of: Tuple[Optional[str], list] = (None, [])
 
     # ------------------------------------------------------------------ concepts
     def lemmas(self, concept_id: str) -> frozenset:
