@@ -42,6 +42,14 @@ EXPECTED = {
 }
 _TAG = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_-]*)\s*(:?)")
 _QUOTED_HEAD = re.compile(r'^(\s*(?:def|synonym)\s*:\s*"(?:[^"\\]|\\.)*"(?:\s+[A-Za-z_]+)?(?:\s+[A-Za-z][\w:-]*)?)\s*\[.*$')
+_OPENS_QUOTE = re.compile(r'^\s*(def|synonym)\s*:\s*"')
+_CLOSES_QUOTE = re.compile(r'^\s*(?:def|synonym)\s*:\s*"(?:[^"\\]|\\.)*"')
+
+
+def _unterminated_quote(line: str) -> Optional[str]:
+    """The tag of a ``def`` / ``synonym`` clause whose quoted text does not end on its line, else None."""
+    opens = _OPENS_QUOTE.match(line)
+    return opens.group(1) if opens and not _CLOSES_QUOTE.match(line) else None
 
 
 def _frames(lines: List[str]) -> List[Tuple[int, int]]:
@@ -62,6 +70,15 @@ class _Repairer:
         line = self.lines[index]
         match = _TAG.match(line)
         number = index + 1
+        # an unterminated quote runs on into the following lines, where the parser stops: blame the
+        # clause that opened it (the nearest one above, in the same frame)
+        for above in range(index, -1, -1):
+            tag = _unterminated_quote(self.lines[above])
+            if tag:
+                raise SourceError(self.path, f"{tag} clause whose quoted text is not closed on its line "
+                                             f"(expected {EXPECTED[tag]})", above + 1)
+            if self.lines[above].startswith("["):
+                break
         if not match:
             raise SourceError(self.path, f"not an OBO clause ('tag: value' expected, found {line.strip()[:60]!r}; "
                                          f"parser: {message})", number)

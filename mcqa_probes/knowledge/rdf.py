@@ -72,8 +72,27 @@ def _parse(path: str, syntax: Optional[str]):
     except Exception as error:  # rdflib raises a different class per syntax; each says where
         used = syntax or syntax_of(path) or "xml"
         raise SourceError(path, f"not valid {SYNTAX_NAMES.get(used, used)}: {_reason(error)}",
-                          _error_line(error)) from None
+                          _error_line(error) or _line_of_context(error, path)) from None
     return graph
+
+
+def _line_of_context(error: Exception, path: str) -> Optional[int]:
+    """The line of an N3 / Turtle error that gives none (a string cut short): rdflib shows the text
+    around the fault as ``at ^ in <before>^<after>``; that text is looked up in the file."""
+    match = re.search(r"at \^ in:?[ \n]?(.*)\Z", str(error), re.DOTALL)
+    if not match:
+        return None
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    context = match.group(1)
+    for mark in [m.start() for m in re.finditer(r"\^", context)]:    # '^^' datatypes hold carets too
+        before, after = context[:mark], context[mark + 1:]
+        where = text.find(before + after)
+        if before + after and where >= 0 and text.find(before + after, where + 1) < 0:
+            return text.count("\n", 0, where + len(before)) + 1
+    return None
 
 
 #: where rdflib's RDF/XML parser says a grammar error is: the file's URI, line and column

@@ -60,7 +60,14 @@ def test_every_faulty_line_is_found_in_one_pass(tmp_path):
 
 
 @pytest.mark.parametrize("old, new, what", [
-    ('def: "A lever pushed by the foot." [VO:curator]', 'def: "A lever pushed by the foot. [VO:curator]', "malformed def"),
+    ('def: "A lever pushed by the foot." [VO:curator]', 'def: "A lever pushed by the foot. [VO:curator]',
+     "def clause whose quoted text is not closed"),
+    # the quote runs on into the synonym below, where the parser stops: the def line is named
+    ('def: "A craft that travels on or under water." [VO:curator]',
+     'def: "A craft that travels on or under water. [VO:curator]', "def clause whose quoted text is not closed"),
+    ('synonym: "conveyance" EXACT []', 'synonym: "conveyance EXACT []', "synonym clause whose quoted text is not closed"),
+    ('def: "A machine that carries people or goods from one place to another." [VO:curator]',
+     'def: "A machine that carries people or goods from one place to another." VO:curator]', "malformed def"),
     ("is_a: VO:0000004 ! aircraft\n\n[Term]\nid: VO:0000012", "is_a VO:0000004\n\n[Term]\nid: VO:0000012",
      "is_a clause without a colon"),
     ("relationship: part_of VO:0000006 ! bicycle", "relationship: part_of", "malformed relationship"),

@@ -79,6 +79,9 @@ def test_ntriples_and_json_ld_give_the_graph_of_turtle(tmp_path):
                    "  <http://www.w3.org/2000/01/rdf-schema#label> \"A\" \n:B a :C .\n", 4),
     ("broken.owl", '<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\n'
                    "  <rdf:Description rdf:about=\"http://x.org/a\">\n  </rdf:Descriptio>\n</rdf:RDF>\n", 4),
+    # a file cut inside a string: rdflib gives no line, only the text around the fault
+    ("cut.ttl", "@prefix : <https://schema.org/> .\n:A a <http://www.w3.org/2000/01/rdf-schema#Class> ;\n"
+                "  <http://www.w3.org/2000/01/rdf-schema#comment> \"A thing that is", 3),
     # well-formed XML, but not RDF/XML: two classes inside one property element
     ("grammar.owl", '<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" '
                     'xmlns:owl="http://www.w3.org/2002/07/owl#" xmlns:rdfs="http://www.w3.org/2000/01/rdf-schema#">\n'
