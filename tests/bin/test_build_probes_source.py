@@ -69,7 +69,7 @@ def _bad_turtle(tmp_path):
 
 
 @pytest.mark.parametrize("make, extra, expected", [
-    (_broken_obo, [], r"broken.obo:\d+: malformed def clause"),
+    (_broken_obo, [], r"broken.obo:\d+: def clause whose quoted text is not closed on its line"),
     (_bad_tsv, [], r"edges.tsv:9: 2 columns, expected 3"),
     (_cycle, [], r"cycle.obo:\d+: cycle in the is_a relation"),
     (_bad_turtle, [], r"bad.ttl:\d+: not valid Turtle"),
