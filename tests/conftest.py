@@ -15,6 +15,18 @@ FIXTURES = ROOT / "fixtures"
 DATA = FIXTURES / "data"
 
 
+def load_bin(name: str):
+    """bin/<name> as a module, in this process (a subprocess would re-import torch and allennlp):
+    a test calls its functions or its ``main(argv)``, or patches its names first."""
+    import importlib.machinery
+    import importlib.util
+
+    loader = importlib.machinery.SourceFileLoader(f"bin_{name}", str(ROOT / "bin" / name))
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
+    loader.exec_module(module)
+    return module
+
+
 @pytest.fixture(scope="session")
 def tiny_bert(tmp_path_factory) -> str:
     from mcqa_probes.testing import make_tiny_bert

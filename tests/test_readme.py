@@ -1,19 +1,13 @@
 """The quick commands of the README and of docs/*.md print what the pages say (bin/check_readme), their
 links resolve, and the checker itself tells a matching output (or link) from a different one."""
-import importlib.machinery
-import importlib.util
 import subprocess
 import sys
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, load_bin
 
 
 def checker():
-    loader = importlib.machinery.SourceFileLoader("check_readme", str(ROOT / "bin" / "check_readme"))
-    spec = importlib.util.spec_from_loader("check_readme", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
+    return load_bin("check_readme")
 
 
 def test_compare_matches_shape_not_values():

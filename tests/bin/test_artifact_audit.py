@@ -1,5 +1,3 @@
-import importlib.machinery
-import importlib.util
 import json
 import shutil
 
@@ -9,7 +7,7 @@ import mcqa_probes.plugin  # noqa: F401  (registers the components)
 from mcqa_probes.experiments.wordnetqa.artifact_audit import (
     find_flags, forget_run, format_table, prepare_splits, run_audit, trial_items_file)
 from mcqa_probes.metrics.item_records import read_item_records
-from tests.conftest import DATA, ROOT
+from tests.conftest import DATA, load_bin
 from tests.models.glove_baseline_case import TINY_GLOVE
 
 
@@ -22,12 +20,7 @@ def probe_dir(tmp_path):
 
 
 def load_cli():
-    path = str(ROOT / "bin" / "artifact_audit")
-    loader = importlib.machinery.SourceFileLoader("artifact_audit_cli", path)
-    spec = importlib.util.spec_from_loader("artifact_audit_cli", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
+    return load_bin("artifact_audit")
 
 
 def test_splits_hold_out_dev_and_test_when_missing(probe_dir, tmp_path):

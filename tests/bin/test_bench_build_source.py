@@ -3,7 +3,7 @@ per-1,000-concept figures, the questions and MB written (checked for shape, neve
 import subprocess
 import sys
 
-from tests.conftest import FIXTURES, ROOT
+from tests.conftest import FIXTURES, ROOT, load_bin
 
 
 def test_each_source_gets_a_row_whose_ratio_is_build_over_read():
@@ -27,19 +27,8 @@ def test_each_source_gets_a_row_whose_ratio_is_build_over_read():
     assert lines[-1].startswith("gen / write cpu s:")
 
 
-def _bench_module():
-    import importlib.machinery
-    import importlib.util
-
-    loader = importlib.machinery.SourceFileLoader("bench_build", str(ROOT / "bin" / "bench_build"))
-    spec = importlib.util.spec_from_loader("bench_build", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
-
-
 def test_repeated_runs_show_the_run_with_the_median_ratio_and_the_range():
-    median_run = _bench_module().median_run
+    median_run = load_bin("bench_build").median_run
     runs = [{"read_seconds": 1.0, "build_seconds": build, "tag": tag}
             for build, tag in [(5.0, "a"), (3.0, "b"), (4.0, "c"), (9.0, "d")]]
     chosen = median_run(runs)

@@ -2,22 +2,16 @@
 choices agree, the scores match to 1e-4, both sides are timed (the times are numbers and the speed-ups
 their ratios, never checked against a speed: an idle machine takes milliseconds); bad input is one
 error line."""
-import importlib.machinery
-import importlib.util
 import json
 
 from mcqa_probes.common import cli
 from tests import causal_models
-from tests.conftest import FIXTURES, ROOT
+from tests.conftest import FIXTURES, load_bin
 
 tiny_causal = causal_models.tiny_causal  # the session fixture: a tiny random causal LM per family
 
 
-def load_command(name):
-    loader = importlib.machinery.SourceFileLoader(f"bin_{name}", str(ROOT / "bin" / name))
-    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
-    loader.exec_module(module)
-    return module
+load_command = load_bin
 
 
 def test_bench_causal_compares_with_lm_eval_on_the_same_requests(tiny_causal, capsys):

@@ -1,12 +1,9 @@
 """Every bin/ command that runs a model takes --cuda-device and --precision (mcqa_probes.common.device)."""
-import importlib.machinery
-import importlib.util
 import sys
-from pathlib import Path
 
 import pytest
 
-BIN = Path(__file__).resolve().parents[2] / "bin"
+from tests.conftest import load_bin
 
 #: the commands that load, train, score or evaluate a model
 MODEL_COMMANDS = [
@@ -15,12 +12,7 @@ MODEL_COMMANDS = [
 ]
 
 
-def load_command(name: str):
-    loader = importlib.machinery.SourceFileLoader(f"bin_{name}", str(BIN / name))
-    spec = importlib.util.spec_from_loader(loader.name, loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
+load_command = load_bin
 
 
 def help_text(name: str, monkeypatch, capsys) -> str:

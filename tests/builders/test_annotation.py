@@ -1,7 +1,5 @@
 """Human-estimate tools: sample → CSV, 5 votes back → majority accuracy → gold test set."""
 import csv
-import importlib.machinery
-import importlib.util
 import json
 import random
 from pathlib import Path
@@ -11,8 +9,7 @@ import pytest
 from mcqa_probes.builders.annotation import (
     AnnotationError, majority_vote, read_mcqa_jsonl, read_votes, sample_for_annotation, score_annotations,
     write_annotation_csv, write_gold_test_set)
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.conftest import load_bin
 
 
 def write_questions(path: Path):
@@ -116,12 +113,7 @@ def test_vote_count_and_bad_jsonl_errors(tmp_path):
     assert read_votes(str(tmp_path / "mturk.csv"), questions) == {"0": list("BBBBB")}
 
 
-def load_script(name):
-    """The bin/ script as a module (in-process: a subprocess would re-import torch and allennlp)."""
-    loader = importlib.machinery.SourceFileLoader(name, str(ROOT / "bin" / name))
-    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(name, loader))
-    loader.exec_module(module)
-    return module
+load_script = load_bin
 
 
 def test_command_line_round_trip(tmp_path, capsys):

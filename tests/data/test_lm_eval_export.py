@@ -1,8 +1,6 @@
 """bin/export_lm_eval: the probes as lm-evaluation-harness 0.4.13 tasks. lm-eval's TaskManager loads the exported
 YAML files; every document gives our text, choices and gold index (and our PromptBuilder's requests); on a
 tiny random GPT-2, lm-eval's simple_evaluate gives the accuracy our scorer gives on the same file."""
-import importlib.machinery
-import importlib.util
 import json
 import logging
 
@@ -15,7 +13,7 @@ from mcqa_probes.data.causal_prompts import PromptBuilder
 from mcqa_probes.data.lm_eval_export import choices_of, context_of, export_lm_eval, requests
 from mcqa_probes.data.question import read_questions
 from tests import causal_models
-from tests.conftest import FIXTURES, ROOT
+from tests.conftest import FIXTURES, load_bin
 
 tiny_causal = causal_models.tiny_causal  # the session fixture: a tiny random causal LM per family
 PROBES = FIXTURES / "probes"
@@ -187,10 +185,7 @@ def test_lm_evals_accuracy_equals_our_scorers_on_a_tiny_model(exported, tiny_cau
 
 
 def load_command():
-    loader = importlib.machinery.SourceFileLoader("bin_export_lm_eval", str(ROOT / "bin" / "export_lm_eval"))
-    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
-    loader.exec_module(module)
-    return module
+    return load_bin("export_lm_eval")
 
 
 def test_the_command_prints_what_it_wrote_and_the_lm_eval_command_line(tmp_path, capsys):

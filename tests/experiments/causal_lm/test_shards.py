@@ -1,8 +1,6 @@
 """Sharded causal-LM scoring (``score_in_shards``, ``bin/causal_shards``) on a tiny random GPT-2: N shards
 give the predictions and metrics of one shard and of one plain ``allennlp evaluate`` run; finished
 shards are reused; Ray workers give the serial results."""
-import importlib.machinery
-import importlib.util
 import json
 
 import pytest
@@ -14,7 +12,7 @@ from mcqa_probes.experiments.grid import start_ray
 from mcqa_probes.models.causal_lm_mc import CausalLmMc
 from mcqa_probes.training.evaluation import evaluate_instances
 from tests import causal_models
-from tests.conftest import FIXTURES, ROOT
+from tests.conftest import FIXTURES, load_bin
 
 tiny_causal = causal_models.tiny_causal  # the session fixture: a tiny random causal LM per family
 
@@ -119,11 +117,7 @@ def test_two_ray_workers_give_the_serial_predictions(tmp_path, tiny_causal):
     assert len(set(trial_pids(tmp_path / "ray").values())) >= 2  # the shards ran in Ray worker processes
 
 
-def load_command(name):
-    loader = importlib.machinery.SourceFileLoader(f"bin_{name}", str(ROOT / "bin" / name))
-    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
-    loader.exec_module(module)
-    return module
+load_command = load_bin
 
 
 def test_the_command_line(tmp_path, tiny_causal, capsys):

@@ -1,9 +1,6 @@
 """The age sweep defaults to Figure 3A: the paper's §3.1 template over ages 15..105 (issue 12.5)."""
-import importlib.machinery
-import types
-
 import mcqa_probes.experiments.olmpics.age_sweep as age_sweep
-from tests.conftest import ROOT
+from tests.conftest import load_bin
 
 
 def run_bin(argv, monkeypatch, tmp_path):
@@ -13,9 +10,7 @@ def run_bin(argv, monkeypatch, tmp_path):
         seen.update(model=model, values=list(values), template=template, years=years)
         return {"values": list(values), "grid": {}, "accuracy": 0.5, "template": template}
 
-    loader = importlib.machinery.SourceFileLoader("bin_age_sweep", str(ROOT / "bin" / "age_sweep"))
-    module = types.ModuleType(loader.name)
-    loader.exec_module(module)
+    module = load_bin("age_sweep")
     monkeypatch.setattr(module, "sweep", fake_sweep)
     monkeypatch.setattr(module, "write_outputs", lambda result, out, title="": {"csv": "c", "png": "p"})
     assert module.main(["--model", "m", "--out", str(tmp_path)] + argv) == 0

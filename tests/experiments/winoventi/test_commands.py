@@ -1,21 +1,16 @@
 """End to end (in process): allennlp train/evaluate with the WinoVenti and CommonsenseQA configs, the bin/ commands, fine-tuning."""
-import importlib.machinery
 import json
 import sys
-import types
 
 from mcqa_probes.experiments.winoventi.finetune import finetune_on_exceptions, format_before_after
-from tests.conftest import FIXTURES, ROOT
+from tests.conftest import FIXTURES, ROOT, load_bin
 
-BIN = ROOT / "bin"
 TSV = FIXTURES / "winoventi" / "winoventi_small.tsv"
 
 
 def bin_main(name, argv, capsys):
     """Run bin/<name>'s main(argv) in this process (a subprocess would re-import torch and allennlp)."""
-    loader = importlib.machinery.SourceFileLoader(f"bin_{name}", str(BIN / name))
-    module = types.ModuleType(loader.name)
-    loader.exec_module(module)
+    module = load_bin(name)
     capsys.readouterr()
     code = module.main([str(a) for a in argv])
     return code, capsys.readouterr().out
