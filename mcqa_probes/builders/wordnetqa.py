@@ -105,8 +105,6 @@ class WordNetQABuilder:
         self.sampler = DistractorSampler(self.taxonomy, self.random_pools)
         self._lemmas: Dict[str, frozenset] = {}
         self._contexts: Optional[Dict[str, List[Tuple[str, str]]]] = None
-        #: (concept, its non-random distractor families that have candidates) of the last question
-        self._families_of: Tuple[Optional[str], list] = (None, [])
 
     # ------------------------------------------------------------------ concepts
     def lemmas(self, concept_id: str) -> frozenset:
@@ -289,7 +287,6 @@ class WordNetQABuilder:
         self.sampler.random_pools = self.answer_pool(kind, to_ask) if use_answer_pool else self.random_pools
         self.sampler.max_from_family = max_family
         questions: List[ProbeQuestion] = []
-        self._families_of = (None, [])
         for concept_id in self.progress(to_ask, desc=f"{probe}"):
             concept = self.graph[concept_id]
             cluster_key = f"{probe}:{concept_id}"
@@ -339,9 +336,7 @@ class WordNetQABuilder:
 
     def _perturbations(self, rng, families, max_perturbations, concept_id, pos, valid, text_of, answer_text, count):
         """``(family, selection)`` for random plus up to ``max_perturbations - 1`` other families."""
-        if self._families_of[0] != concept_id:      # the same for every question about the concept
-            self._families_of = (concept_id, [f for f in families if f.name != "random" and self.sampler.pool(concept_id, f)])
-        others = list(self._families_of[1])
+        others = [f for f in families if f.name != "random" and self.sampler.pool(concept_id, f)]   # pools memoised
         shuffle(rng.getrandbits, others)
         wanted = len(others) if max_perturbations is None else int(max_perturbations) - 1
         found = []

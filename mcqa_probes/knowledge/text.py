@@ -58,7 +58,11 @@ def readable_label(label: str, camel_case: bool) -> str:
     label = " ".join(label.split())
     if not camel_case or not is_camel_case(label):
         return label
-    parts = _CAMEL_PART.findall(label)
+    return _as_words(_CAMEL_PART.findall(label))
+
+
+def _as_words(parts: Sequence[str]) -> str:
+    """Code-name parts as lower-case words, acronyms kept (``DVD``, ``format`` -> ``DVD format``)."""
     return " ".join(part if (part.isupper() and len(part) > 1) else part.lower() for part in parts)
 
 
@@ -72,8 +76,7 @@ def label_from_iri(iri: str) -> str:
     local = re.split(r"[#/:]", iri.rstrip("/#"))[-1]
     if not _WORDY_NAME.fullmatch(local):
         return ""
-    parts = [part for chunk in re.split(r"[_\-]+", local) for part in _CAMEL_PART.findall(chunk)]
-    return " ".join(part if (part.isupper() and len(part) > 1) else part.lower() for part in parts)
+    return _as_words([part for chunk in re.split(r"[_\-]+", local) for part in _CAMEL_PART.findall(chunk)])
 
 
 def name_variants(names: Sequence[str]) -> Tuple[str, ...]:
