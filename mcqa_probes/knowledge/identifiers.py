@@ -23,6 +23,7 @@ KNOWN_PREFIXES: Tuple[Tuple[str, str], ...] = (
     ("http://www.w3.org/1999/02/22-rdf-syntax-ns#", "rdf"),
     ("http://www.w3.org/2002/07/owl#", "owl"),
     ("http://www.w3.org/2004/02/skos/core#", "skos"),
+    ("http://www.w3.org/2008/05/skos-xl#", "skosxl"),
     ("http://www.geneontology.org/formats/oboInOwl#", "oboInOwl"),
     ("http://purl.org/dc/elements/1.1/", "dc"),
     ("http://purl.org/dc/terms/", "dcterms"),

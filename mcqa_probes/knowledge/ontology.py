@@ -76,9 +76,9 @@ class SourceReport:
 
 
 #: the standard properties, in order of preference (CURIEs as :mod:`.identifiers` writes them)
-DEFAULT_LABELS = ("rdfs:label", "skos:prefLabel")
+DEFAULT_LABELS = ("rdfs:label", "skos:prefLabel", "skosxl:prefLabel")
 DEFAULT_DEFINITIONS = ("IAO:0000115", "skos:definition", "rdfs:comment", "skos:scopeNote")
-DEFAULT_SYNONYMS = ("oboInOwl:hasExactSynonym", "skos:altLabel")
+DEFAULT_SYNONYMS = ("oboInOwl:hasExactSynonym", "skos:altLabel", "skosxl:altLabel")
 DEFAULT_PARENTS = ("rdfs:subClassOf", "skos:broader", "is_a")
 DEFAULT_EXAMPLES = ("skos:example",)
 #: OBO tags and synonym scopes that mean the same as the standard properties

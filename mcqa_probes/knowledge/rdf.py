@@ -6,7 +6,9 @@ Concepts are the named resources typed as a class of the chosen kind (``owl``: `
 the :class:`~mcqa_probes.knowledge.ontology.Vocabulary` says which property is the label, the
 definition, a synonym and a parent (of the label and definition properties, the first one that the file uses at all is the one
 read, so an OWL rendering of an OBO file, whose OBO comments became ``rdfs:comment``, takes its
-definitions from ``IAO:0000115`` only; literals in the wanted language, else untagged ones). Parents are named classes of ``rdfs:subClassOf`` and ``skos:broader`` (and the
+definitions from ``IAO:0000115`` only; literals in the wanted language, else untagged ones; a value
+that is a resource is read through its ``skosxl:literalForm`` (a SKOS-XL label) or ``rdf:value`` (a
+structured note, as AGROVOC writes definitions)). Parents are named classes of ``rdfs:subClassOf`` and ``skos:broader`` (and the
 inverse of ``skos:narrower``). Other relations are kept by property: an OWL existential restriction
 ``C rdfs:subClassOf [owl:onProperty P; owl:someValuesFrom D]`` is the link ``C P D`` (how OBO's
 ``relationship: P D`` is written in OWL), and any other property between two concepts
@@ -41,6 +43,7 @@ RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
 OWL = "http://www.w3.org/2002/07/owl#"
 SKOS = "http://www.w3.org/2004/02/skos/core#"
+SKOS_XL = "http://www.w3.org/2008/05/skos-xl#"
 OBO_IN_OWL = "http://www.geneontology.org/formats/oboInOwl#"
 SCHEMA = ("https://schema.org/", "http://schema.org/")
 CLASS_TYPES = {
@@ -200,11 +203,24 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         data.obsolete.add(cid(node))
         report.add("obsolete", path, None, cid(node))
     known = set(concept_nodes)
+    text_of_resource = [rdflib.URIRef(SKOS_XL + "literalForm"), rdflib.RDF.value]
+
+    def texts(node, prop) -> List:
+        """The literals of ``node prop ?``; a resource there is a SKOS-XL label (``skosxl:literalForm``)
+        or a structured note (``rdf:value``), as AGROVOC writes its labels and definitions."""
+        values = []
+        for value in graph.objects(node, prop):
+            if isinstance(value, rdflib.Literal):
+                values.append(value)
+            else:
+                values.extend(v for p in text_of_resource for v in graph.objects(value, p) if isinstance(v, rdflib.Literal))
+        return values
+
     for node in concept_nodes:
         concept = RawConcept(id=cid(node))
         labelled = False
         for prop in label_props:
-            values = list(graph.objects(node, prop))
+            values = texts(node, prop)
             labelled = labelled or bool(values)
             data.label_languages.update(v.language.lower() for v in values if getattr(v, "language", None))
             picked = _pick(values, vocabulary.lang)
@@ -218,14 +234,14 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             if concept.label:
                 report.add("label_from_iri", path, None, concept.id)
         for prop in definition_props:
-            picked = _pick(list(graph.objects(node, prop)), vocabulary.lang)
+            picked = _pick(texts(node, prop), vocabulary.lang)
             if picked:
                 concept.definition = picked[0]
                 break
         for prop in synonym_props:
-            concept.synonyms.extend(_pick(list(graph.objects(node, prop)), vocabulary.lang))
+            concept.synonyms.extend(_pick(texts(node, prop), vocabulary.lang))
         for prop in example_props:
-            concept.examples.extend(_pick(list(graph.objects(node, prop)), vocabulary.lang))
+            concept.examples.extend(_pick(texts(node, prop), vocabulary.lang))
         data.concepts[concept.id] = concept
         for prop in parent_props:
             for parent in graph.objects(node, prop):

@@ -30,6 +30,16 @@ def test_an_obo_file_and_its_owl_rendering_give_the_same_probe_files(tmp_path):
     assert (tmp_path / "obo" / "stats.json").read_bytes() == (tmp_path / "owl" / "stats.json").read_bytes()
 
 
+def test_a_skos_xl_thesaurus_gives_the_probe_files_of_its_plain_skos_rendering(tmp_path):
+    plain = build(ONTOLOGIES / "kitchen_skos.ttl", tmp_path / "plain", ["skos:related"])
+    xl = build(ONTOLOGIES / "kitchen_skosxl.ttl", tmp_path / "xl", ["skos:related"])
+    assert xl["manifest"]["probes"] == plain["manifest"]["probes"] and "synonymy" in xl["manifest"]["probes"]
+    for probe in plain["manifest"]["probes"]:
+        for split in SPLITS:
+            assert (tmp_path / "plain" / probe / f"{split}.jsonl").read_bytes() == \
+                (tmp_path / "xl" / probe / f"{split}.jsonl").read_bytes(), (probe, split)
+
+
 def test_the_same_seed_gives_byte_identical_files_and_another_seed_other_ones(tmp_path):
     build(ONTOLOGIES / "kitchen_skos.ttl", tmp_path / "a", ["skos:related"], seed=3)
     build(ONTOLOGIES / "kitchen_skos.ttl", tmp_path / "b", ["skos:related"], seed=3)

@@ -146,3 +146,16 @@ def test_an_owl_class_without_any_label_is_named_after_a_wordy_iri_and_counted(t
     # an opaque id is not a name, and a class labelled in another language keeps waiting for --lang
     assert report.counts["no_label"] == 2
     assert load_source(path, vocabulary=Vocabulary(lang="fr"))["http://example.org/zoo#Poisson"].lemmas == ("poisson",)
+
+
+def test_skos_xl_labels_and_structured_notes_give_the_graph_of_plain_skos():
+    plain = load_source(ONTOLOGIES / "kitchen_skos.ttl", relations=["skos:related"])
+    xl = load_source(ONTOLOGIES / "kitchen_skosxl.ttl", relations=["skos:related"])
+    assert xl["k:knife"].lemmas == ("knife", "blade")                    # skosxl:literalForm, English only
+    assert xl["k:knife"].definition == "A handle with a sharp blade for slicing."    # rdf:value of the note
+    assert xl.concepts == plain.concepts and len(xl) == len(plain)
+    for concept_id in plain.concepts:
+        assert list(xl.hypernyms(concept_id)) == list(plain.hypernyms(concept_id))
+        assert list(xl.related(concept_id, "skos:related")) == list(plain.related(concept_id, "skos:related"))
+    french = load_source(ONTOLOGIES / "kitchen_skosxl.ttl", vocabulary=Vocabulary(lang="fr"))
+    assert french["k:knife"].lemmas == ("couteau", "lame")
