@@ -36,7 +36,7 @@ Every question's ``notes`` carry the source's ids (``concept_id``, ``answer_id``
 """
 import hashlib
 import re
-from typing import Callable, Dict, FrozenSet, List, Optional
+from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 
 from mcqa_probes.builders.distractors import Family, probe_families
 from mcqa_probes.builders.hops import Taxonomy
@@ -136,6 +136,8 @@ class OntologyQABuilder(WordNetQABuilder):
             super().__init__(graph, settings, **({"progress": progress} if progress else {}))
         self.isa = Taxonomy(graph, int(self.settings["max_hops"])) if relation is not None else self.taxonomy
         self._names: Dict[str, FrozenSet[str]] = {}
+        self._by_name: Optional[Dict[str, List[str]]] = None
+        self._namesakes: Dict[str, Tuple[str, ...]] = {}
         self._entailed: Dict[str, FrozenSet[str]] = {}
         self._usable_definition: Dict[str, str] = {}
 
@@ -169,6 +171,20 @@ class OntologyQABuilder(WordNetQABuilder):
         if found is None:
             found = self._names[concept_id] = frozenset(
                 " ".join(lemma.replace("_", " ").lower().split()) for lemma in self.graph[concept_id].lemmas)
+        return found
+
+    def namesakes(self, concept_id: str) -> Tuple[str, ...]:
+        """The other concepts that share a name (label or synonym) with this one."""
+        if self._by_name is None:
+            by_name: Dict[str, List[str]] = {}
+            for other in self.graph.concepts:
+                for name in self.names(other):
+                    by_name.setdefault(name, []).append(other)
+            self._by_name = {name: ids for name, ids in by_name.items() if len(ids) > 1}
+        found = self._namesakes.get(concept_id)
+        if found is None:
+            twins = {other for name in self.names(concept_id) for other in self._by_name.get(name, ())}
+            found = self._namesakes[concept_id] = tuple(sorted(twins - {concept_id}))
         return found
 
     def usable_definition(self, concept_id: str) -> str:
@@ -273,9 +289,19 @@ class OntologyQABuilder(WordNetQABuilder):
         ancestors = tax.ancestors(concept_id) if probe == "hypernymy" and not relation else frozenset()
         answer_definition = self.usable_definition(answer_id) if probe == "definitions" else ""
 
+        def correct(other: str) -> bool:
+            """``other`` is a correct answer too (by id: over the closures)."""
+            if relation:
+                return other in entailed
+            if probe == "hypernymy":
+                return other in ancestors
+            return probe == "hyponymy" and tax.is_ancestor(concept_id, other)
+
         def valid(other: str) -> bool:
             if other == concept_id or other == answer_id or not blocked.isdisjoint(known(other) or names(other)):
                 return False
+            if probe != "definitions" and any(correct(twin) for twin in self.namesakes(other)):
+                return False        # named like a correct answer (a synonym of another ancestor): correct too
             if probe == "definitions":
                 definition = self.usable_definition(other)
                 return bool(definition) and definition != answer_definition

@@ -176,6 +176,8 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
     parent_relations = {OBO_EQUIVALENTS.get(p, p) for p in vocabulary.parents}
     for frame in document:
         kind = type(frame).__name__
+        if kind not in ("TypedefFrame", "TermFrame"):     # [Instance] frames: individuals, not concepts
+            continue
         raw_id = str(frame.id)
         if kind == "TypedefFrame":
             info = {"name": raw_id.replace("_", " "), "transitive": False, "symmetric": False, "aliases": []}
@@ -190,8 +192,6 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                 elif clause_kind == "XrefClause":
                     info["aliases"].append(curie(str(clause.xref.id)))
             data.relation_info[curie(raw_id)] = info
-            continue
-        if kind != "TermFrame":
             continue
         concept_id = curie(raw_id)
         concept = RawConcept(id=concept_id, line=id_lines.get(raw_id))
@@ -224,6 +224,9 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
         if obsolete:
             data.obsolete.add(concept_id)
             report.add("obsolete", path, concept.line, concept_id)
+            # its parents stay known (never used as edges of its own) so that the closure of a
+            # term under it still goes through it (see source.load_source)
+            data.parents.extend((concept_id, parent, line) for parent, line in parents)
             continue
         earlier = data.concepts.get(concept_id)
         if earlier is not None:        # OBO lets a term's clauses be split over two frames: one concept
@@ -234,4 +237,11 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
         data.concepts[concept_id] = concept
         data.parents.extend((concept_id, parent, line) for parent, line in parents)
         data.links.extend((concept_id, relation, target, line) for relation, target, line in links)
+    _drop_obsolete(data)
     return data
+
+
+def _drop_obsolete(data: SourceData) -> None:
+    """A term made obsolete in any of its frames is obsolete (as the report says)."""
+    for concept_id in data.obsolete & set(data.concepts):
+        del data.concepts[concept_id]

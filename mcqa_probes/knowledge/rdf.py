@@ -202,7 +202,10 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     for node in sorted(deprecated, key=str):
         data.obsolete.add(cid(node))
         report.add("obsolete", path, None, cid(node))
-    known = set(concept_nodes)
+        for prop in parent_props:       # kept so that the closure of a concept under it goes through it
+            data.parents.extend((cid(node), cid(parent), None) for parent in graph.objects(node, prop)
+                                if isinstance(parent, rdflib.URIRef))
+    known = set(concept_nodes) | deprecated      # a link to a deprecated concept goes on to its parents
     text_of_resource = [rdflib.URIRef(SKOS_XL + "literalForm"), rdflib.RDF.value]
 
     def texts(node, prop) -> List:

@@ -9,11 +9,14 @@ Steps, each counted in the graph's validity report (``graph.provenance["report"]
 1. read each file with its reader (:mod:`.obo`, :mod:`.rdf`, :mod:`.tsv`), the format given or
    guessed from the file (:func:`guess_format`); ids are CURIEs (:mod:`.identifiers`);
 2. merge the files: a concept defined twice keeps the first label and definition and gets the
-   synonyms of both (``merged``);
+   synonyms of both (``merged``); one made obsolete in any file is skipped;
 3. drop concepts without a usable label (``no_label``), clean definitions (:mod:`.text`), and show
    code-like labels (``MedicalOrganization``) as words when most labels of the source are so;
 4. drop parent edges and relation links to a concept that is never defined (``undefined_parent``;
-   with ``strict`` an error) or that was dropped or obsolete (``edge_to_dropped``);
+   with ``strict`` an error); an edge to a concept that was dropped (no label) or is obsolete goes on
+   to that concept's own parents (``edge_lifted``: ``C is_a D is_a E`` with D dropped gives ``C is_a
+   E``, so the closure that decides "exactly one correct answer" keeps every ancestor), or is dropped
+   when it has none (``edge_to_dropped``);
 5. keep only the sub-tree under ``root`` (ids, comma-separated; an unknown root is an error);
 6. refuse a cycle in the parent relation (an error naming the cycle and the line of its first edge)
    and an empty result.
@@ -108,7 +111,8 @@ def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
         merged.label_languages |= part.label_languages
         for relation, info in part.relation_info.items():
             merged.relation_info.setdefault(relation, info)
-    merged.obsolete -= set(merged.concepts)
+    for concept_id in merged.obsolete & set(merged.concepts):     # obsolete in one file: skipped, as reported
+        del merged.concepts[concept_id]
     return merged
 
 
@@ -192,13 +196,40 @@ def load_source(
         concepts[concept_id] = Concept(id=concept_id, pos="n", lemmas=(label, *synonyms), definition=definition,
                                        examples=tuple(raw.examples))
 
+    # a skipped concept (no label, obsolete, deprecated) in the middle of the hierarchy: the edges to it
+    # go on to its own parents, so that "exactly one correct answer" still sees every ancestor
+    skipped_parents: Dict[str, List[str]] = {}
+    for child, parent, _ in data.parents:
+        if child not in concepts:
+            skipped_parents.setdefault(child, []).append(parent)
+    lifted_cache: Dict[str, List[str]] = {}
+
+    def lifted(target: str) -> List[str]:
+        """The kept concepts reached from a skipped one through skipped ones only."""
+        found = lifted_cache.get(target)
+        if found is None:
+            reached, seen, stack = set(), {target}, [target]
+            while stack:
+                for parent in skipped_parents.get(stack.pop(), ()):
+                    if parent in concepts:
+                        reached.add(parent)
+                    elif parent not in seen:
+                        seen.add(parent)
+                        stack.append(parent)
+            found = lifted_cache[target] = sorted(reached)
+        return found
+
     def kept_edge(child: str, target: str, line: Optional[int], what: str) -> bool:
         if child not in concepts:
             return False
         if target in concepts:
             return True
         if target in data.concepts or target in data.obsolete:
-            report.add("edge_to_dropped", where if line else None, line, f"{child} {what} {target}")
+            if lifted(target):
+                report.add("edge_lifted", where if line else None, line,
+                           f"{child} {what} {target} -> {', '.join(lifted(target))}")
+            else:
+                report.add("edge_to_dropped", where if line else None, line, f"{child} {what} {target}")
             return False
         if strict:
             raise SourceError(where, f"{child} {what} {target}: {target} is never defined (expected a concept of "
@@ -206,8 +237,16 @@ def load_source(
         report.add("undefined_parent", where if line else None, line, f"{child} {what} {target}")
         return False
 
-    parents = sorted({(c, p): line for c, p, line in data.parents if kept_edge(c, p, line, "is_a")}.items())
-    links = sorted({(s, r, o): line for s, r, o, line in data.links if kept_edge(s, o, line, r)}.items())
+    parent_edges: Dict[Tuple[str, str], Optional[int]] = {}
+    for c, p, line in data.parents:
+        for target in [p] if kept_edge(c, p, line, "is_a") else (lifted(p) if c in concepts else []):
+            parent_edges[(c, target)] = line
+    link_edges: Dict[Tuple[str, str, str], Optional[int]] = {}
+    for s_, r, o, line in data.links:
+        for target in [o] if kept_edge(s_, o, line, r) else (lifted(o) if s_ in concepts else []):
+            link_edges[(s_, r, target)] = line     # C r D, D is_a E: C r E
+    parents = sorted(parent_edges.items())
+    links = sorted(link_edges.items())
 
     # the sub-tree under the root(s)
     roots = [r.strip() for r in (root.split(",") if isinstance(root, str) else (root or [])) if r.strip()]

@@ -117,6 +117,31 @@ def test_no_distractor_shares_a_name_with_the_concept_or_the_answer(vehicles, pr
         assert len({c.lower() for c in question.choices}) == len(question.choices)
 
 
+@pytest.mark.parametrize("probe, step", [("hypernymy", "hypernyms"), ("hyponymy", "hyponyms")])
+def test_no_distractor_is_named_like_another_correct_answer(tmp_path, probe, step):
+    """watercraft is also called "sail" here, the name of a vehicle component: "sail" offered as a
+    wrong answer for what a sailboat is (or for a kind of watercraft) would be a second right one."""
+    text = (ONTOLOGIES / "vehicles.obo").read_text()
+    source = tmp_path / "namesakes.obo"
+    source.write_text(text.replace('synonym: "vessel" EXACT []', 'synonym: "vessel" EXACT []\nsynonym: "sail" EXACT []'))
+    graph = load_source(source)
+    assert "sail" in graph["VO:0000003"].lemmas and graph["VO:0000016"].lemmas[0] == "sail"
+
+    def names(concept_id):
+        return {" ".join(n.replace("_", " ").lower().split()) for n in graph[concept_id].lemmas}
+
+    at_risk = 0
+    for seed in range(6):
+        builder = OntologyQABuilder(graph, {})
+        for question in builder.build(probe, random.Random(f"{seed}:{probe}")):
+            correct = closure(question.concept, lambda c: list(getattr(graph, step)(c)))
+            correct_names = set().union(*(names(c) for c in correct))
+            at_risk += "VO:0000003" in correct
+            for other in question.notes["distractor_ids"]:
+                assert not names(other) & correct_names, (question.id, other)
+    assert at_risk
+
+
 def test_a_definition_naming_the_answer_is_masked_and_counted_or_the_question_dropped(vehicles):
     builder, questions = build(vehicles, "hypernymy")
     car = [q for q in questions if q.concept == "VO:0000005" and q.notes["answer_id"] == "VO:0000002"]

@@ -138,3 +138,40 @@ def test_a_term_split_over_two_frames_is_one_concept(tmp_path):
     graph = load_source(path)
     assert graph["X:2"].lemmas == ("leaf", "tip") and graph["X:2"].definition == "A small end."
     assert list(graph.hypernyms("X:2")) == ["X:1"]
+
+
+def test_an_obsolete_frame_makes_the_term_obsolete_in_this_file_and_in_a_merge(tmp_path):
+    path = tmp_path / "obs.obo"
+    path.write_text('format-version: 1.4\nontology: ob\n\n[Term]\nid: X:1\nname: root\n\n[Term]\nid: X:2\nname: leaf\n'
+                    'is_a: X:1\n\n[Term]\nid: X:3\nname: twig\nis_a: X:1\n\n[Term]\nid: X:2\nis_obsolete: true\n')
+    graph = load_source(path)
+    assert "X:2" not in graph and graph.provenance["report"].counts["obsolete"] == 1
+    other = tmp_path / "later.obo"
+    other.write_text('format-version: 1.4\nontology: la\n\n[Term]\nid: X:3\nname: twig\nis_obsolete: true\n')
+    assert "X:3" in graph and "X:3" not in load_source([path, other])
+
+
+def test_instance_frames_are_not_concepts(tmp_path):
+    path = tmp_path / "inst.obo"
+    path.write_text('format-version: 1.4\nontology: in\n\n[Term]\nid: X:1\nname: animal\n\n[Term]\nid: X:2\nname: dog\n'
+                    'is_a: X:1\n\n[Instance]\nid: X:100\nname: Lassie\ninstance_of: X:2\n')
+    graph = load_source(path)
+    assert sorted(graph.concepts) == ["X:1", "X:2"]
+
+
+@pytest.mark.parametrize("skipped", ['skos:prefLabel "outil de coupe"@fr', 'skos:prefLabel "cutting tool"@en ; owl:deprecated true'])
+def test_an_edge_to_a_skipped_concept_goes_on_to_its_parents(tmp_path, skipped):
+    """utensil > cutting tool > knife with the middle concept unnamed in English or deprecated: the
+    knife is still a utensil (else "utensil" could be offered as a wrong answer for the knife)."""
+    path = tmp_path / "mid.ttl"
+    path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+                    "@prefix k: <http://example.org/k/> .\n"
+                    'k:utensil a skos:Concept ; skos:prefLabel "utensil"@en .\n'
+                    f"k:cutting_tool a skos:Concept ; skos:broader k:utensil ; {skipped} .\n"
+                    'k:knife a skos:Concept ; skos:broader k:cutting_tool ; skos:prefLabel "knife"@en .\n'
+                    'k:board a skos:Concept ; skos:broader k:utensil ; skos:related k:cutting_tool ; skos:prefLabel "board"@en .\n')
+    graph = load_source(path, relations=["skos:related"])
+    assert "k:cutting_tool" not in graph
+    assert list(graph.hypernyms("k:knife")) == ["k:utensil"]
+    assert list(graph.related("k:board", "skos:related")) == ["k:utensil"]      # C r D, D is_a E: C r E
+    assert graph.provenance["report"].counts["edge_lifted"] == 2
