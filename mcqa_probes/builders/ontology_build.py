@@ -109,7 +109,8 @@ def build_ontology_probes(
     validity = {p: validity[p] for p in names if p in validity}
     skipped = {p: skipped[p] for p in names if p in skipped}
     if not stats:
-        raise ValueError(f"{graph.source}: no probe has a question ({'; '.join(f'{p}: {r}' for p, r in skipped.items())})")
+        files_read = [str(f["path"]) for f in (graph.provenance or {}).get("files", [])]
+        raise ValueError(f"{', '.join(files_read) or graph.source}: no probe has a question ({'; '.join(f'{p}: {r}' for p, r in skipped.items())})")
     files["stats.json"] = write_json(out / "stats.json", stats)
     provenance = dict(graph.provenance or {})
     report = provenance.pop("report", None)

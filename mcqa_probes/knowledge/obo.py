@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 from mcqa_probes.knowledge.identifiers import curie
-from mcqa_probes.knowledge.ontology import OBO_EQUIVALENTS, RawConcept, SourceData, SourceError, SourceReport, Vocabulary
+from mcqa_probes.knowledge.ontology import OBO_EQUIVALENTS, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary
 
 #: clauses the build reads; a broken one is an error
 USED_CLAUSES = ("id", "name", "def", "synonym", "is_a", "relationship", "is_obsolete")
@@ -160,6 +160,8 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
             repairer.parse(fastobo, first, end)
         document = repairer.parse(fastobo, 0, len(lines))
     id_lines, edge_lines = _clause_lines(lines)
+    id_lines = {key: Line(number, path) for key, number in id_lines.items()}
+    edge_lines = {key: Line(number, path) for key, number in edge_lines.items()}
 
     name, version = Path(path).stem, "unknown"
     for clause in document.header:

@@ -112,6 +112,24 @@ class Vocabulary:
                 "parents": list(self.parents), "examples": list(self.examples), "lang": self.lang}
 
 
+class Line(int):
+    """A line number that knows its file: the edges of a TSV pair are in edges.tsv, those of merged
+    files in each file, so an error or a report names the file the line is in."""
+
+    def __new__(cls, number: int, path: str):
+        line = super().__new__(cls, number)
+        line.path = path
+        return line
+
+    def __getnewargs__(self):
+        return int(self), self.path
+
+
+def file_of(line: Optional[int], default: Optional[str]) -> Optional[str]:
+    """The file a line is in (``default`` for a plain number); None where there is no line."""
+    return getattr(line, "path", default) if line else None
+
+
 @dataclass
 class RawConcept:
     """A concept as one file gives it (ids already normalised to CURIEs)."""
@@ -141,3 +159,5 @@ class SourceData:
     obsolete: set = field(default_factory=set)
     #: language tags seen on labels (RDF), to say which --lang would find labels
     label_languages: set = field(default_factory=set)
+    #: the ``(prefix, namespace)`` pairs its ids were made with (RDF), to read an IRI given as --root
+    namespaces: List[Tuple[str, str]] = field(default_factory=list)

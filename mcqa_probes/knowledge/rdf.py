@@ -60,6 +60,10 @@ SKOS_RELATIONS = {"skos:related": {"name": "related to", "transitive": False, "s
                   "skos:broaderTransitive": {"name": "broader", "transitive": True, "symmetric": False}}
 
 
+#: an ``oboInOwl:id`` that is a class's CURIE (``EFO:0000001``), not a relation's name (``part_of``)
+_OWN_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]*:[^\s:/]+$")
+
+
 def syntax_of(path: str) -> Optional[str]:
     return SYNTAX_BY_SUFFIX.get(Path(path).suffix.lower())
 
@@ -145,18 +149,45 @@ def _version(version_info: Optional[str], version_iri: Optional[str]) -> str:
     return version_info or version_iri or "unknown"
 
 
+def shared_namespaces(bound: Iterable[Tuple[str, str]], shared: Dict[str, str]) -> List[Tuple[str, str]]:
+    """This file's ``(prefix, namespace)`` pairs made consistent with the files read before it
+    (``shared``: namespace -> prefix, updated): a namespace keeps the prefix it got first, a prefix
+    already taken by another namespace is not used again, and the earlier files' prefixes apply to
+    this file too (merged files whose prefixes differ, or an N-Triples file read after a Turtle one,
+    give one id per IRI)."""
+    taken = {prefix: namespace for namespace, prefix in shared.items()}
+    pairs = []
+    for prefix, namespace in bound:
+        if namespace in shared:
+            continue
+        if not prefix or taken.get(prefix, namespace) != namespace:
+            continue
+        shared[namespace] = prefix
+        taken[prefix] = namespace
+    for namespace, prefix in shared.items():
+        pairs.append((prefix, namespace))
+    return pairs
+
+
 def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Optional[str] = None,
-             syntax: Optional[str] = None) -> SourceData:
-    """Read one RDF file (see the module docstring); ``kind``: ``owl``, ``rdf``, ``skos`` or None (any)."""
+             syntax: Optional[str] = None, shared: Optional[Dict[str, str]] = None) -> SourceData:
+    """Read one RDF file (see the module docstring); ``kind``: ``owl``, ``rdf``, ``skos`` or None (any);
+    ``shared``: the prefixes of the files read before this one (see :func:`shared_namespaces`)."""
     import rdflib  # lazy: RDF support is needed only for RDF sources
 
     path = str(path)
     graph = _parse(path, syntax)
-    namespaces = [(str(prefix), str(namespace)) for prefix, namespace in graph.namespace_manager.namespaces()]
+    bound = [(str(prefix), str(namespace)) for prefix, namespace in graph.namespace_manager.namespaces()]
+    namespaces = shared_namespaces(bound, {} if shared is None else shared)
     lookup = {prefix: namespace for prefix, namespace in namespaces}
+    #: an OBO class's own id (``oboInOwl:id``): an idspace outside the OBO PURLs (EFO, Orphanet) has
+    #: no prefix in RDF/XML, and its OBO file uses this id
+    own_ids = {subject: str(value) for subject, value in graph.subject_objects(rdflib.URIRef(OBO_IN_OWL + "id"))
+               if isinstance(subject, rdflib.URIRef) and _OWN_ID.match(str(value))}
 
     def cid(node) -> str:
-        return curie(str(node), namespaces)
+        own = own_ids.get(node)
+        return own if own is not None else curie(str(node), namespaces)
 
     def props(names: Iterable[str]) -> List:
         return [rdflib.URIRef(expand(name, lookup)) for name in names]
@@ -182,7 +213,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         titles = _pick([*graph.objects(scheme, rdflib.URIRef(SKOS + "prefLabel")), *graph.objects(scheme, rdflib.RDFS.label)],
                        vocabulary.lang)
         name = titles[0] if titles else (cid(scheme).rsplit("/", 1)[-1].split(":")[-1] or name)
-    data = SourceData(path=path, format=kind or "rdf", name=name, version=version)
+    data = SourceData(path=path, format=kind or "rdf", name=name, version=version, namespaces=namespaces)
 
     concept_nodes = sorted(candidates - deprecated, key=str)
 

@@ -33,7 +33,7 @@ from mcqa_probes.common.io import sha256_bytes, sha256_file
 from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph
 from mcqa_probes.knowledge.identifiers import normalise
 from mcqa_probes.knowledge.obo import read_obo
-from mcqa_probes.knowledge.ontology import SourceData, SourceError, SourceReport, Vocabulary
+from mcqa_probes.knowledge.ontology import SourceData, SourceError, SourceReport, Vocabulary, file_of
 from mcqa_probes.knowledge.rdf import SYNTAX_BY_SUFFIX, read_rdf
 from mcqa_probes.knowledge.text import camel_case_source, clean_definition, readable_label
 from mcqa_probes.knowledge.tsv import read_tsv
@@ -76,8 +76,9 @@ def guess_format(path: PathLike) -> str:
                                  f"({'|'.join(FORMATS)})")
 
 
-def read_file(path: PathLike, format: Optional[str], vocabulary: Vocabulary, report: SourceReport) -> SourceData:
-    """One file with the reader of its format."""
+def read_file(path: PathLike, format: Optional[str], vocabulary: Vocabulary, report: SourceReport,
+              shared: Optional[Dict[str, str]] = None) -> SourceData:
+    """One file with the reader of its format (``shared``: RDF prefixes of the files read before)."""
     kind = format or guess_format(path)
     if kind not in FORMATS:
         raise SourceError(str(path), f"unknown format {kind!r} (expected one of {', '.join(FORMATS)})")
@@ -87,7 +88,7 @@ def read_file(path: PathLike, format: Optional[str], vocabulary: Vocabulary, rep
         raise SourceError(str(path), f"no such file (expected a {kind.upper()} file)")
     if kind == "obo":
         return read_obo(str(path), vocabulary, report)
-    return read_rdf(str(path), vocabulary, report, kind=None if kind == "rdf" else kind)
+    return read_rdf(str(path), vocabulary, report, kind=None if kind == "rdf" else kind, shared=shared)
 
 
 def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
@@ -109,6 +110,7 @@ def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
         merged.links.extend(part.links)
         merged.obsolete |= part.obsolete
         merged.label_languages |= part.label_languages
+        merged.namespaces.extend(pair for pair in part.namespaces if pair not in merged.namespaces)
         for relation, info in part.relation_info.items():
             merged.relation_info.setdefault(relation, info)
     for concept_id in merged.obsolete & set(merged.concepts):     # obsolete in one file: skipped, as reported
@@ -165,10 +167,10 @@ def load_source(
         raise SourceError(str(paths[0]), f"unknown format {format!r} (expected one of {', '.join(FORMATS)})")
     vocabulary = vocabulary or Vocabulary()
     report = SourceReport()
-    parts = []
+    parts, shared = [], {}
     for path in paths:
         log(f"reading {path}")
-        parts.append(read_file(path, format, vocabulary, report))
+        parts.append(read_file(path, format, vocabulary, report, shared))
     data = _merge(parts, report)
     where = data.path
 
@@ -226,15 +228,15 @@ def load_source(
             return True
         if target in data.concepts or target in data.obsolete:
             if lifted(target):
-                report.add("edge_lifted", where if line else None, line,
+                report.add("edge_lifted", file_of(line, where), line,
                            f"{child} {what} {target} -> {', '.join(lifted(target))}")
             else:
-                report.add("edge_to_dropped", where if line else None, line, f"{child} {what} {target}")
+                report.add("edge_to_dropped", file_of(line, where), line, f"{child} {what} {target}")
             return False
         if strict:
-            raise SourceError(where, f"{child} {what} {target}: {target} is never defined (expected a concept of "
+            raise SourceError(file_of(line, where) or where, f"{child} {what} {target}: {target} is never defined (expected a concept of "
                                      "the source; without --strict such edges are dropped and counted)", line)
-        report.add("undefined_parent", where if line else None, line, f"{child} {what} {target}")
+        report.add("undefined_parent", file_of(line, where), line, f"{child} {what} {target}")
         return False
 
     parent_edges: Dict[Tuple[str, str], Optional[int]] = {}
@@ -257,6 +259,8 @@ def load_source(
         resolved = []
         for name in roots:
             concept_id = normalise(name)
+            if concept_id not in concepts:
+                concept_id = normalise(name, data.namespaces)       # an IRI of a namespace with a prefix
             if concept_id not in concepts:
                 matches = by_label.get(name.replace("_", " ").lower(), []) + by_label.get(name.lower(), [])
                 if len(set(matches)) != 1:
@@ -327,7 +331,7 @@ def _name_key(name: str) -> str:
 
 
 def _file_of(raw, data: SourceData) -> Optional[str]:
-    return data.path if raw.line else None
+    return file_of(raw.line, data.path)
 
 
 def _digest(path: PathLike) -> str:
@@ -350,5 +354,5 @@ def _refuse_cycles(where: str, edges: List[Tuple[str, str]], lines: Dict[Tuple[s
         pairs = list(zip(cycle, cycle[1:]))
         line = next((lines.get(pair) or lines.get(pair[::-1]) for pair in pairs
                      if lines.get(pair) or lines.get(pair[::-1])), None)
-        raise SourceError(where, f"cycle in the {relation} relation: {' -> '.join(cycle)} (expected a hierarchy "
+        raise SourceError(file_of(line, where) or where, f"cycle in the {relation} relation: {' -> '.join(cycle)} (expected a hierarchy "
                                  "without cycles)", line) from None

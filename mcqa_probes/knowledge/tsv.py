@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import List, Optional, Tuple
 
 from mcqa_probes.knowledge.identifiers import normalise
-from mcqa_probes.knowledge.ontology import RawConcept, SourceData, SourceError, SourceReport, Vocabulary
+from mcqa_probes.knowledge.ontology import Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary
 
 CONCEPT_COLUMNS = ("id", "label", "synonyms", "definition")
 EDGE_COLUMNS = ("child", "relation", "parent")
@@ -53,7 +53,7 @@ def _rows(path: Path, columns: Tuple[str, ...]):
                 if len(row) != len(names):
                     raise SourceError(str(path), f"{len(row)} columns, expected {len(names)} "
                                                  f"({', '.join(names)})", reader.line_num)
-                yield reader.line_num, [cell.strip() for cell in row[: len(columns)]], dict(zip(names[len(columns):], row[len(columns):]))
+                yield Line(reader.line_num, str(path)), [cell.strip() for cell in row[: len(columns)]], dict(zip(names[len(columns):], row[len(columns):]))
         except csv.Error as error:
             raise SourceError(str(path), f"not a valid table ({error})", reader.line_num) from None
         except UnicodeDecodeError as error:

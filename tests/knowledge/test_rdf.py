@@ -159,3 +159,16 @@ def test_skos_xl_labels_and_structured_notes_give_the_graph_of_plain_skos():
         assert list(xl.related(concept_id, "skos:related")) == list(plain.related(concept_id, "skos:related"))
     french = load_source(ONTOLOGIES / "kitchen_skosxl.ttl", vocabulary=Vocabulary(lang="fr"))
     assert french["k:knife"].lemmas == ("couteau", "lame")
+
+
+def test_an_obo_class_outside_the_obo_purls_takes_its_oboinowl_id(tmp_path):
+    """EFO-style classes (http://www.ebi.ac.uk/efo/EFO_0000001) have no prefix in RDF/XML; their
+    OBO file (``idspace: EFO ...``) calls them EFO:0000001, and so does ``oboInOwl:id``."""
+    path = tmp_path / "efo.ttl"
+    path.write_text("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                    "@prefix oio: <http://www.geneontology.org/formats/oboInOwl#> .\n"
+                    '<http://www.ebi.ac.uk/efo/EFO_1> a owl:Class ; rdfs:label "disease" ; oio:id "EFO:1" .\n'
+                    '<http://www.ebi.ac.uk/efo/EFO_2> a owl:Class ; rdfs:label "flu" ; oio:id "EFO:2" ;'
+                    " rdfs:subClassOf <http://www.ebi.ac.uk/efo/EFO_1> .\n")
+    graph = load_source(path)
+    assert sorted(graph.concepts) == ["EFO:1", "EFO:2"] and list(graph.hypernyms("EFO:2")) == ["EFO:1"]

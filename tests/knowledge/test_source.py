@@ -175,3 +175,34 @@ def test_an_edge_to_a_skipped_concept_goes_on_to_its_parents(tmp_path, skipped):
     assert list(graph.hypernyms("k:knife")) == ["k:utensil"]
     assert list(graph.related("k:board", "skos:related")) == ["k:utensil"]      # C r D, D is_a E: C r E
     assert graph.provenance["report"].counts["edge_lifted"] == 2
+
+
+def test_errors_and_reports_name_the_file_the_line_is_in(tmp_path):
+    """Merged files and a TSV pair: the line of an edge is a line of the file that holds it."""
+    extra = tmp_path / "extra.obo"
+    extra.write_text('format-version: 1.2\nontology: ex\n\n[Term]\nid: VO:0000030\nname: scooter\nis_a: VO:0000099\n')
+    with pytest.raises(SourceError) as caught:
+        load_source([VEHICLES, extra], strict=True)
+    assert str(caught.value).startswith(f"{extra}:7: VO:0000030 is_a VO:0000099")
+    folder = tmp_path / "products"
+    shutil.copytree(ONTOLOGIES / "products_tsv", folder)
+    edges = (folder / "edges.tsv").read_text()
+    (folder / "edges.tsv").write_text(edges + "P:2\tis_a\tP:404\n")
+    report = load_source(folder).provenance["report"]
+    line = len(edges.splitlines()) + 1
+    assert report.examples["undefined_parent"] == [f"{folder / 'edges.tsv'}:{line} P:2 is_a P:404"]
+
+
+TURTLE = "@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix {p}: <http://example.org/t/> .\n"
+
+
+def test_merged_rdf_files_with_other_prefixes_for_one_namespace_give_one_id_per_iri(tmp_path):
+    first, second = tmp_path / "a.ttl", tmp_path / "b.ttl"
+    first.write_text(TURTLE.format(p="a") + 'a:tool a skos:Concept ; skos:prefLabel "tool"@en .\n')
+    second.write_text(TURTLE.format(p="k") + 'k:hammer a skos:Concept ; skos:broader k:tool ; skos:prefLabel "hammer"@en .\n'
+                      'k:other a skos:Concept ; skos:prefLabel "other"@en .\n')
+    graph = load_source([first, second], strict=True)
+    assert sorted(graph.concepts) == ["a:hammer", "a:other", "a:tool"]
+    assert list(graph.hypernyms("a:hammer")) == ["a:tool"]
+    # a root given as an IRI is the concept of that IRI
+    assert sorted(load_source([first, second], root="http://example.org/t/tool").concepts) == ["a:hammer", "a:tool"]
