@@ -4,7 +4,8 @@
 Concepts are the named resources typed as a class of the chosen kind (``owl``: ``owl:Class``;
 ``rdf``: ``rdfs:Class`` or ``owl:Class``; ``skos``: ``skos:Concept``; none given: all three). For each,
 the :class:`~mcqa_probes.knowledge.ontology.Vocabulary` says which property is the label, the
-definition, a synonym and a parent (of the label and definition properties, the first one that the file uses at all is the one
+definition, a synonym and a parent (a concept's label is read from the first label property it has;
+of the definition properties, the first one that the file uses at all is the one
 read, so an OWL rendering of an OBO file, whose OBO comments became ``rdfs:comment``, takes its
 definitions from ``IAO:0000115`` only; literals in the wanted language, else untagged ones; a value
 that is a resource is read through its ``skosxl:literalForm`` (a SKOS-XL label) or ``rdf:value`` (a
@@ -129,13 +130,18 @@ def _reason(error: Exception) -> str:
 
 
 def _pick(values: List, lang: str) -> List:
-    """Literals in ``lang``, else untagged ones (never another language, never a resource), in a fixed order."""
+    """Literals in ``lang`` (the exact tag first, then the same language under another region), else
+    untagged ones (never another language, never a resource), in a fixed order."""
     import rdflib  # lazy: RDF support is needed only for RDF sources
 
     literals = [v for v in values if isinstance(v, rdflib.Literal)]
-    tagged = sorted(str(v) for v in literals if v.language and v.language.lower().split("-")[0] == lang.lower())
-    if tagged:
-        return tagged
+    wanted = lang.lower()
+    exact = sorted(str(v) for v in literals if v.language and v.language.lower() == wanted)
+    # the same language under another region (en-GB asked, en or en-US given), after the exact tag
+    regional = sorted(str(v) for v in literals if v.language and v.language.lower() != wanted
+                      and v.language.lower().split("-")[0] == wanted.split("-")[0])
+    if exact or regional:
+        return exact + [text for text in regional if text not in exact]
     return sorted(str(v) for v in literals if not v.language)
 
 
@@ -226,7 +232,9 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                 return [prop]
         return []
 
-    label_props, definition_props = first_used(vocabulary.labels), first_used(vocabulary.definitions)
+    # labels: the first property of the list that the concept has (a thesaurus may give rdfs:label to a
+    # few concepts and skos:prefLabel to all); definitions: the first one the file uses at all
+    label_props, definition_props = props(vocabulary.labels), first_used(vocabulary.definitions)
     synonym_props, parent_props = props(vocabulary.synonyms), props(vocabulary.parents)
     example_props = props(vocabulary.examples)
     narrower = rdflib.URIRef(SKOS + "narrower")
@@ -260,6 +268,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             picked = _pick(values, vocabulary.lang)
             if picked:
                 concept.label = picked[0]
+                concept.synonyms.extend(picked[1:])     # another spelling (en-US beside en): a synonym
                 break
         if not labelled and kind != "skos":
             # an OWL / RDFS class with no label at all (Protege's default) is named after its IRI when

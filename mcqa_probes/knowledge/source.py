@@ -280,7 +280,8 @@ def load_source(
         links = [(edge, line) for edge, line in links if edge[0] in keep and edge[2] in keep]
     if not concepts:
         other = sorted(data.label_languages - {vocabulary.lang.lower()})
-        hint = f"; labels are in {', '.join(other)}: give --lang {other[0]}" if other and not roots else ""
+        near = [tag for tag in other if tag.split("-")[0] == vocabulary.lang.lower().split("-")[0]]
+        hint = f"; labels are in {', '.join(other)}: give --lang {(near or other)[0]}" if other and not roots else ""
         raise SourceError(where, "no concepts left after reading and filtering (expected classes or concepts "
                                  "with a label" + (f" under --root {','.join(roots)}" if roots else "")
                                  + (f" in language {vocabulary.lang!r}" if other else "") + ")" + hint)

@@ -172,3 +172,15 @@ def test_an_obo_class_outside_the_obo_purls_takes_its_oboinowl_id(tmp_path):
                     " rdfs:subClassOf <http://www.ebi.ac.uk/efo/EFO_1> .\n")
     graph = load_source(path)
     assert sorted(graph.concepts) == ["EFO:1", "EFO:2"] and list(graph.hypernyms("EFO:2")) == ["EFO:1"]
+
+
+def test_a_regional_language_tag_is_the_same_language_and_the_exact_tag_wins(tmp_path):
+    path = tmp_path / "harbour.ttl"
+    path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix t: <http://example.org/t/> .\n"
+                    't:a a skos:Concept ; skos:prefLabel "harbour management"@en, "harbor management"@en-US, "Hafen"@de .\n'
+                    't:b a skos:Concept ; skos:prefLabel "dock"@en-GB ; skos:broader t:a .\n')
+    graph = load_source(path)
+    assert graph["t:a"].lemmas == ("harbour management", "harbor management")   # en first, en-US a synonym
+    assert graph["t:b"].lemmas == ("dock",)                                    # en-GB is English
+    american = load_source(path, vocabulary=Vocabulary(lang="en-US"))
+    assert american["t:a"].lemmas == ("harbor management", "harbour management")
