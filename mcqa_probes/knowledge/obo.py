@@ -163,15 +163,25 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
     id_lines = {key: Line(number, path) for key, number in id_lines.items()}
     edge_lines = {key: Line(number, path) for key, number in edge_lines.items()}
 
-    name, version = Path(path).stem, "unknown"
+    name, versions = Path(path).stem, {}
     for clause in document.header:
         kind = type(clause).__name__
         if kind == "OntologyClause":
             name = str(clause.ontology)
         elif kind == "DataVersionClause":
-            version = str(clause.version)
-        elif kind == "DateClause" and version == "unknown":
-            version = str(clause.raw_value())
+            versions.setdefault("data", str(clause.version))
+        elif kind == "DateClause":
+            versions.setdefault("date", str(clause.raw_value()))
+        elif kind == "PropertyValueClause":
+            match = _VERSION_INFO.match(str(clause))
+            if match:
+                versions.setdefault("info", match.group(1))
+    # as the OWL rendering gives it (see rdf._version): data-version, else owl:versionInfo, else the
+    # date; a data-version that repeats the ontology's name ("hp/releases/2024-01-16", as HPO writes
+    # it) without that name, as in the version IRI of the OWL release (.../obo/hp/releases/2024-01-16/hp.owl)
+    version = versions.get("data") or versions.get("info") or versions.get("date") or "unknown"
+    if versions.get("data") and version.startswith(f"{name}/") and len(version) > len(name) + 1:
+        version = version[len(name) + 1:]
     data = SourceData(path=path, format="obo", name=name, version=version)
 
     scopes = {OBO_EQUIVALENTS.get(p, p).upper() for p in vocabulary.synonyms} & {"EXACT", "RELATED", "BROAD", "NARROW"}
@@ -241,6 +251,10 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
         data.links.extend((concept_id, relation, target, line) for relation, target, line in links)
     _drop_obsolete(data)
     return data
+
+
+#: a header ``property_value: owl:versionInfo "X" xsd:string``
+_VERSION_INFO = re.compile(r'^property_value:\s*owl:versionInfo\s+"((?:[^"\\]|\\.)*)"')
 
 
 def _drop_obsolete(data: SourceData) -> None:

@@ -27,7 +27,7 @@ import warnings
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
-from mcqa_probes.knowledge.identifiers import curie, expand
+from mcqa_probes.knowledge.identifiers import OBO_PURL, curie, expand
 from mcqa_probes.knowledge.ontology import RawConcept, SourceData, SourceError, SourceReport, Vocabulary
 from mcqa_probes.knowledge.text import label_from_iri
 
@@ -145,10 +145,16 @@ def _pick(values: List, lang: str) -> List:
     return sorted(str(v) for v in literals if not v.language)
 
 
-def _version(version_info: Optional[str], version_iri: Optional[str]) -> str:
+def _version(version_info: Optional[str], version_iri: Optional[str], name: str = "") -> str:
     """The version an OBO file would give: ROBOT writes ``data-version: X`` as the version IRI
     ``http://purl.obolibrary.org/obo/<ont>/X/<ont>.owl``, so X is taken from such an IRI first."""
     if version_iri:
+        head, tail = f"{OBO_PURL}{name}/", f"/{name}.owl"
+        if name and version_iri.startswith(head) and version_iri.endswith(tail) and len(version_iri) > len(head + tail):
+            version = version_iri[len(head):-len(tail)]
+            # ROBOT renders OBO's "data-version: hp/releases/X" as .../obo/hp/hp/releases/X/hp.owl: the
+            # name is said once (the OBO reader drops it too)
+            return version[len(name) + 1:] if version.startswith(f"{name}/") and len(version) > len(name) + 1 else version
         match = re.match(r"^http://purl\.obolibrary\.org/obo/([^/]+)/(.+)/\1\.owl$", version_iri)
         if match:
             return match.group(2)
@@ -211,10 +217,16 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
 
     name, version = Path(path).stem, "unknown"
     for ontology in sorted(graph.subjects(rdflib.RDF.type, rdflib.URIRef(OWL + "Ontology")), key=str):
-        name = cid(ontology).rsplit("/", 1)[-1].replace(".owl", "") or name
+        if str(ontology).startswith(OBO_PURL) and str(ontology).endswith(".owl"):
+            name = str(ontology)[len(OBO_PURL):-len(".owl")] or name     # OBO's "ontology: go/subsets/goslim"
+        else:
+            name = cid(ontology).rsplit("/", 1)[-1].replace(".owl", "") or name
         info = sorted(str(v) for v in graph.objects(ontology, rdflib.URIRef(OWL + "versionInfo")))
         iri = sorted(str(v) for v in graph.objects(ontology, rdflib.URIRef(OWL + "versionIRI")))
-        version = _version(info[0] if info else None, iri[0] if iri else None)
+        dates = sorted(str(v) for v in graph.objects(ontology, rdflib.URIRef(OBO_IN_OWL + "date")))
+        version = _version(info[0] if info else None, iri[0] if iri else None, name)
+        if version == "unknown" and dates:
+            version = dates[0]          # OBO's header "date:" without a data-version
     for scheme in sorted(graph.subjects(rdflib.RDF.type, rdflib.URIRef(SKOS + "ConceptScheme")), key=str):
         titles = _pick([*graph.objects(scheme, rdflib.URIRef(SKOS + "prefLabel")), *graph.objects(scheme, rdflib.RDFS.label)],
                        vocabulary.lang)

@@ -184,3 +184,33 @@ def test_a_regional_language_tag_is_the_same_language_and_the_exact_tag_wins(tmp
     assert graph["t:b"].lemmas == ("dock",)                                    # en-GB is English
     american = load_source(path, vocabulary=Vocabulary(lang="en-US"))
     assert american["t:a"].lemmas == ("harbor management", "harbour management")
+
+
+OWL_HEADER = ('<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" '
+              'xmlns:owl="http://www.w3.org/2002/07/owl#" xmlns:rdfs="http://www.w3.org/2000/01/rdf-schema#" '
+              'xmlns:oboInOwl="http://www.geneontology.org/formats/oboInOwl#">\n'
+              '<owl:Ontology rdf:about="http://purl.obolibrary.org/obo/{ontology}.owl">{annotation}</owl:Ontology>\n'
+              '<owl:Class rdf:about="http://purl.obolibrary.org/obo/XX_1"><rdfs:label>organ</rdfs:label></owl:Class>\n'
+              '</rdf:RDF>\n')
+
+
+@pytest.mark.parametrize("obo_header, ontology, annotation, expected", [
+    ("ontology: xx\ndate: 05:01:2024 10:22", "xx", "<oboInOwl:date>05:01:2024 10:22</oboInOwl:date>",
+     ("xx", "05:01:2024 10:22")),
+    ("ontology: go/subsets/goslim\ndata-version: releases/2024-01-17", "go/subsets/goslim",
+     '<owl:versionIRI rdf:resource="http://purl.obolibrary.org/obo/go/subsets/goslim/releases/2024-01-17/go/subsets/goslim.owl"/>',
+     ("go/subsets/goslim", "releases/2024-01-17")),
+    ("ontology: my_onto\nproperty_value: owl:versionInfo \"v3\" xsd:string", "my_onto",
+     "<owl:versionInfo>v3</owl:versionInfo>", ("my_onto", "v3")),
+    # HPO's OBO release says its name in the data-version; its OWL release's version IRI says it once
+    ("ontology: hp\ndata-version: hp/releases/2024-01-16", "hp",
+     '<owl:versionIRI rdf:resource="http://purl.obolibrary.org/obo/hp/releases/2024-01-16/hp.owl"/>',
+     ("hp", "releases/2024-01-16")),
+])
+def test_an_obo_header_and_its_owl_ontology_give_the_same_name_and_version(tmp_path, obo_header, ontology, annotation,
+                                                                           expected):
+    obo, owl = tmp_path / "x.obo", tmp_path / "x.owl"
+    obo.write_text(f"format-version: 1.2\n{obo_header}\n\n[Term]\nid: XX:1\nname: organ\n")
+    owl.write_text(OWL_HEADER.format(ontology=ontology, annotation=annotation))
+    assert (load_source(obo).source, load_source(obo).version) == expected
+    assert (load_source(owl).source, load_source(owl).version) == expected
