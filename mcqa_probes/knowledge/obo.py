@@ -42,6 +42,7 @@ EXPECTED = {
 }
 _TAG = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_-]*)\s*(:?)")
 _QUOTED_HEAD = re.compile(r'^(\s*(?:def|synonym)\s*:\s*"(?:[^"\\]|\\.)*"(?:\s+[A-Za-z_]+)?(?:\s+[A-Za-z][\w:-]*)?)\s*\[.*$')
+_UNESCAPED_QUOTE = re.compile(r'(?<!\\)(?:\\\\)*"')
 _OPENS_QUOTE = re.compile(r'^\s*(def|synonym)\s*:\s*"')
 _CLOSES_QUOTE = re.compile(r'^\s*(?:def|synonym)\s*:\s*"(?:[^"\\]|\\.)*"')
 
@@ -77,6 +78,14 @@ class _Repairer:
             if tag:
                 raise SourceError(self.path, f"{tag} clause whose quoted text is not closed on its line "
                                              f"(expected {EXPECTED[tag]})", above + 1)
+            other = _TAG.match(self.lines[above])
+            if (other and other.group(1) not in USED_CLAUSES and above not in self.repaired
+                    and len(_UNESCAPED_QUOTE.findall(self.lines[above])) % 2):
+                # an xref description or a property value with its quote left open: skipped
+                self.lines[above] = ""
+                self.repaired.add(above)
+                self.report.add("skipped_clause", self.path, above + 1, other.group(1))
+                return
             if self.lines[above].startswith("["):
                 break
         if not match:

@@ -87,6 +87,22 @@ def _parse(path: str, syntax: Optional[str]):
 def _line_of_context(error: Exception, path: str) -> Optional[int]:
     """The line of an N3 / Turtle error that gives none (a string cut short): rdflib shows the text
     around the fault as ``at ^ in <before>^<after>``; that text is looked up in the file."""
+    invalid = re.match(r"^Invalid line: (.+)$", str(error).strip())        # N-Triples: the rest of the line
+    if invalid:
+        try:
+            lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            return None
+        import rdflib  # lazy: RDF support is needed only for RDF sources
+
+        rest = invalid.group(1).strip()
+        for number, line in enumerate(lines, 1):
+            if line.rstrip().endswith(rest):
+                try:
+                    rdflib.Graph().parse(data=line, format="nt")
+                except Exception:       # the first line that ends so and does not parse alone
+                    return number
+        return None
     match = re.search(r"at \^ in:?[ \n]?(.*)\Z", str(error), re.DOTALL)
     if not match:
         return None
@@ -204,6 +220,19 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     def props(names: Iterable[str]) -> List:
         return [rdflib.URIRef(expand(name, lookup)) for name in names]
 
+    text_of_resource = [rdflib.URIRef(SKOS_XL + "literalForm"), rdflib.RDF.value]
+
+    def texts(node, prop) -> List:
+        """The literals of ``node prop ?``; a resource there is a SKOS-XL label (``skosxl:literalForm``)
+        or a structured note (``rdf:value``), as AGROVOC writes its labels and definitions."""
+        values = []
+        for value in graph.objects(node, prop):
+            if isinstance(value, rdflib.Literal):
+                values.append(value)
+            else:
+                values.extend(v for p in text_of_resource for v in graph.objects(value, p) if isinstance(v, rdflib.Literal))
+        return values
+
     types = CLASS_TYPES[kind] if kind else tuple(sorted({t for ts in CLASS_TYPES.values() for t in ts}))
     candidates: Set = set()
     for type_iri in types:
@@ -228,8 +257,8 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         if version == "unknown" and dates:
             version = dates[0]          # OBO's header "date:" without a data-version
     for scheme in sorted(graph.subjects(rdflib.RDF.type, rdflib.URIRef(SKOS + "ConceptScheme")), key=str):
-        titles = _pick([*graph.objects(scheme, rdflib.URIRef(SKOS + "prefLabel")), *graph.objects(scheme, rdflib.RDFS.label)],
-                       vocabulary.lang)
+        titles = _pick([*texts(scheme, rdflib.URIRef(SKOS + "prefLabel")), *texts(scheme, rdflib.RDFS.label),
+                        *texts(scheme, rdflib.URIRef(SKOS_XL + "prefLabel"))], vocabulary.lang)
         name = titles[0] if titles else (cid(scheme).rsplit("/", 1)[-1].split(":")[-1] or name)
     data = SourceData(path=path, format=kind or "rdf", name=name, version=version, namespaces=namespaces)
 
@@ -257,19 +286,6 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             data.parents.extend((cid(node), cid(parent), None) for parent in graph.objects(node, prop)
                                 if isinstance(parent, rdflib.URIRef))
     known = set(concept_nodes) | deprecated      # a link to a deprecated concept goes on to its parents
-    text_of_resource = [rdflib.URIRef(SKOS_XL + "literalForm"), rdflib.RDF.value]
-
-    def texts(node, prop) -> List:
-        """The literals of ``node prop ?``; a resource there is a SKOS-XL label (``skosxl:literalForm``)
-        or a structured note (``rdf:value``), as AGROVOC writes its labels and definitions."""
-        values = []
-        for value in graph.objects(node, prop):
-            if isinstance(value, rdflib.Literal):
-                values.append(value)
-            else:
-                values.extend(v for p in text_of_resource for v in graph.objects(value, p) if isinstance(v, rdflib.Literal))
-        return values
-
     for node in concept_nodes:
         concept = RawConcept(id=cid(node))
         labelled = False

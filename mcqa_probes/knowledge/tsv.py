@@ -57,7 +57,19 @@ def _rows(path: Path, columns: Tuple[str, ...]):
         except csv.Error as error:
             raise SourceError(str(path), f"not a valid table ({error})", reader.line_num) from None
         except UnicodeDecodeError as error:
-            raise SourceError(str(path), f"not UTF-8 ({error.reason})") from None
+            raise SourceError(str(path), f"not UTF-8 ({error.reason}); expected a UTF-8 table (save it as "
+                                         "'UTF-8' from the spreadsheet)", _first_bad_line(path)) from None
+
+
+def _first_bad_line(path: Path) -> Optional[int]:
+    """The line of the first byte that is not UTF-8 (the reader's error counts within a buffer)."""
+    data = path.read_bytes()
+    try:
+        data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        offset = error.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0)
+        return data[:offset].count(b"\n") + 1
+    return None
 
 
 def read_tsv(directory: str, vocabulary: Vocabulary, report: SourceReport) -> SourceData:

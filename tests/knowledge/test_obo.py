@@ -47,6 +47,19 @@ def test_a_faulty_clause_the_build_does_not_use_is_skipped_with_its_line_and_a_f
     assert data.concepts["VO:0000003"].synonyms == ["vessel"]
 
 
+@pytest.mark.parametrize("clause", ['xref: FMA:7088 "a description left open', 'property_value: IAO:0000233 "open xsd:string'])
+def test_an_open_quote_in_a_clause_the_build_does_not_use_is_skipped_with_its_own_line(tmp_path, clause):
+    """The quote runs on into the definition below, where the parser stops: the line that opened it
+    is the one skipped and named, the definition is kept."""
+    text = VEHICLES.read_text().replace('id: VO:0000009\n', f'id: VO:0000009\n{clause}\n')
+    path = tmp_path / "open.obo"
+    path.write_text(text)
+    line = text[: text.index(clause)].count("\n") + 1
+    data, report = read(path)
+    assert f"{path}:{line} {clause.split(':')[0]}" in report.examples["skipped_clause"]
+    assert data.concepts["VO:0000009"].definition == read(VEHICLES)[0].concepts["VO:0000009"].definition
+
+
 def test_every_faulty_line_is_found_in_one_pass(tmp_path):
     text = VEHICLES.read_text()
     text = text.replace('synonym: "bike" EXACT []', 'synonym: "bike" EXACT []\nxref: http://a.org/x\\:y')

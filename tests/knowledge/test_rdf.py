@@ -87,6 +87,10 @@ def test_ntriples_and_json_ld_give_the_graph_of_turtle(tmp_path):
                     'xmlns:owl="http://www.w3.org/2002/07/owl#" xmlns:rdfs="http://www.w3.org/2000/01/rdf-schema#">\n'
                     '<owl:Class rdf:about="http://x.org/A">\n<rdfs:subClassOf>\n<owl:Class rdf:about="http://x.org/B"/>\n'
                     '<owl:Class rdf:about="http://x.org/C"/>\n</rdfs:subClassOf>\n</owl:Class>\n</rdf:RDF>\n', 6),
+    # N-Triples: rdflib quotes the rest of the line (here a triple without its final dot)
+    ("broken.nt", "<http://x.org/a> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://x.org/C> .\n"
+                  "<http://x.org/b> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://x.org/C> <http://x.org/C> .\n"
+                  "<http://x.org/c> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://x.org/C> .\n", 2),
 ])
 def test_a_parse_error_names_the_file_and_line(tmp_path, name, text, line):
     path = tmp_path / name

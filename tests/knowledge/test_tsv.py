@@ -68,3 +68,14 @@ def test_extra_columns_are_allowed_and_a_deprecated_column_is_read(tmp_path):
     (folder / "edges.tsv").write_text("child\trelation\tparent\tnote\nB\tis_a\tA\tchecked\n")
     data = read(folder)
     assert list(data.concepts) == ["A"] and "B" in data.obsolete and data.parents == [("B", "A", 2)]
+
+
+def test_a_table_not_in_utf8_is_an_error_naming_the_line_of_the_first_bad_byte(tmp_path):
+    folder = tmp_path / "latin1"
+    shutil.copytree(PRODUCTS, folder)
+    lines = (folder / "concepts.tsv").read_text(encoding="utf-8").splitlines()
+    lines[3] = lines[3] + " café"
+    (folder / "concepts.tsv").write_bytes(("\n".join(lines) + "\n").encode("latin-1"))
+    with pytest.raises(SourceError) as caught:
+        read(folder)
+    assert str(caught.value).startswith(f"{folder / 'concepts.tsv'}:4: not UTF-8")
