@@ -263,6 +263,9 @@ def load_source(
                 concept_id = normalise(name, data.namespaces)       # an IRI of a namespace with a prefix
             if concept_id not in concepts:
                 matches = by_label.get(name.replace("_", " ").lower(), []) + by_label.get(name.lower(), [])
+                if len(set(matches)) > 1:
+                    raise SourceError(where, f"--root {name}: {len(set(matches))} concepts have this label "
+                                             f"({', '.join(sorted(set(matches)))}); give one of their ids")
                 if len(set(matches)) != 1:
                     example = next(iter(sorted(concepts)), "")
                     raise SourceError(where, f"--root {name}: no such concept (expected an id such as {example}, "

@@ -79,6 +79,13 @@ def test_a_root_keeps_its_sub_tree_and_an_unknown_root_is_an_error():
         load_source(VEHICLES, root="VO:9999999")
 
 
+def test_a_root_label_that_two_concepts_share_is_an_error_naming_both(tmp_path):
+    path = tmp_path / "twice.obo"
+    path.write_text(VEHICLES.read_text().replace("name: submarine", "name: aircraft"))
+    with pytest.raises(SourceError, match=r"--root aircraft: 2 concepts have this label \(VO:0000004, VO:0000009\)"):
+        load_source(path, root="aircraft")
+
+
 def test_an_unknown_relation_is_an_error_listing_the_relations_found():
     assert load_source(VEHICLES, relations=["part of"]).provenance["relations"] == {"part of": "part_of"}
     assert load_source(VEHICLES, relations=["BFO:0000050"]).provenance["relations"] == {"BFO:0000050": "part_of"}
