@@ -6,8 +6,9 @@ are separated by ``|``. ``edges.tsv``: a header ``child, relation, parent``; a r
 (also ``isa``, ``subClassOf``, ``rdfs:subClassOf``, ``broader``, ``skos:broader``, ``parent``) is the
 parent relation, any other one (``part_of``) a named relation link. A row with another number of
 columns, a missing header or an empty id is a :class:`~mcqa_probes.knowledge.ontology.SourceError`
-``FILE:LINE``. Columns after the required ones are allowed: a concept whose ``deprecated`` /
-``obsolete`` column is ``true`` is skipped, any other extra column is ignored.
+``FILE:LINE``. The columns are found by name (in any order, any case); other columns are allowed: a
+concept whose ``deprecated`` / ``obsolete`` column is ``true`` is skipped, any other extra column is
+ignored; empty cells past the header's end (a spreadsheet's export) are ignored.
 """
 import csv
 from pathlib import Path
@@ -43,17 +44,25 @@ def _rows(path: Path, columns: Tuple[str, ...]):
             if header is None:
                 raise SourceError(str(path), f"empty file (expected a header {', '.join(columns)})", 1)
             names = [h.strip().lower() for h in header]
-            if tuple(names[: len(columns)]) != columns:
+            while names and not names[-1]:       # a spreadsheet's empty last header cells
+                names.pop()
+            missing = [column for column in columns if column not in names]
+            if missing:
                 raise SourceError(str(path), f"header is {', '.join(header)!s}; expected the columns "
-                                             f"{', '.join(columns)} first (then any others: {', '.join(OPTIONAL_COLUMNS)} "
-                                             "is read, the rest ignored)", 1)
+                                             f"{', '.join(columns)} (in any order; then any others: "
+                                             f"{', '.join(OPTIONAL_COLUMNS)} is read, the rest ignored)", 1)
+            where = [names.index(column) for column in columns]
+            others = [(index, name) for index, name in enumerate(names) if name not in columns]
             for row in reader:
                 if not row or not any(cell.strip() for cell in row):
                     continue
+                while len(row) > len(names) and not row[-1].strip():     # Excel's trailing empty cells
+                    row = row[:-1]
                 if len(row) != len(names):
                     raise SourceError(str(path), f"{len(row)} columns, expected {len(names)} "
                                                  f"({', '.join(names)})", reader.line_num)
-                yield Line(reader.line_num, str(path)), [cell.strip() for cell in row[: len(columns)]], dict(zip(names[len(columns):], row[len(columns):]))
+                yield (Line(reader.line_num, str(path)), [row[index].strip() for index in where],
+                       {name: row[index] for index, name in others})
         except csv.Error as error:
             raise SourceError(str(path), f"not a valid table ({error})", reader.line_num) from None
         except UnicodeDecodeError as error:

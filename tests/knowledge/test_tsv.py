@@ -79,3 +79,12 @@ def test_a_table_not_in_utf8_is_an_error_naming_the_line_of_the_first_bad_byte(t
     with pytest.raises(SourceError) as caught:
         read(folder)
     assert str(caught.value).startswith(f"{folder / 'concepts.tsv'}:4: not UTF-8")
+
+
+def test_columns_are_found_by_name_and_a_spreadsheets_trailing_empty_cells_are_ignored(tmp_path):
+    folder = tmp_path / "reordered"
+    shutil.copytree(PRODUCTS, folder)
+    rows = [line.split("\t") for line in (folder / "concepts.tsv").read_text().splitlines()]
+    reordered = ["\t".join([row[1].upper() if i == 0 else row[1], row[0], row[3], row[2]]) + "\t" for i, row in enumerate(rows)]
+    (folder / "concepts.tsv").write_text("\n".join(reordered) + "\n")     # label, id, definition, synonyms + an empty cell
+    assert read(folder).concepts == read(PRODUCTS).concepts and len(read(folder).concepts) > 3
