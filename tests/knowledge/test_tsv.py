@@ -40,11 +40,16 @@ def test_csv_files_with_quoted_cells_work_too(tmp_path):
     ("concepts.tsv", "P:4\tchair", "P:3\tchair", 5, "P:3 is defined twice"),
 ])
 def test_a_malformed_table_is_an_error_naming_file_and_line(tmp_path, name, old, new, line, what):
+    assert_error_at(tmp_path, name, old, new, line, what)
+
+
+def assert_error_at(tmp_path, name, old, new, line, what, encoding="utf-8"):
+    """The fixture with ``old`` replaced by ``new`` in ``name`` (written in ``encoding``) fails at ``line``."""
     folder = tmp_path / "products"
     shutil.copytree(PRODUCTS, folder)
     text = (folder / name).read_text()
     assert old in text
-    (folder / name).write_text(text.replace(old, new, 1))
+    (folder / name).write_bytes(text.replace(old, new, 1).encode(encoding))
     with pytest.raises(SourceError) as caught:
         read(folder)
     assert str(caught.value).startswith(f"{folder / name}:{line}: {what}")
@@ -71,14 +76,7 @@ def test_extra_columns_are_allowed_and_a_deprecated_column_is_read(tmp_path):
 
 
 def test_a_table_not_in_utf8_is_an_error_naming_the_line_of_the_first_bad_byte(tmp_path):
-    folder = tmp_path / "latin1"
-    shutil.copytree(PRODUCTS, folder)
-    lines = (folder / "concepts.tsv").read_text(encoding="utf-8").splitlines()
-    lines[3] = lines[3] + " café"
-    (folder / "concepts.tsv").write_bytes(("\n".join(lines) + "\n").encode("latin-1"))
-    with pytest.raises(SourceError) as caught:
-        read(folder)
-    assert str(caught.value).startswith(f"{folder / 'concepts.tsv'}:4: not UTF-8")
+    assert_error_at(tmp_path, "concepts.tsv", "P:4\tchair", "P:4\tchaise café", 5, "not UTF-8", encoding="latin-1")
 
 
 def test_columns_are_found_by_name_and_a_spreadsheets_trailing_empty_cells_are_ignored(tmp_path):
