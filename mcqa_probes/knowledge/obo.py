@@ -88,6 +88,13 @@ class _Repairer:
                 return
             if self.lines[above].startswith("["):
                 break
+        for above in range(index, -1, -1):       # a frame must open with its id: fastobo stops at the next clause
+            if self.lines[above].startswith("["):
+                if self.lines[above].strip() in ("[Term]", "[Typedef]", "[Instance]") and not any(
+                        _TAG.match(text) and _TAG.match(text).group(1) == "id" for text in self.lines[above + 1:index + 1]):
+                    raise SourceError(self.path, f"{self.lines[above].strip()} frame without an id clause (expected "
+                                                 f"{EXPECTED['id']} as its first line)", above + 1)
+                break
         if not match:
             raise SourceError(self.path, f"not an OBO clause ('tag: value' expected, found {line.strip()[:60]!r}; "
                                          f"parser: {message})", number)

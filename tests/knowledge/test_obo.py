@@ -87,6 +87,7 @@ def test_every_faulty_line_is_found_in_one_pass(tmp_path):
     ("is_obsolete: true", "is_obsolete: perhaps", "malformed is_obsolete"),
     ('synonym: "roadster" EXACT []', 'synonym: roadster EXACT []', "malformed synonym"),
     ("name: wing\n", "this line is no clause\n", "not an OBO clause"),
+    ("[Term]\nid: VO:0000009\n", "[Term]\n", "[Term] frame without an id clause"),
 ])
 def test_a_broken_clause_the_build_uses_is_an_error_naming_file_and_line(tmp_path, old, new, what):
     text = VEHICLES.read_text()
