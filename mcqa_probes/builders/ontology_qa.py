@@ -289,6 +289,9 @@ class OntologyQABuilder(WordNetQABuilder):
         ancestors = tax.ancestors(concept_id) if probe == "hypernymy" and not relation else frozenset()
         answer_definition = self.usable_definition(answer_id) if probe == "definitions" else ""
 
+        # a distractor named like a correct answer (a synonym of another ancestor) is a correct answer too
+        named_like_correct = relation or probe in ("hypernymy", "hyponymy")
+
         def correct(other: str) -> bool:
             """``other`` is a correct answer too (by id: over the closures)."""
             if relation:
@@ -300,8 +303,8 @@ class OntologyQABuilder(WordNetQABuilder):
         def valid(other: str) -> bool:
             if other == concept_id or other == answer_id or not blocked.isdisjoint(known(other) or names(other)):
                 return False
-            if probe != "definitions" and any(correct(twin) for twin in self.namesakes(other)):
-                return False        # named like a correct answer (a synonym of another ancestor): correct too
+            if named_like_correct and any(correct(twin) for twin in self.namesakes(other)):
+                return False
             if probe == "definitions":
                 definition = self.usable_definition(other)
                 return bool(definition) and definition != answer_definition

@@ -26,7 +26,9 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 from mcqa_probes.knowledge.identifiers import curie
-from mcqa_probes.knowledge.ontology import OBO_EQUIVALENTS, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary
+from mcqa_probes.knowledge.ontology import (
+    OBO_EQUIVALENTS, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, without_own_name,
+)
 
 #: clauses the build reads; a broken one is an error
 USED_CLAUSES = ("id", "name", "def", "synonym", "is_a", "relationship", "is_obsolete")
@@ -42,6 +44,7 @@ EXPECTED = {
 }
 _TAG = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_-]*)\s*(:?)")
 _QUOTED_HEAD = re.compile(r'^(\s*(?:def|synonym)\s*:\s*"(?:[^"\\]|\\.)*"(?:\s+[A-Za-z_]+)?(?:\s+[A-Za-z][\w:-]*)?)\s*\[.*$')
+_ID_CLAUSE = re.compile(r"^\s*id\s*:")
 _UNESCAPED_QUOTE = re.compile(r'(?<!\\)(?:\\\\)*"')
 _OPENS_QUOTE = re.compile(r'^\s*(def|synonym)\s*:\s*"')
 _CLOSES_QUOTE = re.compile(r'^\s*(?:def|synonym)\s*:\s*"(?:[^"\\]|\\.)*"')
@@ -87,13 +90,12 @@ class _Repairer:
                 self.report.add("skipped_clause", self.path, above + 1, other.group(1))
                 return
             if self.lines[above].startswith("["):
-                break
-        for above in range(index, -1, -1):       # a frame must open with its id: fastobo stops at the next clause
-            if self.lines[above].startswith("["):
-                if self.lines[above].strip() in ("[Term]", "[Typedef]", "[Instance]") and not any(
-                        _TAG.match(text) and _TAG.match(text).group(1) == "id" for text in self.lines[above + 1:index + 1]):
-                    raise SourceError(self.path, f"{self.lines[above].strip()} frame without an id clause (expected "
-                                                 f"{EXPECTED['id']} as its first line)", above + 1)
+                # a frame opens with its id: without one, fastobo stops at the clause after the header
+                header = self.lines[above].strip()
+                if header in ("[Term]", "[Typedef]", "[Instance]") and not any(
+                        _ID_CLAUSE.match(text) for text in self.lines[above + 1:index + 1]):
+                    raise SourceError(self.path, f"{header} frame without an id clause (expected {EXPECTED['id']} "
+                                                 "as its first line)", above + 1)
                 break
         if not match:
             raise SourceError(self.path, f"not an OBO clause ('tag: value' expected, found {line.strip()[:60]!r}; "
@@ -196,8 +198,8 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
     # date; a data-version that repeats the ontology's name ("hp/releases/2024-01-16", as HPO writes
     # it) without that name, as in the version IRI of the OWL release (.../obo/hp/releases/2024-01-16/hp.owl)
     version = versions.get("data") or versions.get("info") or versions.get("date") or "unknown"
-    if versions.get("data") and version.startswith(f"{name}/") and len(version) > len(name) + 1:
-        version = version[len(name) + 1:]
+    if versions.get("data"):
+        version = without_own_name(version, name)
     data = SourceData(path=path, format="obo", name=name, version=version)
 
     scopes = {OBO_EQUIVALENTS.get(p, p).upper() for p in vocabulary.synonyms} & {"EXACT", "RELATED", "BROAD", "NARROW"}
@@ -265,15 +267,9 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
         data.concepts[concept_id] = concept
         data.parents.extend((concept_id, parent, line) for parent, line in parents)
         data.links.extend((concept_id, relation, target, line) for relation, target, line in links)
-    _drop_obsolete(data)
     return data
 
 
 #: a header ``property_value: owl:versionInfo "X" xsd:string``
 _VERSION_INFO = re.compile(r'^property_value:\s*owl:versionInfo\s+"((?:[^"\\]|\\.)*)"')
 
-
-def _drop_obsolete(data: SourceData) -> None:
-    """A term made obsolete in any of its frames is obsolete (as the report says)."""
-    for concept_id in data.obsolete & set(data.concepts):
-        del data.concepts[concept_id]

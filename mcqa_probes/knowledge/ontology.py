@@ -125,6 +125,13 @@ class Line(int):
         return int(self), self.path
 
 
+def without_own_name(version: str, name: str) -> str:
+    """A version that repeats the ontology's name (HPO's ``hp/releases/2024-01-16``) without it, as the
+    OBO and the OWL readers both give it."""
+    head = f"{name}/"
+    return version[len(head):] if name and version.startswith(head) and len(version) > len(head) else version
+
+
 def file_of(line: Optional[int], default: Optional[str]) -> Optional[str]:
     """The file a line is in (``default`` for a plain number); None where there is no line."""
     return getattr(line, "path", default) if line else None

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from mcqa_probes.knowledge.identifiers import OBO_PURL, curie, expand
-from mcqa_probes.knowledge.ontology import RawConcept, SourceData, SourceError, SourceReport, Vocabulary
+from mcqa_probes.knowledge.ontology import RawConcept, SourceData, SourceError, SourceReport, Vocabulary, without_own_name
 from mcqa_probes.knowledge.text import label_from_iri
 
 #: rdflib parser names by file suffix
@@ -167,10 +167,9 @@ def _version(version_info: Optional[str], version_iri: Optional[str], name: str 
     if version_iri:
         head, tail = f"{OBO_PURL}{name}/", f"/{name}.owl"
         if name and version_iri.startswith(head) and version_iri.endswith(tail) and len(version_iri) > len(head + tail):
-            version = version_iri[len(head):-len(tail)]
             # ROBOT renders OBO's "data-version: hp/releases/X" as .../obo/hp/hp/releases/X/hp.owl: the
             # name is said once (the OBO reader drops it too)
-            return version[len(name) + 1:] if version.startswith(f"{name}/") and len(version) > len(name) + 1 else version
+            return without_own_name(version_iri[len(head):-len(tail)], name)
         match = re.match(r"^http://purl\.obolibrary\.org/obo/([^/]+)/(.+)/\1\.owl$", version_iri)
         if match:
             return match.group(2)
@@ -184,17 +183,11 @@ def shared_namespaces(bound: Iterable[Tuple[str, str]], shared: Dict[str, str]) 
     this file too (merged files whose prefixes differ, or an N-Triples file read after a Turtle one,
     give one id per IRI)."""
     taken = {prefix: namespace for namespace, prefix in shared.items()}
-    pairs = []
     for prefix, namespace in bound:
-        if namespace in shared:
-            continue
-        if not prefix or taken.get(prefix, namespace) != namespace:
-            continue
-        shared[namespace] = prefix
-        taken[prefix] = namespace
-    for namespace, prefix in shared.items():
-        pairs.append((prefix, namespace))
-    return pairs
+        if prefix and namespace not in shared and taken.get(prefix, namespace) == namespace:
+            shared[namespace] = prefix
+            taken[prefix] = namespace
+    return [(prefix, namespace) for namespace, prefix in shared.items()]
 
 
 def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Optional[str] = None,

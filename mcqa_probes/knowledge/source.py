@@ -113,8 +113,6 @@ def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
         merged.namespaces.extend(pair for pair in part.namespaces if pair not in merged.namespaces)
         for relation, info in part.relation_info.items():
             merged.relation_info.setdefault(relation, info)
-    for concept_id in merged.obsolete & set(merged.concepts):     # obsolete in one file: skipped, as reported
-        del merged.concepts[concept_id]
     return merged
 
 
@@ -173,6 +171,8 @@ def load_source(
         parts.append(read_file(path, format, vocabulary, report, shared))
     data = _merge(parts, report)
     where = data.path
+    for concept_id in data.obsolete & set(data.concepts):   # obsolete in one frame or file: skipped, as reported
+        del data.concepts[concept_id]
 
     # labels and definitions
     camel = camel_case_source(c.label for c in data.concepts.values() if c.label)
@@ -221,31 +221,32 @@ def load_source(
             found = lifted_cache[target] = sorted(reached)
         return found
 
-    def kept_edge(child: str, target: str, line: Optional[int], what: str) -> bool:
+    def targets(child: str, target: str, line: Optional[int], what: str) -> List[str]:
+        """What the edge ``child what target`` points to in the graph (none: dropped, counted)."""
         if child not in concepts:
-            return False
+            return []
         if target in concepts:
-            return True
+            return [target]
         if target in data.concepts or target in data.obsolete:
             if lifted(target):
                 report.add("edge_lifted", file_of(line, where), line,
                            f"{child} {what} {target} -> {', '.join(lifted(target))}")
             else:
                 report.add("edge_to_dropped", file_of(line, where), line, f"{child} {what} {target}")
-            return False
+            return lifted(target)
         if strict:
             raise SourceError(file_of(line, where) or where, f"{child} {what} {target}: {target} is never defined (expected a concept of "
                                      "the source; without --strict such edges are dropped and counted)", line)
         report.add("undefined_parent", file_of(line, where), line, f"{child} {what} {target}")
-        return False
+        return []
 
     parent_edges: Dict[Tuple[str, str], Optional[int]] = {}
     for c, p, line in data.parents:
-        for target in [p] if kept_edge(c, p, line, "is_a") else (lifted(p) if c in concepts else []):
+        for target in targets(c, p, line, "is_a"):
             parent_edges[(c, target)] = line
     link_edges: Dict[Tuple[str, str, str], Optional[int]] = {}
     for s_, r, o, line in data.links:
-        for target in [o] if kept_edge(s_, o, line, r) else (lifted(o) if s_ in concepts else []):
+        for target in targets(s_, o, line, r):
             link_edges[(s_, r, target)] = line     # C r D, D is_a E: C r E
     parents = sorted(parent_edges.items())
     links = sorted(link_edges.items())
