@@ -30,8 +30,11 @@ from mcqa_probes.knowledge.ontology import (
     OBO_EQUIVALENTS, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, without_own_name,
 )
 
+#: OBO 1.0's synonym tags, each with its scope (OBO 1.2 writes ``synonym: "text" EXACT []``)
+OLD_SYNONYM_TAGS = {"exact_synonym": "EXACT", "related_synonym": "RELATED", "narrow_synonym": "NARROW",
+                    "broad_synonym": "BROAD"}
 #: clauses the build reads; a broken one is an error
-USED_CLAUSES = ("id", "name", "def", "synonym", "is_a", "relationship", "is_obsolete")
+USED_CLAUSES = ("id", "name", "def", "synonym", "is_a", "relationship", "is_obsolete") + tuple(OLD_SYNONYM_TAGS)
 #: what each used clause should look like, for the error message
 EXPECTED = {
     "id": "'id: PREFIX:LOCAL'",
@@ -41,13 +44,21 @@ EXPECTED = {
     "is_a": "'is_a: PREFIX:LOCAL'",
     "relationship": "'relationship: <relation id> PREFIX:LOCAL'",
     "is_obsolete": "'is_obsolete: true' or 'is_obsolete: false'",
+    **{tag: f"'{tag}: \"<text>\" [<xrefs>]'" for tag in OLD_SYNONYM_TAGS},
 }
 _TAG = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_-]*)\s*(:?)")
 _QUOTED_HEAD = re.compile(r'^(\s*(?:def|synonym)\s*:\s*"(?:[^"\\]|\\.)*"(?:\s+[A-Za-z_]+)?(?:\s+[A-Za-z][\w:-]*)?)\s*\[.*$')
 _ID_CLAUSE = re.compile(r"^\s*id\s*:")
 _UNESCAPED_QUOTE = re.compile(r'(?<!\\)(?:\\\\)*"')
-_OPENS_QUOTE = re.compile(r'^\s*(def|synonym)\s*:\s*"')
-_CLOSES_QUOTE = re.compile(r'^\s*(?:def|synonym)\s*:\s*"(?:[^"\\]|\\.)*"')
+_OPENS_QUOTE = re.compile(r'^\s*(def|synonym|exact_synonym|related_synonym|narrow_synonym|broad_synonym)\s*:\s*"')
+_CLOSES_QUOTE = re.compile(r'^\s*(?:def|synonym|exact_synonym|related_synonym|narrow_synonym|broad_synonym)\s*:\s*"(?:[^"\\]|\\.)*"')
+#: ``exact_synonym: "text" [xrefs]`` and the other OBO 1.0 synonym tags
+_OLD_SYNONYM = re.compile(r'^\s*(exact_synonym|related_synonym|narrow_synonym|broad_synonym)\s*:\s*("(?:[^"\\]|\\.)*")(.*)$')
+#: a quoted text of a ``def`` / ``synonym`` clause, up to its closing quote
+_QUOTED = re.compile(r'^(\s*(?:def|synonym)\s*:\s*)("(?:[^"\\]|\\.)*")(.*)$')
+#: characters from Unicode's private use area that stand for an escaped backslash while fastobo parses
+#: (it rejects a quoted text that ends in one, ``def: "C:\\" []``); the first one absent from the file
+_BACKSLASH_STAND_INS = ("\ue000", "\ue001", "\ue002", "\uf8ff")
 
 
 def _unterminated_quote(line: str) -> Optional[str]:
@@ -144,6 +155,36 @@ def _read_lines(path: str) -> List[str]:
     return text.replace("\r\n", "\n").split("\n")
 
 
+def _rewrite(path: str, lines: List[str], report: SourceReport) -> Optional[str]:
+    """Rewrite, in place, the valid lines that fastobo cannot read, and count them:
+
+    * OBO 1.0's synonym tags: ``exact_synonym: "text" [xrefs]`` is ``synonym: "text" EXACT [xrefs]``;
+    * a ``def`` / ``synonym`` text that ends in an escaped backslash (``"C:\\\\"``), where fastobo
+      reads the closing quote as escaped: its escaped backslashes stand in as a private-use character
+      (returned, for the texts to be given back; None when no line needed it).
+    """
+    stand_in = None
+    for index, line in enumerate(lines):
+        if "_synonym" in line:
+            old = _OLD_SYNONYM.match(line)
+            if old:
+                line = lines[index] = f"synonym: {old.group(2)} {OLD_SYNONYM_TAGS[old.group(1)]}{old.group(3) or ' []'}"
+                report.add("old_synonym_tag", path, index + 1, old.group(1))
+        if '\\\\"' in line:
+            quoted = _QUOTED.match(line)
+            if quoted and quoted.group(2).endswith('\\\\"'):
+                if stand_in is None:
+                    text = "\n".join(lines)
+                    stand_in = next((char for char in _BACKSLASH_STAND_INS if char not in text), None)
+                    if stand_in is None:
+                        return None
+                escaped = re.sub(r"\\.", lambda pair: stand_in if pair.group(0) == "\\\\" else pair.group(0),
+                                 quoted.group(2))
+                lines[index] = quoted.group(1) + escaped + quoted.group(3)
+                report.add("escaped_backslash", path, index + 1, line.split(":", 1)[0].strip())
+    return stand_in
+
+
 def _clause_lines(lines: List[str]) -> Tuple[Dict[str, int], Dict[Tuple[str, str, str], int]]:
     """Where each frame's id is, and where each ``is_a`` / ``relationship`` clause is (for messages)."""
     ids: Dict[str, int] = {}
@@ -170,6 +211,11 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
 
     path = str(path)
     lines = _read_lines(path)
+    stand_in = _rewrite(path, lines, report)
+
+    def restore(text: str) -> str:
+        return text.replace(stand_in, "\\") if stand_in and stand_in in text else text
+
     repairer = _Repairer(path, lines, report)
     try:
         document = fastobo.loads("\n".join(lines) + "\n")
@@ -233,11 +279,11 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
             if clause_kind == "NameClause":
                 concept.label = str(clause.name)
             elif clause_kind == "DefClause":
-                concept.definition = str(clause.definition)
+                concept.definition = restore(str(clause.definition))
             elif clause_kind == "SynonymClause":
                 synonym = clause.synonym
                 if str(synonym.scope).upper() in scopes:
-                    concept.synonyms.append(str(synonym.desc))
+                    concept.synonyms.append(restore(str(synonym.desc)))
             elif clause_kind == "IsAClause":
                 target = str(clause.term)
                 if "is_a" in parent_relations:

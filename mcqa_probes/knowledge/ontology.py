@@ -32,6 +32,8 @@ class SourceError(ValueError):
 REPORT_KINDS = OrderedDict([
     ("skipped_clause", "clauses the build does not use that break the grammar, skipped"),
     ("repaired_clause", "clauses repaired (a malformed cross-reference list removed)"),
+    ("old_synonym_tag", "OBO 1.0 synonym tags (exact_synonym: ...) read as synonym clauses"),
+    ("escaped_backslash", "quoted texts with an escaped backslash that fastobo rejects, read as written"),
     ("obsolete", "obsolete or deprecated terms skipped"),
     ("no_label", "concepts without a usable label, dropped"),
     ("label_from_iri", "classes without any label, named after their IRI (animals#HasEggs: has eggs)"),

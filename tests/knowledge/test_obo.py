@@ -72,6 +72,32 @@ def test_every_faulty_line_is_found_in_one_pass(tmp_path):
     assert len(data.concepts) == 27 and data.concepts["VO:0000011"].synonyms == ["chopper"]
 
 
+def test_obo_1_0_synonym_tags_are_read_as_synonyms_with_their_scope(tmp_path):
+    text = VEHICLES.read_text().replace('synonym: "bike" EXACT []', 'exact_synonym: "bike" []\nrelated_synonym: "cycle" [VO:x]')
+    path = tmp_path / "obo10.obo"
+    path.write_text(text)
+    line = text[: text.index("exact_synonym")].count("\n") + 1
+    data, report = read(path)
+    assert data.concepts["VO:0000006"].synonyms == ["bike"]                       # EXACT only, as for OBO 1.2
+    assert read(path, synonyms=("oboInOwl:hasExactSynonym", "oboInOwl:hasRelatedSynonym"))[0].concepts[
+        "VO:0000006"].synonyms == ["bike", "cycle"]
+    assert report.examples["old_synonym_tag"] == [f"{path}:{line} exact_synonym", f"{path}:{line + 1} related_synonym"]
+
+
+def test_a_quoted_text_ending_in_an_escaped_backslash_is_read_as_written(tmp_path):
+    """The grammar allows ``"...\\\\"``; fastobo reads its closing quote as escaped and stops."""
+    text = VEHICLES.read_text().replace('def: "A lever pushed by the foot." [VO:curator]',
+                                        'def: "A lever pushed by the foot \\\\" [VO:curator]\nsynonym: "foot \\\\ lever\\\\" EXACT []')
+    path = tmp_path / "backslash.obo"
+    path.write_text(text)
+    line = text[: text.index("A lever pushed")].count("\n") + 1
+    data, report = read(path)
+    pedal = data.concepts["VO:0000020"]
+    assert pedal.definition == "A lever pushed by the foot \\" and pedal.synonyms == ["foot \\ lever\\"]
+    assert report.examples["escaped_backslash"] == [f"{path}:{line} def", f"{path}:{line + 1} synonym"]
+    assert "\ue000" not in pedal.definition and report.counts.get("repaired_clause") == 1   # the fixture's own
+
+
 @pytest.mark.parametrize("old, new, what", [
     ('def: "A lever pushed by the foot." [VO:curator]', 'def: "A lever pushed by the foot. [VO:curator]',
      "def clause whose quoted text is not closed"),
@@ -86,6 +112,7 @@ def test_every_faulty_line_is_found_in_one_pass(tmp_path):
     ("relationship: part_of VO:0000006 ! bicycle", "relationship: part_of", "malformed relationship"),
     ("is_obsolete: true", "is_obsolete: perhaps", "malformed is_obsolete"),
     ('synonym: "roadster" EXACT []', 'synonym: roadster EXACT []', "malformed synonym"),
+    ('synonym: "roadster" EXACT []', 'exact_synonym: roadster []', "malformed exact_synonym"),
     ("name: wing\n", "this line is no clause\n", "not an OBO clause"),
     ("[Term]\nid: VO:0000009\n", "[Term]\n", "[Term] frame without an id clause"),
 ])
