@@ -259,12 +259,14 @@ class OntologyQABuilder(WordNetQABuilder):
     # ------------------------------------------------------------------ exactly one correct answer
     def entailed(self, concept_id: str) -> FrozenSet[str]:
         """Everything ``concept relation ?`` holds for, over the relation's closure and every isa
-        parent on both sides (see the module docstring)."""
+        parent on both sides (see the module docstring). The closure is taken even for a relation
+        the source does not declare transitive (its questions ask one hop only): a concept two
+        ``adjacent_to`` steps away is then no distractor, so a reader who takes every relation as
+        transitive still finds one correct answer per question."""
         found = self._entailed.get(concept_id)
         if found is not None:
             return found
         view, isa = self.graph, self.isa
-        chains = bool(view.info.get("transitive"))
         start = {concept_id} | set(isa.ancestors(concept_id))
         result: set = set()
         frontier = [target for source in sorted(start) for target in view.hypernyms(source)]
@@ -274,8 +276,7 @@ class OntologyQABuilder(WordNetQABuilder):
                 for reached in (target, *sorted(isa.ancestors(target))):
                     if reached not in result:
                         result.add(reached)
-                        if chains:
-                            following.extend(view.hypernyms(reached))
+                        following.extend(view.hypernyms(reached))
             frontier = following
         found = self._entailed[concept_id] = frozenset(result)
         return found

@@ -103,6 +103,28 @@ def test_the_relation_probe_never_offers_an_entailed_answer(vehicles):
     assert "part of" in questions[0].stem or "is part of" in questions[0].stem
 
 
+def test_a_relation_not_declared_transitive_asks_one_hop_and_offers_nothing_in_its_closure(tmp_path):
+    """``c0 adjacent_to c1 adjacent_to c2 ...``: the answer is the next concept, and no concept further
+    along the chain is a distractor (a reader who takes the closure would find two correct answers)."""
+    folder = tmp_path / "rooms"
+    folder.mkdir()
+    rows = ["id\tlabel\tsynonyms\tdefinition"] + [f"R:{i}\troom {i}\t\tRoom number {i} of the house." for i in range(30)]
+    (folder / "concepts.tsv").write_text("\n".join(rows) + "\n")
+    edges = ["child\trelation\tparent"] + [f"R:{i}\tadjacent_to\tR:{i + 1}" for i in range(24)]
+    edges += [f"R:{i}\tis_a\tR:29" for i in range(29)]
+    (folder / "edges.tsv").write_text("\n".join(edges) + "\n")
+    graph = load_source(folder, relations=["adjacent_to"])
+    assert graph.relation_info["adjacent_to"]["transitive"] is False
+    _, questions = build(graph, "adjacent_to", relation="adjacent_to")
+    assert questions
+    for question in questions:
+        number = int(question.concept.split(":")[1])
+        assert question.notes["answer_id"] == f"R:{number + 1}" and question.notes["hops"] == 1
+        further = {f"R:{i}" for i in range(number + 2, 25)}
+        assert further.isdisjoint(question.notes["distractor_ids"]), question.id
+    assert any(int(d.split(":")[1]) < int(q.concept.split(":")[1]) for q in questions for d in q.notes["distractor_ids"])
+
+
 @pytest.mark.parametrize("probe", ["definitions", "synonymy", "hypernymy", "hyponymy"])
 def test_no_distractor_shares_a_name_with_the_concept_or_the_answer(vehicles, probe):
     def names(concept_id):
