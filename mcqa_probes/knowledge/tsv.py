@@ -1,7 +1,9 @@
 """A taxonomy kept in a spreadsheet: a directory with ``concepts.tsv`` and ``edges.tsv`` (or ``.csv``),
 read with the standard ``csv`` module.
 
-``concepts.tsv``: a header ``id, label, synonyms, definition``, then one row per concept; synonyms
+``concepts.tsv``: a header ``id, label, synonyms, definition``, then one row per concept (in a ``.csv``
+the cells are separated by commas, or by semicolons as spreadsheets export them where the decimal
+mark is a comma: the header line tells which); synonyms
 are separated by ``|``. ``edges.tsv``: a header ``child, relation, parent``; a relation ``is_a``
 (also ``isa``, ``subClassOf``, ``rdfs:subClassOf``, ``broader``, ``skos:broader``, ``parent``) is the
 parent relation, any other one (``part_of``) a named relation link. A row with another number of
@@ -38,8 +40,14 @@ def _rows(path: Path, columns: Tuple[str, ...]):
     except OSError as error:
         raise SourceError(str(path), f"cannot be read ({error.strerror})") from None
     with handle:
-        reader = csv.reader(handle, dialect="excel-tab" if path.suffix == ".tsv" else "excel")
         try:
+            if path.suffix == ".tsv":
+                reader = csv.reader(handle, dialect="excel-tab")
+            else:
+                first = handle.readline()
+                handle.seek(0)
+                # a spreadsheet in a language with decimal commas exports its CSV with semicolons
+                reader = csv.reader(handle, dialect="excel", delimiter=";" if first.count(";") > first.count(",") else ",")
             header = next(reader, None)
             if header is None:
                 raise SourceError(str(path), f"empty file (expected a header {', '.join(columns)})", 1)

@@ -32,6 +32,17 @@ def test_csv_files_with_quoted_cells_work_too(tmp_path):
     assert data.concepts["B"].definition == "A seat, with a back." and data.parents == [("B", "A", 2)]
 
 
+def test_csv_files_with_semicolons_as_spreadsheets_write_them_are_read_alike(tmp_path):
+    folder = tmp_path / "products"
+    folder.mkdir()
+    (folder / "concepts.csv").write_bytes('\ufeffid;label;synonyms;definition\r\nA;thing;;"A thing; in general."\r\n'
+                                          'B;chair;seat|stool;A seat, with a back.\r\n'.encode("utf-8"))
+    (folder / "edges.csv").write_text("child;relation;parent\nB;is_a;A\n")
+    data = read(folder)
+    assert data.concepts["A"].definition == "A thing; in general." and data.concepts["B"].synonyms == ["seat", "stool"]
+    assert data.concepts["B"].definition == "A seat, with a back." and data.parents == [("B", "A", 2)]
+
+
 @pytest.mark.parametrize("name, old, new, line, what", [
     ("concepts.tsv", "P:6\tstool\t\tA seat without a back or arms.", "P:6\tstool\tA seat without a back or arms.", 7,
      "3 columns, expected 4"),
