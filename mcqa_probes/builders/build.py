@@ -44,9 +44,11 @@ def probe_rng(seed: int, probe: str, stage: str) -> random.Random:
 
 
 def write_probe(out: Path, probe: str, questions: List[ProbeQuestion], seed: int, train_size: Optional[int],
-                results, progress: Progress = _no_progress, log: Callable[[str], None] = lambda message: None) -> None:
+                results, progress: Progress = _no_progress, log: Callable[[str], None] = lambda message: None,
+                compact: bool = False) -> None:
     """De-duplicate, split, check and write one probe into ``results`` = ``(stats, files, counts,
-    timings)``; the one home of this step for every source."""
+    timings)``; the one home of this step for every source (``compact``: see
+    :func:`mcqa_probes.builders.output.jsonl_bytes`)."""
     stats, files, counts, timings = results
     start = time.perf_counter()
     kept, dropped = deduplicate(questions)
@@ -54,7 +56,8 @@ def write_probe(out: Path, probe: str, questions: List[ProbeQuestion], seed: int
     check_leakage(splits)
     for split in progress(SPLITS, desc=f"write {probe}", total=len(SPLITS)):
         relative = f"{probe}/{split}.jsonl"
-        files[relative] = write_questions(out / relative, splits[split], int_labels=(probe == "dictionary"))
+        files[relative] = write_questions(out / relative, splits[split], int_labels=(probe == "dictionary"),
+                                          compact=compact)
     stats[probe] = dict(probe_stats(splits), duplicates_dropped=dropped)
     counts[probe] = {split: len(splits[split]) for split in SPLITS}
     timings[f"split_and_write_{probe}"] = round(time.perf_counter() - start, 2)

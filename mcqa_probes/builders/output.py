@@ -16,14 +16,35 @@ PathLike = Union[str, os.PathLike]
 _encode_line = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 
-def jsonl_bytes(questions: Iterable[ProbeQuestion], int_labels: bool = False) -> bytes:
-    lines = [_encode_line(q.to_json(int_labels=int_labels)) for q in questions]
-    return ("\n".join(lines) + ("\n" if lines else "")).encode("utf-8")
+#: where one question ends and the next begins in ``orjson``'s compact text of a list of questions:
+#: a question is an object whose first key is ``id``, and no object inside one has that first key
+#: (inside a string, the quotes would be escaped)
+_BETWEEN, _BETWEEN_LINES = b'},{"id":', b'}\n{"id":'
 
 
-def write_questions(path: PathLike, questions: Iterable[ProbeQuestion], int_labels: bool = False) -> str:
-    """Write one ``mcqa`` jsonl file; returns its sha256."""
-    data = jsonl_bytes(questions, int_labels)
+def jsonl_bytes(questions: Iterable[ProbeQuestion], int_labels: bool = False, compact: bool = False) -> bytes:
+    """The jsonl text of ``questions``, one per line. The standard library's spacing
+    (``{"id": "x", ...}``, WordNet's and GCIDE's files, byte-identical to earlier builds), or with
+    ``compact`` orjson's (``{"id":"x",...}``: the same values, written three to five times faster;
+    the probes of a user's knowledge source)."""
+    values = [q.to_json(int_labels=int_labels) for q in questions]
+    if not values:
+        return b""
+    if compact:
+        import orjson   # lazy: only the builds from a knowledge source need it
+
+        # the whole list at once (one call: the fastest), then cut into lines between the questions
+        text = orjson.dumps(values)[1:-1]
+        if text.count(_BETWEEN) == len(values) - 1:
+            return text.replace(_BETWEEN, _BETWEEN_LINES) + b"\n"
+        return b"".join([orjson.dumps(value, option=orjson.OPT_APPEND_NEWLINE) for value in values])
+    return ("\n".join([_encode_line(value) for value in values]) + "\n").encode("utf-8")
+
+
+def write_questions(path: PathLike, questions: Iterable[ProbeQuestion], int_labels: bool = False,
+                    compact: bool = False) -> str:
+    """Write one ``mcqa`` jsonl file (see :func:`jsonl_bytes`); returns its sha256."""
+    data = jsonl_bytes(questions, int_labels, compact)
     write_bytes(path, data)
     return sha256_bytes(data)
 

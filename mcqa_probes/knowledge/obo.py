@@ -27,7 +27,7 @@ from typing import Dict, List, Optional, Tuple
 
 from mcqa_probes.knowledge.identifiers import curie
 from mcqa_probes.knowledge.ontology import (
-    OBO_EQUIVALENTS, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, without_own_name,
+    OBO_EQUIVALENTS, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, own_name, without_own_name,
 )
 
 #: OBO 1.0's synonym tags, each with its scope (OBO 1.2 writes ``synonym: "text" EXACT []``)
@@ -231,7 +231,7 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
     for clause in document.header:
         kind = type(clause).__name__
         if kind == "OntologyClause":
-            name = str(clause.ontology)
+            name = own_name(str(clause.ontology))
         elif kind == "DataVersionClause":
             versions.setdefault("data", str(clause.version))
         elif kind == "DateClause":

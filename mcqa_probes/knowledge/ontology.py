@@ -127,11 +127,20 @@ class Line(int):
         return int(self), self.path
 
 
+def own_name(name: str) -> str:
+    """An ontology's name without a file suffix: HPO's OBO header says ``ontology: hp.obo``, its OWL
+    release is ``.../obo/hp.owl``; both are ``hp``."""
+    return name[: -len(".obo")] if name.endswith(".obo") and len(name) > len(".obo") else name
+
+
 def without_own_name(version: str, name: str) -> str:
     """A version that repeats the ontology's name (HPO's ``hp/releases/2024-01-16``) without it, as the
-    OBO and the OWL readers both give it."""
-    head = f"{name}/"
-    return version[len(head):] if name and version.startswith(head) and len(version) > len(head) else version
+    OBO and the OWL readers both give it (``name`` with or without its file suffix)."""
+    for own in dict.fromkeys((name, own_name(name))):
+        head = f"{own}/"
+        if own and version.startswith(head) and len(version) > len(head):
+            return version[len(head):]
+    return version
 
 
 def file_of(line: Optional[int], default: Optional[str]) -> Optional[str]:

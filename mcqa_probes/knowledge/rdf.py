@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from mcqa_probes.knowledge.identifiers import OBO_PURL, curie, expand
-from mcqa_probes.knowledge.ontology import RawConcept, SourceData, SourceError, SourceReport, Vocabulary, without_own_name
+from mcqa_probes.knowledge.ontology import RawConcept, SourceData, SourceError, SourceReport, Vocabulary, own_name, without_own_name
 from mcqa_probes.knowledge.text import label_from_iri
 
 #: rdflib parser names by file suffix
@@ -249,6 +249,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         version = _version(info[0] if info else None, iri[0] if iri else None, name)
         if version == "unknown" and dates:
             version = dates[0]          # OBO's header "date:" without a data-version
+        name = own_name(name)
     for scheme in sorted(graph.subjects(rdflib.RDF.type, rdflib.URIRef(SKOS + "ConceptScheme")), key=str):
         titles = _pick([*texts(scheme, rdflib.URIRef(SKOS + "prefLabel")), *texts(scheme, rdflib.RDFS.label),
                         *texts(scheme, rdflib.URIRef(SKOS_XL + "prefLabel"))], vocabulary.lang)

