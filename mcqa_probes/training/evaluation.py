@@ -118,9 +118,13 @@ def predict_instances(model: Model, instances: List[Instance], batch_size: int =
         batch.index_instances(model.vocab)
         tensors = batch.as_tensor_dict()
         tensors.pop("label", None)
+        # the real choices, from the CPU tensors: allennlp's move_to_device moves a dict's tensors in
+        # place, and a mask on the GPU cannot index the logits brought back to the CPU
+        masks = tensors["candidate_ids"] >= 0 if "candidate_ids" in tensors else None
         output = model(**move_to_device(tensors, device))
         rows = output["logits"].float().cpu()
-        masks = tensors["candidate_ids"] >= 0 if "candidate_ids" in tensors else torch.ones_like(rows, dtype=torch.bool)
+        if masks is None:
+            masks = torch.ones_like(rows, dtype=torch.bool)
         for row, mask in zip(rows, masks):
             logits.append(row[mask].tolist())
         best += output["best_alternative"].tolist()

@@ -12,7 +12,7 @@ from mcqa_probes.training.evaluation import (
     model_cuda_device,
     predict_instances,
 )
-from tests.conftest import DATA
+from tests.conftest import DATA, FIXTURES
 
 
 def by_hand(model, instances):
@@ -47,3 +47,27 @@ def test_evaluating_nothing_is_an_error(tiny_bert):
     model = TransformerMcqa(Vocabulary(), transformer_model_name=tiny_bert)
     with pytest.raises(ValueError, match="no instances"):
         evaluate_instances(model, [])
+
+
+def test_predictions_take_the_real_choices_from_the_cpu_tensors(tiny_bert, monkeypatch):
+    """On a GPU, allennlp's move_to_device moves the batch dict's tensors in place; the mask of the
+    real choices (MC-MLM ``candidate_ids >= 0``) must come from the CPU tensors, as the logits come
+    back to the CPU. Here the "move" leaves the caller's dict holding tensors on another device
+    (``meta``, the one other device a CPU machine has) and gives the model usable ones."""
+    import mcqa_probes.training.evaluation as evaluation
+    from mcqa_probes.experiments.olmpics.zero_shot import build
+
+    reader, model = build(tiny_bert, cuda_device=-1)
+    instances = list(reader.read(str(FIXTURES / "olmpics" / "number_comparison_age_compare_masked_dev.jsonl")))[:6]
+    expected = predict_instances(model, instances, batch_size=4)
+
+    def move_elsewhere(tensors, device):
+        usable = dict(tensors)
+        for key, value in tensors.items():
+            if isinstance(value, torch.Tensor):
+                tensors[key] = value.to("meta")
+        return usable
+
+    monkeypatch.setattr(evaluation, "move_to_device", move_elsewhere)
+    assert evaluation.predict_instances(model, instances, batch_size=4) == expected
+    assert all(len(row) == 2 for row in expected["logits"])          # the two real choices of each question
