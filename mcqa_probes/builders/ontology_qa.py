@@ -241,8 +241,23 @@ class OntologyQABuilder(WordNetQABuilder):
             return found
         found = self.askable(kind)
         self.summary["askable"] = len(found)
+        # hypernymy: a concept whose every ancestor is too general (min_answer_depth: the root) has
+        # no answer; it is neither counted as askable nor given one of the max_concepts places
+        answerable = (lambda c: bool(self.answers(kind, c, None))) if kind == "hypernymy" else None
         if limit and len(found) > limit:
-            found = sorted(sorted(found, key=lambda c: _rank(probe, c))[:limit])
+            ordered = sorted(found, key=lambda c: _rank(probe, c))
+            if answerable is not None:
+                picked = []
+                for concept_id in ordered:
+                    if answerable(concept_id):
+                        picked.append(concept_id)
+                        if len(picked) == limit:
+                            break
+                return sorted(picked)
+            return sorted(ordered[:limit])
+        if answerable is not None:
+            found = [c for c in found if answerable(c)]
+            self.summary["askable"] = len(found)
         return found
 
     def answer_pool(self, probe: str, concepts: Optional[List[str]] = None) -> Dict[str, List[str]]:
@@ -289,6 +304,7 @@ class OntologyQABuilder(WordNetQABuilder):
         entailed = self.entailed(concept_id) if relation else frozenset()
         ancestors = tax.ancestors(concept_id) if probe == "hypernymy" and not relation else frozenset()
         answer_definition = self.usable_definition(answer_id) if probe == "definitions" else ""
+        term_names = self.graph[concept_id].lemmas
 
         # a distractor named like a correct answer (a synonym of another ancestor) is a correct answer too
         named_like_correct = relation or probe in ("hypernymy", "hyponymy")
@@ -307,8 +323,10 @@ class OntologyQABuilder(WordNetQABuilder):
             if named_like_correct and any(correct(twin) for twin in self.namesakes(other)):
                 return False
             if probe == "definitions":
+                # a definition that names the asked term is not its definition (the right one has
+                # its own names masked): such a distractor would give the answer away
                 definition = self.usable_definition(other)
-                return bool(definition) and definition != answer_definition
+                return bool(definition) and definition != answer_definition and not mentions(definition, term_names)
             if relation:
                 return other not in entailed
             if other in ancestors:

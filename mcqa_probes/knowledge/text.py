@@ -16,7 +16,9 @@ import html
 import re
 from typing import Iterable, Optional, Pattern, Sequence, Tuple
 
-_TAG = re.compile(r"<[^>]+>")
+#: an HTML/XML tag or comment (``<br/>``, ``<a href="...">``, ``</p>``), not a comparison: HPO writes
+#: "(<60 mmHg) without a decrease ... (> or = to 100 mmHg)"
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9:-]*(?:\s[^<>]*)?/?>|<!--.*?-->", re.DOTALL)
 _WIKI_LINK = re.compile(r"\[\[([^\]|]+)(?:\|([^\]]+))?\]\]")
 _MARKDOWN_LINK = re.compile(r"\[([^\]]+)\]\((?:[^)\s]+)\)")
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
@@ -101,9 +103,22 @@ def _name_pattern(names: Tuple[str, ...]) -> Optional[Pattern]:
     variants = name_variants(names)
     if not variants:
         return None
-    # words joined by space, _ or -, or written together as code (MediaObject: schema.org's comments)
-    alternatives = ["[ _-]*".join(re.escape(word) for word in name.split(" ")) for name in variants]
+    # words joined by space, _ or -, or written together as code (MediaObject: schema.org's comments);
+    # a last word in consonant + y also as its plural in -ies (dystrophy, dystrophies)
+    alternatives = ["[ _-]*".join(_word_pattern(word, last=index == len(name.split(" ")) - 1)
+                                  for index, word in enumerate(name.split(" "))) for name in variants]
     return re.compile(r"(?<![\w])(?:" + "|".join(alternatives) + r")(?:e?s)?(?![\w])", re.IGNORECASE)
+
+
+def _ies_plural(word: str) -> bool:
+    """A word whose plural ends in -ies (``dystrophy``; not ``day``)."""
+    return len(word) > 2 and word.endswith("y") and word[-2].isalpha() and word[-2] not in "aeiouy"
+
+
+def _word_pattern(word: str, last: bool) -> str:
+    if last and _ies_plural(word):
+        return re.escape(word[:-1]) + "(?:y|ies)"
+    return re.escape(word)
 
 
 _SEPARATORS = re.compile(r"[\s_-]+")
@@ -118,7 +133,9 @@ def _squashed(text: str) -> str:
 
 @functools.lru_cache(maxsize=200_000)
 def _squashed_names(names: Tuple[str, ...]) -> Tuple[str, ...]:
-    return tuple(_squashed(name) for name in _name_variants(names))
+    # without a final -y that the plural changes (dystroph: dystrophy, dystrophies)
+    return tuple(_squashed(name)[:-1] if _ies_plural(name.split(" ")[-1]) else _squashed(name)
+                 for name in _name_variants(names))
 
 
 def might_mention(text: str, names: Sequence[str]) -> bool:

@@ -125,6 +125,35 @@ def test_a_relation_not_declared_transitive_asks_one_hop_and_offers_nothing_in_i
     assert any(int(d.split(":")[1]) < int(q.concept.split(":")[1]) for q in questions for d in q.notes["distractor_ids"])
 
 
+def test_no_distractor_definition_names_the_asked_term(vehicles):
+    """The right definition has the term's own names masked; a wrong one that names the term ("A land
+    vehicle with four wheels" for *land vehicle*) would give the answer away, so it is never offered."""
+    import re
+
+    def names_term(text, concept):
+        return any(re.search(r"(?<!\w)" + re.escape(name.replace("_", " ")) + r"(?:e?s)?(?!\w)", text, re.I)
+                   for name in vehicles[concept].lemmas)
+
+    _, questions = build(vehicles, "definitions")
+    land_vehicle = [q for q in questions if q.concept == "VO:0000002"]
+    assert land_vehicle and any(names_term(vehicles["VO:0000005"].definition, "VO:0000002") for _ in [0])
+    for question in questions:
+        for index, text in enumerate(question.choices):
+            if index != question.answer_index:
+                assert not names_term(text, question.concept), (question.id, text)
+
+
+def test_every_concept_asked_in_hypernymy_has_a_question_with_or_without_a_cap(clinics):
+    """A concept whose only parent is the root (too general to be an answer) is not asked, nor given
+    one of the max_concepts places."""
+    for cap in (0, 5):
+        builder, questions = build(clinics, "hypernymy", max_concepts=cap)
+        asked = {q.concept for q in questions}
+        assert builder.summary["concepts"] == len(asked) and (not cap or len(asked) == cap)
+        if not cap:
+            assert builder.summary["askable"] == len(asked)
+
+
 @pytest.mark.parametrize("probe", ["definitions", "synonymy", "hypernymy", "hyponymy"])
 def test_no_distractor_shares_a_name_with_the_concept_or_the_answer(vehicles, probe):
     def names(concept_id):

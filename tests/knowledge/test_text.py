@@ -1,0 +1,19 @@
+"""Definitions and names as the probes show them: markup out, names found however they are written."""
+from mcqa_probes.knowledge.text import clean_definition, mask_names, mentions
+
+
+def test_markup_goes_and_a_comparison_stays():
+    hpo = ("A decrease in diastolic blood pressure (<60 mmHg) without a decrease in systolic blood pressure "
+           "(> or = to 100 mmHg).")
+    assert clean_definition(hpo) == (hpo, False)
+    assert clean_definition('A <b>bold</b> claim<br/>, a <a href="x">link</a><!-- note --> and x < y > z.') == (
+        "A bold claim , a link and x < y > z.", False)
+
+
+def test_a_name_is_found_in_its_plural_including_y_to_ies():
+    text = "Retinal dystrophies are defined by a retinal-dystrophy of the eye; Retinal Dystrophys too."
+    masked, count = mask_names(text, ["retinal dystrophy"])
+    assert masked == "___ are defined by a ___ of the eye; ___ too." and count == 3
+    assert mentions("two embryos and the bodies", ["body"]) and mentions("two embryos", ["embryo"])
+    assert mask_names("holidays and days", ["day"]) == ("holidays and ___", 1)        # -ays is not -ies
+    assert not mentions("a daisy", ["day"]) and not mentions("tragedies", ["trage"])
