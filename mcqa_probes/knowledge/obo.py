@@ -313,6 +313,7 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
         data.concepts[concept_id] = concept
         data.parents.extend((concept_id, parent, line) for parent, line in parents)
         data.links.extend((concept_id, relation, target, line) for relation, target, line in links)
+    data.existential_relations.update(relation for _, relation, _, _ in data.links)
     return data
 
 

@@ -173,6 +173,10 @@ class SourceData:
     parents: List[Tuple[str, str, Optional[int]]] = field(default_factory=list)
     links: List[Tuple[str, str, str, Optional[int]]] = field(default_factory=list)
     relation_info: Dict[str, Dict[str, Any]] = field(default_factory=dict)
+    #: relations whose links are existential (OBO ``relationship:``, OWL ``someValuesFrom``): ``C r D``
+    #: with ``D is_a E`` gives ``C r E``, so a link to a skipped concept goes on to its parents; a plain
+    #: property between two concepts (``skos:related``, a table's link) is dropped instead
+    existential_relations: set = field(default_factory=set)
     #: ids skipped as obsolete / deprecated (an edge to one is dropped, not reported as undefined)
     obsolete: set = field(default_factory=set)
     #: language tags seen on labels (RDF), to say which --lang would find labels

@@ -279,6 +279,9 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         for prop in parent_props:       # kept so that the closure of a concept under it goes through it
             data.parents.extend((cid(node), cid(parent), None) for parent in graph.objects(node, prop)
                                 if isinstance(parent, rdflib.URIRef))
+        if rdflib.URIRef(SKOS + "broader") in parent_props:      # and its narrower ones, the other way
+            data.parents.extend((cid(child), cid(node), None) for child in graph.objects(node, narrower)
+                                if isinstance(child, rdflib.URIRef))
     known = set(concept_nodes) | deprecated      # a link to a deprecated concept goes on to its parents
     for node in concept_nodes:
         concept = RawConcept(id=cid(node))
@@ -316,7 +319,9 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                     on_property = graph.value(parent, rdflib.URIRef(OWL + "onProperty"))
                     target = graph.value(parent, rdflib.URIRef(OWL + "someValuesFrom"))
                     if isinstance(on_property, rdflib.URIRef) and isinstance(target, rdflib.URIRef):
-                        data.links.append((concept.id, _relation_id(graph, on_property, cid), cid(target), None))
+                        relation = _relation_id(graph, on_property, cid)
+                        data.links.append((concept.id, relation, cid(target), None))
+                        data.existential_relations.add(relation)
         if rdflib.URIRef(SKOS + "broader") in parent_props:
             for child in graph.objects(node, narrower):
                 if isinstance(child, rdflib.URIRef):
@@ -346,7 +351,11 @@ def _relation_info(graph, relation: str, lookup: Dict[str, str], cid) -> Dict:
         return dict(SKOS_RELATIONS[relation], aliases=[])
     nodes = [p for p in set(graph.subjects(rdflib.URIRef(OBO_IN_OWL + "shorthand"), rdflib.Literal(relation)))]
     nodes.append(rdflib.URIRef(expand(relation, lookup)))
-    info = {"name": relation.split(":")[-1].replace("_", " "), "transitive": False, "symmetric": False, "aliases": []}
+    # a readable local name as the default name (part_of: "part of"), none for an opaque one
+    # (BFO:0000050: the loader knows it as "part of", as for an OBO file that uses the id bare)
+    local = relation.split(":")[-1]
+    info = {"name": local.replace("_", " ") if any(c.isalpha() for c in local) else "",
+            "transitive": False, "symmetric": False, "aliases": []}
     for node in nodes:
         label = graph.value(node, rdflib.RDFS.label)
         if label is not None:

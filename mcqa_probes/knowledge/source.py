@@ -111,6 +111,7 @@ def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
         merged.obsolete |= part.obsolete
         merged.label_languages |= part.label_languages
         merged.namespaces.extend(pair for pair in part.namespaces if pair not in merged.namespaces)
+        merged.existential_relations |= part.existential_relations
         for relation, info in part.relation_info.items():
             merged.relation_info.setdefault(relation, info)
     return merged
@@ -132,9 +133,14 @@ def _resolve_relations(wanted: Optional[Iterable[str]], data: SourceData) -> Dic
         return {}
     used = sorted({link[1] for link in data.links})
     names: Dict[str, str] = {}
+    # a relation's own id first (part_of is the relation part_of, even where BFO:0000050 is named
+    # "part of"), then its names and aliases
+    for relation in used:
+        for alias in (relation, normalise(relation)):
+            names.setdefault(alias.lower().replace(" ", "_"), relation)
     for relation in used:
         info = data.relation_info.get(relation, {})
-        for alias in [relation, normalise(relation), info.get("name", ""), *info.get("aliases", [])]:
+        for alias in [info.get("name", ""), *info.get("aliases", [])]:
             if alias:
                 names.setdefault(alias.lower().replace(" ", "_"), relation)
     resolved = {}
@@ -198,6 +204,16 @@ def load_source(
         concepts[concept_id] = Concept(id=concept_id, pos="n", lemmas=(label, *synonyms), definition=definition,
                                        examples=tuple(raw.examples))
 
+    # --lang in no label of a file whose labels are tagged: the few concepts with an untagged label
+    # would make a probe while most of the source is dropped without a word
+    wanted = vocabulary.lang.lower().split("-")[0]
+    tags = sorted(data.label_languages)
+    if (concepts and tags and wanted not in {tag.split("-")[0] for tag in tags}
+            and report.counts.get("no_label", 0) > len(concepts)):
+        raise SourceError(where, f"--lang {vocabulary.lang}: no label in this language ({report.counts['no_label']} "
+                                 f"concepts dropped for want of one, {len(concepts)} kept with an untagged label; "
+                                 f"expected one of the file's languages: {', '.join(tags)}): give --lang {tags[0]}")
+
     # a skipped concept (no label, obsolete, deprecated) in the middle of the hierarchy: the edges to it
     # go on to its own parents, so that "exactly one correct answer" still sees every ancestor
     skipped_parents: Dict[str, List[str]] = {}
@@ -221,19 +237,19 @@ def load_source(
             found = lifted_cache[target] = sorted(reached)
         return found
 
-    def targets(child: str, target: str, line: Optional[int], what: str) -> List[str]:
+    def targets(child: str, target: str, line: Optional[int], what: str, lift: bool = True) -> List[str]:
         """What the edge ``child what target`` points to in the graph (none: dropped, counted)."""
         if child not in concepts:
             return []
         if target in concepts:
             return [target]
         if target in data.concepts or target in data.obsolete:
-            if lifted(target):
+            if lift and lifted(target):
                 report.add("edge_lifted", file_of(line, where), line,
                            f"{child} {what} {target} -> {', '.join(lifted(target))}")
             else:
                 report.add("edge_to_dropped", file_of(line, where), line, f"{child} {what} {target}")
-            return lifted(target)
+            return lifted(target) if lift else []
         if strict:
             raise SourceError(file_of(line, where) or where, f"{child} {what} {target}: {target} is never defined (expected a concept of "
                                      "the source; without --strict such edges are dropped and counted)", line)
@@ -246,8 +262,9 @@ def load_source(
             parent_edges[(c, target)] = line
     link_edges: Dict[Tuple[str, str, str], Optional[int]] = {}
     for s_, r, o, line in data.links:
-        for target in targets(s_, o, line, r):
-            link_edges[(s_, r, target)] = line     # C r D, D is_a E: C r E
+        # C r D, D is_a E: C r E for an existential relation; "C related D" says nothing of E
+        for target in targets(s_, o, line, r, lift=r in data.existential_relations):
+            link_edges[(s_, r, target)] = line
     parents = sorted(parent_edges.items())
     links = sorted(link_edges.items())
 

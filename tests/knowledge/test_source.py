@@ -4,7 +4,7 @@ import shutil
 import pytest
 
 from mcqa_probes.knowledge.identifiers import curie, expand, normalise
-from mcqa_probes.knowledge.ontology import SourceError
+from mcqa_probes.knowledge.ontology import SourceError, Vocabulary
 from mcqa_probes.knowledge.source import guess_format, load_source
 from tests.conftest import FIXTURES
 
@@ -167,21 +167,38 @@ def test_instance_frames_are_not_concepts(tmp_path):
 
 
 @pytest.mark.parametrize("skipped", ['skos:prefLabel "outil de coupe"@fr', 'skos:prefLabel "cutting tool"@en ; owl:deprecated true'])
-def test_an_edge_to_a_skipped_concept_goes_on_to_its_parents(tmp_path, skipped):
-    """utensil > cutting tool > knife with the middle concept unnamed in English or deprecated: the
-    knife is still a utensil (else "utensil" could be offered as a wrong answer for the knife)."""
+@pytest.mark.parametrize("knife_under", ["k:knife skos:broader k:cutting_tool .", "k:cutting_tool skos:narrower k:knife ."])
+def test_an_edge_to_a_skipped_concept_goes_on_to_its_parents(tmp_path, skipped, knife_under):
+    """utensil > cutting tool > knife with the middle concept unnamed in English or deprecated (the
+    knife placed under it by its own broader or by the middle one's narrower): the knife is still a
+    utensil (else "utensil" could be offered as a wrong answer for the knife). A related link to the
+    skipped concept is dropped: "board related cutting tool" says nothing of utensils."""
     path = tmp_path / "mid.ttl"
     path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
                     "@prefix k: <http://example.org/k/> .\n"
                     'k:utensil a skos:Concept ; skos:prefLabel "utensil"@en .\n'
                     f"k:cutting_tool a skos:Concept ; skos:broader k:utensil ; {skipped} .\n"
-                    'k:knife a skos:Concept ; skos:broader k:cutting_tool ; skos:prefLabel "knife"@en .\n'
-                    'k:board a skos:Concept ; skos:broader k:utensil ; skos:related k:cutting_tool ; skos:prefLabel "board"@en .\n')
+                    f'k:knife a skos:Concept ; skos:prefLabel "knife"@en .\n{knife_under}\n'
+                    'k:board a skos:Concept ; skos:broader k:utensil ; skos:related k:cutting_tool, k:knife ; '
+                    'skos:prefLabel "board"@en .\n')
     graph = load_source(path, relations=["skos:related"])
     assert "k:cutting_tool" not in graph
     assert list(graph.hypernyms("k:knife")) == ["k:utensil"]
-    assert list(graph.related("k:board", "skos:related")) == ["k:utensil"]      # C r D, D is_a E: C r E
-    assert graph.provenance["report"].counts["edge_lifted"] == 2
+    assert list(graph.related("k:board", "skos:related")) == ["k:knife"]
+    assert graph.provenance["report"].counts["edge_lifted"] == 1
+    assert graph.provenance["report"].counts["edge_to_dropped"] == 1
+
+
+def test_an_existential_link_to_an_obsolete_term_goes_on_to_its_parents(tmp_path):
+    """OBO's relationship (an OWL existential restriction): wheel part_of (some) bicycle, bicycle is_a
+    vehicle gives wheel part_of (some) vehicle."""
+    path = tmp_path / "parts.obo"
+    path.write_text("format-version: 1.2\nontology: pt\n\n[Term]\nid: X:1\nname: vehicle\n\n[Term]\nid: X:2\n"
+                    "name: bicycle\nis_a: X:1\nis_obsolete: true\n\n[Term]\nid: X:3\nname: wheel\n"
+                    "relationship: part_of X:2\n\n[Term]\nid: X:4\nname: car\nis_a: X:1\n\n[Term]\nid: X:5\n"
+                    "name: tire\nrelationship: part_of X:4\n\n[Typedef]\nid: part_of\nname: part of\n")
+    graph = load_source(path, relations=["part_of"])
+    assert list(graph.related("X:3", "part_of")) == ["X:1"] and list(graph.related("X:5", "part_of")) == ["X:4"]
 
 
 def test_errors_and_reports_name_the_file_the_line_is_in(tmp_path):
@@ -213,3 +230,13 @@ def test_merged_rdf_files_with_other_prefixes_for_one_namespace_give_one_id_per_
     assert list(graph.hypernyms("a:hammer")) == ["a:tool"]
     # a root given as an IRI is the concept of that IRI
     assert sorted(load_source([first, second], root="http://example.org/t/tool").concepts) == ["a:hammer", "a:tool"]
+
+
+def test_a_lang_that_no_label_has_is_an_error_even_where_a_few_labels_are_untagged(tmp_path):
+    path = tmp_path / "fr.ttl"
+    path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix k: <http://example.org/k/> .\n"
+                    + "".join(f'k:c{i} a skos:Concept ; skos:prefLabel "outil {i}"@fr ; skos:broader k:c0 .\n' for i in range(1, 6))
+                    + 'k:c0 a skos:Concept ; skos:prefLabel "outil" .\n')
+    with pytest.raises(SourceError, match=r"--lang de: no label in this language \(5 concepts dropped .* 1 kept .*: give --lang fr"):
+        load_source(path, vocabulary=Vocabulary(lang="de"))
+    assert len(load_source(path, vocabulary=Vocabulary(lang="fr"))) == 6
