@@ -22,6 +22,8 @@ from mcqa_probes.builders.splits import SPLITS, check_leakage, deduplicate, spli
 from mcqa_probes.builders.wordnetqa import WORDNET_PROBES, WordNetQABuilder, merged_settings
 from mcqa_probes.knowledge.graph import KnowledgeGraph
 import multiprocessing
+import os
+import signal
 import traceback
 from mcqa_probes.knowledge.wordnet import load_wordnet_graph
 from mcqa_probes.builders.dictionary_qa import build_dictionary_questions
@@ -64,6 +66,16 @@ def write_probe(out: Path, probe: str, questions: List[ProbeQuestion], seed: int
     log(f"{probe}: {len(questions)} questions, {dropped} duplicates dropped")
 
 
+def stale_probe_dirs(out: Union[str, Path], probes: Sequence[str]) -> List[Path]:
+    """Probe directories in ``out`` (a folder with a ``train.jsonl``) that the manifest just written
+    does not list: left by an earlier build into the same folder; said, never deleted."""
+    out = Path(out)
+    if not out.is_dir():
+        return []
+    return sorted(path for path in out.iterdir()
+                  if path.is_dir() and path.name not in set(probes) and (path / "train.jsonl").is_file())
+
+
 def parse_probes(probes: Union[str, Sequence[str], None]) -> List[str]:
     if probes is None:
         return list(ALL_PROBES)
@@ -84,13 +96,29 @@ def _can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
+def _die_with(parent: int) -> None:
+    """Have the kernel stop this (forked) process when ``parent`` dies (Linux ``PR_SET_PDEATHSIG``), so a
+    build killed with ``kill PID`` leaves no worker writing on; exit now if it is already gone."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)     # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):      # not Linux: the worker finishes its probe
+        pass
+    if os.getppid() != parent:
+        os._exit(1)
+
+
 def _start_child(function, probes, results):
     """Run ``function(probes)`` in a forked process that sends back the result dicts it filled."""
 
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
 
+    parent = os.getpid()
+
     def run():
+        _die_with(parent)
         try:
             for result in results:
                 result.clear()

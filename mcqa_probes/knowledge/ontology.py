@@ -43,7 +43,7 @@ REPORT_KINDS = OrderedDict([
     ("edge_to_dropped", "edges to an obsolete or dropped concept with no parent, dropped"),
     ("merged", "concepts defined in more than one file, merged"),
     ("outside_root", "concepts outside the chosen root(s), left out"),
-    ("shortened_definition", "definitions longer than the limit, cut at a sentence end"),
+    ("shortened_definition", "definitions longer than the limit, cut at a sentence end (or at the limit, with '...')"),
 ])
 
 

@@ -6,7 +6,7 @@ import types
 import pytest
 
 from mcqa_probes.builders import build as build_module
-from mcqa_probes.builders.build import build_probes, parse_probes
+from mcqa_probes.builders.build import build_probes, parse_probes, stale_probe_dirs
 from mcqa_probes.builders.probe_question import ProbeQuestion
 from mcqa_probes.data.question import read_questions
 from mcqa_probes.knowledge.wordnet import graph_from_description
@@ -193,3 +193,46 @@ def test_build_from_queue_reports_a_failing_worker():
 
     with pytest.raises(RuntimeError, match="build worker failed: ValueError: p. exploded"):
         build_from_queue(build_one, ["p0", "p1", "p2", "p3"], ({},), workers=2)
+
+
+def test_a_build_worker_stops_when_its_parent_is_killed(tmp_path):
+    """``kill PID`` of a build (SIGKILL here: no handler runs) stops its forked worker too, so nothing
+    goes on writing into the output folder."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = ("import sys, time\nsys.path.insert(0, %r)\nfrom mcqa_probes.builders.build import _start_child\n"
+              "process, _ = _start_child(lambda probes: time.sleep(120), None, ())\n"
+              "print(process.pid, flush=True)\ntime.sleep(120)\n") % str(Path(__file__).resolve().parents[2])
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    child = int(parent.stdout.readline())
+    parent.send_signal(signal.SIGKILL)
+    parent.wait()
+
+    def alive(pid):
+        try:
+            state = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            return False
+        return "\nState:\tZ" not in state        # a zombie has stopped; only its exit status is left
+
+    for _ in range(100):                         # the kernel signals it at once; allow a slow machine
+        if not alive(child):
+            break
+        time.sleep(0.1)
+    stopped = not alive(child)
+    if not stopped:
+        os.kill(child, signal.SIGKILL)           # clean up before failing
+    assert stopped
+
+
+def test_probe_folders_of_an_earlier_build_are_named_not_deleted(tmp_path):
+    for name in ("definitions", "hypernymy", "notes"):
+        (tmp_path / name).mkdir()
+    (tmp_path / "definitions" / "train.jsonl").write_text("")
+    (tmp_path / "hypernymy" / "train.jsonl").write_text("")
+    assert stale_probe_dirs(tmp_path, ["hypernymy"]) == [tmp_path / "definitions"]
+    assert (tmp_path / "definitions" / "train.jsonl").exists() and stale_probe_dirs(tmp_path / "none", ["x"]) == []
