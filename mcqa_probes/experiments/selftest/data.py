@@ -6,6 +6,8 @@ keeps their content and format and only gives the copies new ids, so the paths s
 question lengths and as many questions as a speed figure needs.
 """
 import json
+import random
+import re
 from pathlib import Path
 from typing import Dict
 
@@ -38,7 +40,7 @@ def _tile(source: Path, target: Path, count: int) -> int:
 
 def write_selftest_data(fixtures: Path, out: Path, questions: int) -> Dict[str, Path]:
     """Write the files under ``out``; returns their paths by name (``probe_dir``, ``train``, ``dev``,
-    ``test``, ``mc_mlm``, ``multi_piece``, ``winoventi``). ``questions``: per dev/test/MC-MLM file
+    ``test``, ``mc_mlm``, ``multi_piece``, ``winoventi``, ``glove_stand_in``). ``questions``: per dev/test/MC-MLM file
     (the train file gets twice as many, the multi-piece file a quarter)."""
     fixtures, out = Path(fixtures), Path(out)
     missing = [name for name in SOURCES.values() if not (fixtures / name).exists()]
@@ -55,4 +57,18 @@ def write_selftest_data(fixtures: Path, out: Path, questions: int) -> Dict[str, 
     _tile(fixtures / SOURCES["multi_piece"], files["multi_piece"], max(4, questions // 4))
     files["winoventi"] = out / "winoventi.tsv"
     write_text(files["winoventi"], (fixtures / SOURCES["winoventi"]).read_text(encoding="utf-8"))
+    files["glove_stand_in"] = out / "glove_stand_in.50d.txt"
+    write_glove_stand_in(files["glove_stand_in"], [files["train"], files["dev"], files["test"]])
     return files
+
+
+def write_glove_stand_in(path: Path, jsonl_files, dimension: int = 50) -> Path:
+    """GloVe-format vectors (seeded random numbers, ``dimension`` of them) for the words of the probe
+    files: what the report card's Choice-Only-GloVe control reads on a machine without the GloVe
+    package (the GPU machine: 69 MB it cannot download). Speed does not depend on the numbers."""
+    words = set()
+    for jsonl in jsonl_files:
+        words.update(re.findall(r"[a-z0-9]+", Path(jsonl).read_text(encoding="utf-8").lower()))
+    rng = random.Random(13)
+    lines = [word + " " + " ".join(f"{rng.uniform(-1, 1):.4f}" for _ in range(dimension)) for word in sorted(words)]
+    return write_text(path, "\n".join(lines) + "\n")

@@ -55,6 +55,17 @@ def _overrides(precision: str) -> str:
     return json.dumps({"model.precision": precision})
 
 
+def _has_glove() -> bool:
+    """Whether the GloVe vectors of the report card's control are here (the package or a file)."""
+    from mcqa_probes.resources import MissingResourceError, glove_50d_file
+
+    try:
+        glove_50d_file(create=False)
+    except MissingResourceError:
+        return False
+    return True
+
+
 def selftest_paths(s: SelftestSettings) -> List[SelftestPath]:
     allennlp = [s.python, "-m", "allennlp"]
 
@@ -65,6 +76,7 @@ def selftest_paths(s: SelftestSettings) -> List[SelftestPath]:
     archive = s.work / "archive" / "model.tar.gz"
     causal_archive = s.work / "causal_archive" / "model.tar.gz"
     train_questions = 2 * s.questions
+    glove = _has_glove()
     paths = [
         SelftestPath(
             "train", allennlp + ["train", str(s.root / "training_config" / "roberta_probe.jsonnet"), "-s",
@@ -142,7 +154,9 @@ def selftest_paths(s: SelftestSettings) -> List[SelftestPath]:
                      allennlp + ["probe-report", str(archive), "--out", str(s.work / "report"), "--probes-dir",
                                  str(s.files["probe_dir"].parent), "--split", "test", "--max-questions",
                                  str(s.questions), "--control-max-train", "64", "--control-epochs", "1", *device],
-                     "allennlp probe-report on the archive", after=("train",), questions=s.questions),
+                     "allennlp probe-report on the archive" + ("" if glove else " (GloVe: random stand-in vectors)"),
+                     env={} if glove else {"MCQA_GLOVE_FILE": str(s.files["glove_stand_in"])},
+                     after=("train",), questions=s.questions),
         SelftestPath("bench_eval", binary("bench_eval") + ["--model", str(s.encoder), "--data", str(s.files["test"]),
                                                            "--repeat", "1", "--rounds", "1", *device, *precision],
                      f"bin/bench_eval (allennlp evaluate vs a plain loop), {s.low}", questions=2 * s.questions),

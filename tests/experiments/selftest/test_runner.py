@@ -93,10 +93,27 @@ def test_prediction_files_of_evaluate_and_predict(tmp_path):
 def test_only_adds_what_a_path_reads(tmp_path):
     settings = SelftestSettings(root=tmp_path, work=tmp_path, cuda_device=-1, encoder=tmp_path, causal=tmp_path,
                                 files={name: tmp_path / name for name in ("train", "dev", "test", "mc_mlm",
-                                                                          "multi_piece", "winoventi", "probe_dir")},
+                                                                          "multi_piece", "winoventi", "probe_dir",
+                                                                          "glove_stand_in")},
                                 questions=8)
     paths = selftest_paths(settings)
     chosen = runner.select_paths(paths, ["evaluate_bf16", "bench_read"])
     assert [p.name for p in chosen] == ["train", "evaluate_fp32", "evaluate_bf16", "bench_read"]
     with pytest.raises(ValueError, match="unknown path"):
         runner.select_paths(paths, ["no_such_path"])
+
+
+@pytest.mark.parametrize("glove", [True, False])
+def test_the_report_card_reads_stand_in_glove_vectors_where_the_real_ones_are_missing(tmp_path, monkeypatch, glove):
+    """The GPU machine cannot download GloVe (69 MB): the card's Choice-Only-GloVe control reads random
+    vectors for the self-test's words there, and the real ones wherever they are installed."""
+    from mcqa_probes.experiments.selftest import paths as paths_module
+
+    monkeypatch.setattr(paths_module, "_has_glove", lambda: glove)
+    files = {name: tmp_path / name for name in ("train", "dev", "test", "mc_mlm", "multi_piece", "winoventi",
+                                                "probe_dir", "glove_stand_in")}
+    settings = SelftestSettings(root=tmp_path, work=tmp_path, cuda_device=-1, encoder=tmp_path, causal=tmp_path,
+                                files=files, questions=8)
+    report = next(p for p in selftest_paths(settings) if p.name == "probe_report")
+    assert report.env == ({} if glove else {"MCQA_GLOVE_FILE": str(files["glove_stand_in"])})
+    assert ("stand-in" in report.what) is not glove
