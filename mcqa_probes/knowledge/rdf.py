@@ -283,6 +283,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             data.parents.extend((cid(child), cid(node), None) for child in graph.objects(node, narrower)
                                 if isinstance(child, rdflib.URIRef))
     known = set(concept_nodes) | deprecated      # a link to a deprecated concept goes on to its parents
+    relation_nodes: Dict[str, Set] = {}          # relation id -> the properties that gave it
     for node in concept_nodes:
         concept = RawConcept(id=cid(node))
         labelled = False
@@ -320,6 +321,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                     target = graph.value(parent, rdflib.URIRef(OWL + "someValuesFrom"))
                     if isinstance(on_property, rdflib.URIRef) and isinstance(target, rdflib.URIRef):
                         relation = _relation_id(graph, on_property, cid)
+                        relation_nodes.setdefault(relation, set()).add(on_property)
                         data.links.append((concept.id, relation, cid(target), None))
                         data.existential_relations.add(relation)
         if rdflib.URIRef(SKOS + "broader") in parent_props:
@@ -329,11 +331,13 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         for predicate, obj in graph.predicate_objects(node):
             if (obj in known and str(predicate) not in NOT_LINKS and predicate not in parent_props
                     and predicate not in label_props):
-                data.links.append((concept.id, _relation_id(graph, predicate, cid), cid(obj), None))
+                relation = _relation_id(graph, predicate, cid)
+                relation_nodes.setdefault(relation, set()).add(predicate)
+                data.links.append((concept.id, relation, cid(obj), None))
     data.parents = sorted(set(data.parents), key=lambda edge: (edge[0], edge[1]))
     data.links = sorted(set(data.links), key=lambda link: link[:3])
     for relation in sorted({link[1] for link in data.links}):
-        data.relation_info[relation] = _relation_info(graph, relation, lookup, cid)
+        data.relation_info[relation] = _relation_info(graph, relation, lookup, cid, relation_nodes.get(relation, ()))
     return data
 
 
@@ -344,13 +348,14 @@ def _relation_id(graph, predicate, cid) -> str:
     return str(shorthand) if shorthand else cid(predicate)
 
 
-def _relation_info(graph, relation: str, lookup: Dict[str, str], cid) -> Dict:
+def _relation_info(graph, relation: str, lookup: Dict[str, str], cid, used: Iterable = ()) -> Dict:
     import rdflib  # lazy: RDF support is needed only for RDF sources
 
     if relation in SKOS_RELATIONS:
         return dict(SKOS_RELATIONS[relation], aliases=[])
     nodes = [p for p in set(graph.subjects(rdflib.URIRef(OBO_IN_OWL + "shorthand"), rdflib.Literal(relation)))]
     nodes.append(rdflib.URIRef(expand(relation, lookup)))
+    nodes.extend(node for node in sorted(used, key=str) if node not in nodes)
     # a readable local name as the default name (part_of: "part of"), none for an opaque one
     # (BFO:0000050: the loader knows it as "part of", as for an OBO file that uses the id bare)
     local = relation.split(":")[-1]
@@ -365,4 +370,10 @@ def _relation_info(graph, relation: str, lookup: Dict[str, str], cid) -> Dict:
         info["symmetric"] |= OWL + "SymmetricProperty" in types
         if isinstance(node, rdflib.URIRef) and cid(node) != relation:
             info["aliases"].append(cid(node))
+        # what the OBO Typedef's xref became: a cross-reference, or an equivalent property
+        info["aliases"].extend(curie(str(x)) for x in graph.objects(node, rdflib.URIRef(OBO_IN_OWL + "hasDbXref")))
+        equivalent = rdflib.URIRef(OWL + "equivalentProperty")
+        info["aliases"].extend(cid(other) for other in [*graph.objects(node, equivalent), *graph.subjects(equivalent, node)]
+                               if isinstance(other, rdflib.URIRef))
+    info["aliases"] = [alias for alias in dict.fromkeys(info["aliases"]) if alias != relation]
     return info

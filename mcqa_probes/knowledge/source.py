@@ -353,7 +353,9 @@ def _name_key(name: str) -> str:
 
 
 def _file_of(raw, data: SourceData) -> Optional[str]:
-    return file_of(raw.line, data.path)
+    """The file of a concept's line; the file itself where the reader gives no line (RDF) and only one
+    file was read (merged files: which one is not known)."""
+    return file_of(raw.line, data.path) or (data.path if Path(data.path).is_file() else None)
 
 
 def _digest(path: PathLike) -> str:

@@ -225,3 +225,20 @@ def test_an_obo_header_and_its_owl_ontology_give_the_same_name_and_version(tmp_p
     owl.write_text(OWL_HEADER.format(ontology=ontology, annotation=annotation))
     assert (load_source(obo).source, load_source(obo).version) == expected
     assert (load_source(owl).source, load_source(owl).version) == expected
+
+
+@pytest.mark.parametrize("property_says", ['oboInOwl:hasDbXref "BFO:0000050"', "owl:equivalentProperty obo:BFO_0000050"])
+def test_a_relation_is_found_by_the_id_its_owl_property_gives_as_a_cross_reference(tmp_path, property_says):
+    """An OBO Typedef ``part_of`` with ``xref: BFO:0000050`` rendered by fastobo: a property of the
+    ontology's own namespace with the BFO id as a cross-reference or an equivalent property."""
+    path = tmp_path / "parts.ttl"
+    path.write_text("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                    "@prefix obo: <http://purl.obolibrary.org/obo/> .\n"
+                    "@prefix oboInOwl: <http://www.geneontology.org/formats/oboInOwl#> .\n"
+                    f"<http://purl.obolibrary.org/obo/pt#part_of> a owl:ObjectProperty ; rdfs:label \"part of\" ; {property_says} .\n"
+                    'obo:PT_1 a owl:Class ; rdfs:label "bicycle" .\n'
+                    'obo:PT_2 a owl:Class ; rdfs:label "wheel" ; rdfs:subClassOf [ a owl:Restriction ; '
+                    "owl:onProperty <http://purl.obolibrary.org/obo/pt#part_of> ; owl:someValuesFrom obo:PT_1 ] .\n")
+    graph = load_source(path, relations=["BFO:0000050"])
+    assert graph.provenance["relations"] == {"BFO:0000050": "part_of"}
+    assert list(graph.related("PT:2", "part_of")) == ["PT:1"]
