@@ -43,6 +43,8 @@ SYNTAX_NAMES = {"turtle": "Turtle", "n3": "N3", "nt": "N-Triples", "xml": "RDF/X
 RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
 OWL = "http://www.w3.org/2002/07/owl#"
+DC = "http://purl.org/dc/elements/1.1/"
+DCTERMS = "http://purl.org/dc/terms/"
 SKOS = "http://www.w3.org/2004/02/skos/core#"
 SKOS_XL = "http://www.w3.org/2008/05/skos-xl#"
 OBO_IN_OWL = "http://www.geneontology.org/formats/oboInOwl#"
@@ -250,10 +252,20 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         if version == "unknown" and dates:
             version = dates[0]          # OBO's header "date:" without a data-version
         name = own_name(name)
-    for scheme in sorted(graph.subjects(rdflib.RDF.type, rdflib.URIRef(SKOS + "ConceptScheme")), key=str):
-        titles = _pick([*texts(scheme, rdflib.URIRef(SKOS + "prefLabel")), *texts(scheme, rdflib.RDFS.label),
-                        *texts(scheme, rdflib.URIRef(SKOS_XL + "prefLabel"))], vocabulary.lang)
-        name = titles[0] if titles else (cid(scheme).rsplit("/", 1)[-1].split(":")[-1] or name)
+    # a thesaurus: named after its (first) concept scheme's title, in --lang if it has one, else in any
+    # language, so that the name does not change with --lang; versioned by the scheme's version or date
+    schemes = sorted(graph.subjects(rdflib.RDF.type, rdflib.URIRef(SKOS + "ConceptScheme")), key=str)
+    if schemes:
+        scheme = schemes[0]
+        titles = [*texts(scheme, rdflib.URIRef(SKOS + "prefLabel")), *texts(scheme, rdflib.RDFS.label),
+                  *texts(scheme, rdflib.URIRef(SKOS_XL + "prefLabel")),
+                  *(value for prop in (DC + "title", DCTERMS + "title") for value in texts(scheme, rdflib.URIRef(prop)))]
+        picked = _pick(titles, vocabulary.lang) or _pick(titles, "en") or sorted(str(t) for t in titles)
+        name = picked[0] if picked else (cid(scheme).rsplit("/", 1)[-1].split(":")[-1] or name)
+        if version == "unknown":
+            stamps = [v for prop in (OWL + "versionInfo", DCTERMS + "modified", DC + "date", DCTERMS + "date",
+                                     DCTERMS + "issued") for v in sorted(str(o) for o in graph.objects(scheme, rdflib.URIRef(prop)))]
+            version = stamps[0] if stamps else version
     data = SourceData(path=path, format=kind or "rdf", name=name, version=version, namespaces=namespaces)
 
     concept_nodes = sorted(candidates - deprecated, key=str)

@@ -242,3 +242,16 @@ def test_a_relation_is_found_by_the_id_its_owl_property_gives_as_a_cross_referen
     graph = load_source(path, relations=["BFO:0000050"])
     assert graph.provenance["relations"] == {"BFO:0000050": "part_of"}
     assert list(graph.related("PT:2", "part_of")) == ["PT:1"]
+
+
+def test_a_thesaurus_is_named_and_versioned_by_its_first_scheme_whatever_the_language(tmp_path):
+    path = tmp_path / "thes.ttl"
+    path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix dc: <http://purl.org/dc/elements/1.1/> .\n"
+                    "@prefix dct: <http://purl.org/dc/terms/> .\n@prefix k: <http://example.org/k/> .\n"
+                    'k:b a skos:ConceptScheme ; skos:prefLabel "Zweites"@de .\n'
+                    'k:a a skos:ConceptScheme ; dc:title "Forest thesaurus"@en ; dct:modified "2011-02-03" .\n'
+                    'k:tree a skos:Concept ; skos:prefLabel "tree"@en, "arbre"@fr ; skos:inScheme k:a .\n'
+                    'k:oak a skos:Concept ; skos:prefLabel "oak"@en, "chêne"@fr ; skos:broader k:tree .\n')
+    for lang in ("en", "fr"):
+        graph = load_source(path, vocabulary=Vocabulary(lang=lang))
+        assert (graph.source, graph.version) == ("Forest thesaurus", "2011-02-03")
