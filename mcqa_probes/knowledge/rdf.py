@@ -81,15 +81,73 @@ def _parse(path: str, syntax: Optional[str]):
             graph.parse(path, format=syntax or syntax_of(path) or "xml")
     except Exception as error:  # rdflib raises a different class per syntax; each says where
         used = syntax or syntax_of(path) or "xml"
+        line = _turtle_line(path) if used in ("turtle", "n3") else None
+        # else the line of the text around the fault, then rdflib's own count (it drifts on large Turtle files)
         raise SourceError(path, f"not valid {SYNTAX_NAMES.get(used, used)}: {_reason(error)}",
-                          _error_line(error) or _line_of_context(error, path)) from None
+                          line or _line_of_context(error, path) or _error_line(error)) from None
     return graph
+
+
+#: a Turtle file larger than this is not searched for its faulty statement (rdflib's line is given)
+TURTLE_SEARCH_BYTES = 30_000_000
+_DIRECTIVE = re.compile(r"^\s*(@prefix|@base|PREFIX|BASE)\b", re.IGNORECASE)
+
+
+def _turtle_line(path: str) -> Optional[int]:
+    """The line of a Turtle file's first faulty statement: rdflib's own line count (and the text it
+    shows around the fault) drift by up to thousands of lines in a large file, so the file is cut at
+    statement ends (a line ending in ``.`` followed by a line that is not indented), the shortest
+    head that fails is found by bisection, and its last statement is parsed alone (with the prefix
+    declarations), where rdflib counts right. None where that does not find it."""
+    import rdflib  # lazy: RDF support is needed only for RDF sources
+
+    try:
+        if Path(path).stat().st_size > TURTLE_SEARCH_BYTES:
+            return None
+        lines = Path(path).read_text(encoding="utf-8").split("\n")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+    def fails(text: str) -> bool:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                rdflib.Graph().parse(data=text, format="turtle")
+        except Exception:
+            return True
+        return False
+
+    ends = [i for i, line in enumerate(lines) if line.rstrip().endswith(".")
+            and (i + 1 == len(lines) or not lines[i + 1][:1].isspace())] + [len(lines) - 1]
+    low, high = -1, len(ends) - 1            # the head up to ends[high] fails; up to ends[low] parses
+    if not fails("\n".join(lines)):
+        return None
+    while high - low > 1:
+        middle = (low + high) // 2
+        if fails("\n".join(lines[: ends[middle] + 1])):
+            high = middle
+        else:
+            low = middle
+    first = ends[low] + 1 if low >= 0 else 0
+    header = [line for line in lines[:first] if _DIRECTIVE.match(line)]
+    chunk = "\n".join(header + lines[first: ends[high] + 1])
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            rdflib.Graph().parse(data=chunk, format="turtle")
+    except Exception as error:      # noqa: BLE001 (any parser error; its line is what is wanted)
+        # the text around the fault (exact in a small input), else rdflib's count (one line too many
+        # per continued object list before the fault)
+        found = _line_in_text(error, chunk) or _error_line(error)
+        if found and found > len(header):
+            return first + found - len(header)
+    return first + 1
 
 
 def _line_of_context(error: Exception, path: str) -> Optional[int]:
     """The line of an N3 / Turtle error that gives none (a string cut short): rdflib shows the text
     around the fault as ``at ^ in <before>^<after>``; that text is looked up in the file."""
-    invalid = re.match(r"^Invalid line: (.+)$", str(error).strip())        # N-Triples: the rest of the line
+    invalid = re.match(r"^Invalid line:\s*(.*)$", str(error).strip())        # N-Triples: the rest of the line
     if invalid:
         try:
             lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
@@ -98,6 +156,9 @@ def _line_of_context(error: Exception, path: str) -> Optional[int]:
         import rdflib  # lazy: RDF support is needed only for RDF sources
 
         rest = invalid.group(1).strip()
+        if not rest:        # nothing left to show: a statement not ended by " ." ran into the end of the file
+            return next((number for number, line in enumerate(lines, 1)
+                         if line.strip() and not line.lstrip().startswith("#") and not line.rstrip().endswith(".")), None)
         for number, line in enumerate(lines, 1):
             if line.rstrip().endswith(rest):
                 try:
@@ -105,14 +166,35 @@ def _line_of_context(error: Exception, path: str) -> Optional[int]:
                 except Exception:       # the first line that ends so and does not parse alone
                     return number
         return None
-    match = re.search(r"at \^ in:?[ \n]?(.*)\Z", str(error), re.DOTALL)
-    if not match:
+    if not re.search(r"at \^ in", str(error)):
         return None
     try:
         text = Path(path).read_text(encoding="utf-8", errors="replace")
     except OSError:
         return None
-    context = match.group(1)
+    return _line_in_text(error, text)
+
+
+def _line_in_text(error: Exception, text: str) -> Optional[int]:
+    """The line of ``text`` where the text rdflib shows around a Turtle / N3 fault (``at ^ in``) is,
+    when it is there once."""
+    match = re.search(r"at \^ in:?[ \n]?(.*)\Z", str(error), re.DOTALL)
+    if not match:
+        return None
+    context = match.group(1).strip()
+    quoted = re.match(r"""^"(?:\.\.\.)?(b'(?:[^'\\]|\\.)*'|b"(?:[^"\\]|\\.)*")\^(b'(?:[^'\\]|\\.)*'|b"(?:[^"\\]|\\.)*")(?:\.\.\.)?"$""",
+                      context, re.DOTALL)
+    if quoted:      # rdflib 7 shows the text around the fault as Python bytes: "...b'<before>'^b'<after>'..."
+        import ast
+
+        try:
+            pieces = [ast.literal_eval(piece).decode("utf-8", errors="replace") for piece in quoted.groups()]
+        except (ValueError, SyntaxError):
+            pieces = None
+        if pieces:
+            where = text.find(pieces[0] + pieces[1])
+            if pieces[0] + pieces[1] and where >= 0 and text.find(pieces[0] + pieces[1], where + 1) < 0:
+                return text.count("\n", 0, where + len(pieces[0])) + 1
     for mark in [m.start() for m in re.finditer(r"\^", context)]:    # '^^' datatypes hold carets too
         before, after = context[:mark], context[mark + 1:]
         where = text.find(before + after)
@@ -144,6 +226,8 @@ def _reason(error: Exception) -> str:
     text = " ".join(str(error).split())
     text = re.sub(r"^at line \d+ of <[^>]*>:\s*", "", text)
     text = _RDF_XML_WHERE.sub("", text)
+    if text == "Invalid line:":     # N-Triples, at the end of the file
+        text = "Invalid line (expected a triple ended by ' .')"
     return (text[:200] + " ...") if len(text) > 200 else (text or type(error).__name__)
 
 

@@ -255,3 +255,28 @@ def test_a_thesaurus_is_named_and_versioned_by_its_first_scheme_whatever_the_lan
     for lang in ("en", "fr"):
         graph = load_source(path, vocabulary=Vocabulary(lang=lang))
         assert (graph.source, graph.version) == ("Forest thesaurus", "2011-02-03")
+
+
+def test_an_n_triples_statement_left_open_at_the_end_of_the_file_is_named_with_its_line(tmp_path):
+    path = tmp_path / "open.nt"
+    path.write_text('<http://e.org/a> <http://www.w3.org/2004/02/skos/core#prefLabel> "a"@en .\n# a comment\n'
+                    '<http://e.org/b> <http://www.w3.org/2004/02/skos/core#prefLabel> "b"@en\n')
+    with pytest.raises(SourceError, match=r"open.nt:3: not valid N-Triples: Invalid line \(expected a triple ended by ' .'\)"):
+        load_source(path)
+
+
+def test_a_fault_deep_in_a_large_turtle_file_is_named_with_its_own_line(tmp_path):
+    """rdflib's own line count drifts in a Turtle file that continues object lists on the next line
+    (``"oak"@en,`` then ``"chene"@fr ;``: by 2,400 lines at line 12,000); the faulty statement is
+    found by cutting the file at statement ends."""
+    rows = ["@prefix skos: <http://www.w3.org/2004/02/skos/core#> .", "@prefix k: <http://example.org/k/> .", ""]
+    for i in range(3000):
+        rows += [f"k:c{i} a skos:Concept ;", f'    skos:prefLabel "concept {i}"@en,', f'        "concept {i} (fr)"@fr ;',
+                 f"    skos:broader k:c{i // 2} .", ""]
+    fault = rows.index("k:c2500 a skos:Concept ;") + 3
+    rows[fault] = rows[fault].replace("skos:broader", "kk:broader")
+    path = tmp_path / "large.ttl"
+    path.write_text("\n".join(rows) + "\n")
+    with pytest.raises(SourceError) as caught:
+        load_source(path)
+    assert str(caught.value).startswith(f"{path}:{fault + 1}: not valid Turtle") and 'Prefix "kk:" not bound' in str(caught.value)
