@@ -318,6 +318,12 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         candidates.update(s for s in graph.subjects(rdflib.RDF.type, rdflib.URIRef(type_iri)) if isinstance(s, rdflib.URIRef))
     if kind != "skos":
         candidates.discard(rdflib.URIRef(OWL + "Thing"))
+    # a bare declaration of an opaque id (``obo:XX_9 a owl:Class`` and nothing else: OWLAPI declares
+    # every class a file refers to) does not define a concept: an edge to one is to a concept never
+    # defined, as in the OBO file it was rendered from (counted; an error with --strict). A bare class
+    # with a name that reads as words (Protege's ``zoo#Animal``) is one, named after its IRI
+    candidates = {node for node in candidates if any(p != rdflib.RDF.type for p in graph.predicates(node))
+                  or (kind != "skos" and label_from_iri(str(node)))}
     true_values = {"true", "1"}
     deprecated = {s for s in candidates
                   if any(str(o).lower() in true_values for o in graph.objects(s, rdflib.URIRef(OWL + "deprecated")))

@@ -280,3 +280,19 @@ def test_a_fault_deep_in_a_large_turtle_file_is_named_with_its_own_line(tmp_path
     with pytest.raises(SourceError) as caught:
         load_source(path)
     assert str(caught.value).startswith(f"{path}:{fault + 1}: not valid Turtle") and 'Prefix "kk:" not bound' in str(caught.value)
+
+
+def test_a_class_only_declared_is_never_defined_as_in_the_obo_file_it_was_rendered_from(tmp_path):
+    """OWLAPI declares every class a file refers to (``obo:XX_9 a owl:Class .``): an edge to such a
+    class is an edge to a concept never defined, counted, and an error with --strict, as from OBO."""
+    path = tmp_path / "declared.ttl"
+    path.write_text("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                    "@prefix obo: <http://purl.obolibrary.org/obo/> .\n"
+                    'obo:XX_1 a owl:Class ; rdfs:label "organ" .\n'
+                    'obo:XX_2 a owl:Class ; rdfs:label "heart" ; rdfs:subClassOf obo:XX_1, obo:XX_9 .\n'
+                    "obo:XX_9 a owl:Class .\n")
+    graph = load_source(path)
+    assert list(graph.hypernyms("XX:2")) == ["XX:1"]
+    assert graph.provenance["report"].counts.get("undefined_parent") == 1 and "no_label" not in graph.provenance["report"].counts
+    with pytest.raises(SourceError, match="XX:2 is_a XX:9: XX:9 is never defined"):
+        load_source(path, strict=True)
