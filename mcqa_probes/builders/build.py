@@ -21,6 +21,7 @@ from mcqa_probes.builders.probe_question import ProbeQuestion
 from mcqa_probes.builders.splits import SPLITS, check_leakage, deduplicate, split_by_concept
 from mcqa_probes.builders.wordnetqa import WORDNET_PROBES, WordNetQABuilder, merged_settings
 from mcqa_probes.knowledge.graph import KnowledgeGraph
+import ctypes
 import multiprocessing
 import os
 import signal
@@ -100,8 +101,6 @@ def _die_with(parent: int) -> None:
     """Have the kernel stop this (forked) process when ``parent`` dies (Linux ``PR_SET_PDEATHSIG``), so a
     build killed with ``kill PID`` leaves no worker writing on; exit now if it is already gone."""
     try:
-        import ctypes
-
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)     # 1: PR_SET_PDEATHSIG
     except (OSError, AttributeError):      # not Linux: the worker finishes its probe
         pass

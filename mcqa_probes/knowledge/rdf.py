@@ -22,6 +22,7 @@ Deprecated resources (``owl:deprecated true``, schema.org's ``schema:supersededB
 parse error is a :class:`~mcqa_probes.knowledge.ontology.SourceError` with the line when the parser
 gives one.
 """
+import ast
 import re
 import warnings
 from pathlib import Path
@@ -185,8 +186,6 @@ def _line_in_text(error: Exception, text: str) -> Optional[int]:
     quoted = re.match(r"""^"(?:\.\.\.)?(b'(?:[^'\\]|\\.)*'|b"(?:[^"\\]|\\.)*")\^(b'(?:[^'\\]|\\.)*'|b"(?:[^"\\]|\\.)*")(?:\.\.\.)?"$""",
                       context, re.DOTALL)
     if quoted:      # rdflib 7 shows the text around the fault as Python bytes: "...b'<before>'^b'<after>'..."
-        import ast
-
         try:
             pieces = [ast.literal_eval(piece).decode("utf-8", errors="replace") for piece in quoted.groups()]
         except (ValueError, SyntaxError):

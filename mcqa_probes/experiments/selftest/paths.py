@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
+from mcqa_probes.resources import MissingResourceError, glove_50d_file
+
 
 @dataclass
 class SelftestPath:
@@ -57,8 +59,6 @@ def _overrides(precision: str) -> str:
 
 def _has_glove() -> bool:
     """Whether the GloVe vectors of the report card's control are here (the package or a file)."""
-    from mcqa_probes.resources import MissingResourceError, glove_50d_file
-
     try:
         glove_50d_file(create=False)
     except MissingResourceError:
