@@ -90,16 +90,19 @@ def _parse(path: str, syntax: Optional[str]):
 
 
 #: a Turtle file larger than this is not searched for its faulty statement (rdflib's line is given)
-TURTLE_SEARCH_BYTES = 30_000_000
+TURTLE_SEARCH_BYTES = 50_000_000
 _DIRECTIVE = re.compile(r"^\s*(@prefix|@base|PREFIX|BASE)\b", re.IGNORECASE)
 
 
 def _turtle_line(path: str) -> Optional[int]:
     """The line of a Turtle file's first faulty statement: rdflib's own line count (and the text it
-    shows around the fault) drift by up to thousands of lines in a large file, so the file is cut at
-    statement ends (a line ending in ``.`` followed by a line that is not indented), the shortest
-    head that fails is found by bisection, and its last statement is parsed alone (with the prefix
-    declarations), where rdflib counts right. None where that does not find it."""
+    shows around the fault) drift by up to thousands of lines in a large file. The file is cut at
+    statement ends (a line ending in ``.`` followed by a line that is not indented) into blocks that
+    are parsed one after the other with the prefix declarations above them (about one parse of the
+    file in all); in the first block that fails, the faulty statement is found by bisection and
+    parsed alone, where rdflib counts right. A "statement" that parses once it runs on to a later
+    end was cut inside a string over several lines, and the search goes on after it; the head of the
+    file before the statement found must parse (else None, and rdflib's line is given)."""
     import rdflib  # lazy: RDF support is needed only for RDF sources
 
     try:
@@ -108,41 +111,56 @@ def _turtle_line(path: str) -> Optional[int]:
         lines = Path(path).read_text(encoding="utf-8").split("\n")
     except (OSError, UnicodeDecodeError):
         return None
+    directives = [i for i, line in enumerate(lines) if _DIRECTIVE.match(line)]
 
-    def fails(text: str) -> bool:
+    def text(first: int, last: int) -> Tuple[str, int]:
+        """Lines ``first..last`` with the declarations above them; and how many those are."""
+        header = [lines[i] for i in directives if i < first]
+        return "\n".join(header + lines[first: last + 1]), len(header)
+
+    def error_of(source: str) -> Optional[Exception]:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                rdflib.Graph().parse(data=text, format="turtle")
-        except Exception:
-            return True
-        return False
+                rdflib.Graph().parse(data=source, format="turtle")
+        except Exception as error:      # noqa: BLE001 (any parser error: where it is is what is wanted)
+            return error
+        return None
 
     ends = [i for i, line in enumerate(lines) if line.rstrip().endswith(".")
-            and (i + 1 == len(lines) or not lines[i + 1][:1].isspace())] + [len(lines) - 1]
-    low, high = -1, len(ends) - 1            # the head up to ends[high] fails; up to ends[low] parses
-    if not fails("\n".join(lines)):
-        return None
-    while high - low > 1:
-        middle = (low + high) // 2
-        if fails("\n".join(lines[: ends[middle] + 1])):
-            high = middle
-        else:
-            low = middle
-    first = ends[low] + 1 if low >= 0 else 0
-    header = [line for line in lines[:first] if _DIRECTIVE.match(line)]
-    chunk = "\n".join(header + lines[first: ends[high] + 1])
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            rdflib.Graph().parse(data=chunk, format="turtle")
-    except Exception as error:      # noqa: BLE001 (any parser error; its line is what is wanted)
+            and (i + 1 < len(lines) and not lines[i + 1][:1].isspace())] + [len(lines) - 1]
+    block, start = 256, 0
+    while start < len(ends):
+        first = ends[start - 1] + 1 if start else 0
+        stop = min(start + block, len(ends)) - 1
+        if error_of(text(first, ends[stop])[0]) is None:
+            start = stop + 1
+            continue
+        low, high = start - 1, stop                 # statements up to ends[low] parse, up to ends[high] fail
+        while high - low > 1:
+            middle = (low + high) // 2
+            if error_of(text(first, ends[middle])[0]) is not None:
+                high = middle
+            else:
+                low = middle
+        head = ends[low] + 1 if low >= 0 else 0
+        # a cut inside a string over several lines: the statement parses once it goes on to a later end
+        later = next((j for j in range(high + 1, min(high + 64, len(ends)))
+                      if error_of(text(head, ends[j])[0]) is None), None)
+        if later is not None:
+            start = later + 1
+            continue
+        if head and error_of("\n".join(lines[:head])) is not None:
+            return None                     # the file before it does not parse: the cuts misled the search
+        chunk, header = text(head, ends[high])
+        error = error_of(chunk)
+        if error is None:
+            return None
         # the text around the fault (exact in a small input), else rdflib's count (one line too many
         # per continued object list before the fault)
         found = _line_in_text(error, chunk) or _error_line(error)
-        if found and found > len(header):
-            return first + found - len(header)
-    return first + 1
+        return head + found - header if found and found > header else head + 1
+    return None
 
 
 def _line_of_context(error: Exception, path: str) -> Optional[int]:

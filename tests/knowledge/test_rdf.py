@@ -296,3 +296,17 @@ def test_a_class_only_declared_is_never_defined_as_in_the_obo_file_it_was_render
     assert graph.provenance["report"].counts.get("undefined_parent") == 1 and "no_label" not in graph.provenance["report"].counts
     with pytest.raises(SourceError, match="XX:2 is_a XX:9: XX:9 is never defined"):
         load_source(path, strict=True)
+
+
+def test_a_turtle_string_over_several_lines_does_not_mislead_the_search_for_the_faulty_line(tmp_path):
+    """A long string whose lines end in '.' looks like statement ends to the search: it gives up (and
+    rdflib's own line is given) rather than name a line inside the string."""
+    rows = ["@prefix skos: <http://www.w3.org/2004/02/skos/core#> .", "@prefix k: <http://example.org/k/> .", "",
+            'k:a a skos:Concept ; skos:prefLabel "a"@en ; skos:definition """First paragraph.',
+            "Second paragraph, at the start of a line.", 'Third."""@en .', "",
+            "k:b a skos:Concept ; kk:prefLabel \"b\"@en .", ""]
+    path = tmp_path / "long.ttl"
+    path.write_text("\n".join(rows) + "\n")
+    with pytest.raises(SourceError) as caught:
+        load_source(path)
+    assert str(caught.value).startswith(f"{path}:8: not valid Turtle")
