@@ -237,6 +237,8 @@ def load_source(
             found = lifted_cache[target] = sorted(reached)
         return found
 
+    through: Dict[Tuple[str, str], str] = {}      # a lifted edge -> the skipped concept it went through
+
     def targets(child: str, target: str, line: Optional[int], what: str, lift: bool = True) -> List[str]:
         """What the edge ``child what target`` points to in the graph (none: dropped, counted)."""
         if child not in concepts:
@@ -247,6 +249,8 @@ def load_source(
             if lift and lifted(target):
                 report.add("edge_lifted", file_of(line, where), line,
                            f"{child} {what} {target} -> {', '.join(lifted(target))}")
+                for reached in lifted(target):
+                    through.setdefault((child, reached), target)
             else:
                 report.add("edge_to_dropped", file_of(line, where), line, f"{child} {what} {target}")
             return lifted(target) if lift else []
@@ -307,7 +311,7 @@ def load_source(
                                  "with a label" + (f" under --root {','.join(roots)}" if roots else "")
                                  + (f" in language {vocabulary.lang!r}" if other else "") + ")" + hint)
 
-    _refuse_cycles(where, [edge for edge, _ in parents], dict(parents), "is_a")
+    _refuse_cycles(where, [edge for edge, _ in parents], dict(parents), "is_a", through)
     graph = KnowledgeGraph(source=data.name, version=data.version)
     for number, concept_id in enumerate(sorted(concepts)):
         concept = concepts[concept_id]
@@ -333,7 +337,8 @@ def load_source(
     for relation in set(resolved_relations.values()):
         if graph.relation_info[relation]["transitive"]:
             edges = [(s, o) for (s, r, o), _ in links if r == relation]
-            _refuse_cycles(where, edges, {(s, o): line for (s, r, o), line in links if r == relation}, relation)
+            _refuse_cycles(where, edges, {(s, o): line for (s, r, o), line in links if r == relation}, relation,
+                           through)
     graph.provenance = {
         "files": [{"path": str(path), "format": part.format, "name": part.name, "version": part.version,
                    "sha256": _digest(path)} for path, part in zip(paths, parts)],
@@ -367,7 +372,7 @@ def _digest(path: PathLike) -> str:
 
 
 def _refuse_cycles(where: str, edges: List[Tuple[str, str]], lines: Dict[Tuple[str, str], Optional[int]],
-                   relation: str) -> None:
+                   relation: str, through: Optional[Dict[Tuple[str, str], str]] = None) -> None:
     sorter = graphlib.TopologicalSorter()
     for child, parent in edges:
         sorter.add(child, parent)
@@ -378,5 +383,8 @@ def _refuse_cycles(where: str, edges: List[Tuple[str, str]], lines: Dict[Tuple[s
         pairs = list(zip(cycle, cycle[1:]))
         line = next((lines.get(pair) or lines.get(pair[::-1]) for pair in pairs
                      if lines.get(pair) or lines.get(pair[::-1])), None)
-        raise SourceError(file_of(line, where) or where, f"cycle in the {relation} relation: {' -> '.join(cycle)} (expected a hierarchy "
+        # an edge lifted over a skipped concept shows it: "ex:a -> (skipped ex:d) -> ex:a"
+        shown = [cycle[0]] + [(f"(skipped {through[pair]}) -> " if pair in (through or {}) else "") + pair[1]
+                              for pair in pairs]
+        raise SourceError(file_of(line, where) or where, f"cycle in the {relation} relation: {' -> '.join(shown)} (expected a hierarchy "
                                  "without cycles)", line) from None

@@ -240,3 +240,13 @@ def test_a_lang_that_no_label_has_is_an_error_even_where_a_few_labels_are_untagg
     with pytest.raises(SourceError, match=r"--lang de: no label in this language \(5 concepts dropped .* 1 kept .*: give --lang fr"):
         load_source(path, vocabulary=Vocabulary(lang="de"))
     assert len(load_source(path, vocabulary=Vocabulary(lang="fr"))) == 6
+
+
+def test_a_cycle_through_a_skipped_concept_names_it(tmp_path):
+    path = tmp_path / "loop.ttl"
+    path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+                    "@prefix k: <http://example.org/k/> .\n"
+                    'k:a a skos:Concept ; skos:prefLabel "a"@en ; skos:broader k:d .\n'
+                    'k:d a skos:Concept ; skos:prefLabel "d"@en ; owl:deprecated true ; skos:broader k:a .\n')
+    with pytest.raises(SourceError, match=r"cycle in the is_a relation: k:a -> \(skipped k:d\) -> k:a"):
+        load_source(path)
