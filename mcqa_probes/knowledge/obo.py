@@ -50,12 +50,15 @@ _TAG = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_-]*)\s*(:?)")
 _QUOTED_HEAD = re.compile(r'^(\s*(?:def|synonym)\s*:\s*"(?:[^"\\]|\\.)*"(?:\s+[A-Za-z_]+)?(?:\s+[A-Za-z][\w:-]*)?)\s*\[.*$')
 _ID_CLAUSE = re.compile(r"^\s*id\s*:")
 _UNESCAPED_QUOTE = re.compile(r'(?<!\\)(?:\\\\)*"')
-_OPENS_QUOTE = re.compile(r'^\s*(def|synonym|exact_synonym|related_synonym|narrow_synonym|broad_synonym)\s*:\s*"')
-_CLOSES_QUOTE = re.compile(r'^\s*(?:def|synonym|exact_synonym|related_synonym|narrow_synonym|broad_synonym)\s*:\s*"(?:[^"\\]|\\.)*"')
+#: a quoted text (escapes kept) and the tags whose value opens with one
+_QUOTED_TEXT = r'"(?:[^"\\]|\\.)*"'
+_QUOTE_TAGS = "|".join(("def", "synonym", *OLD_SYNONYM_TAGS))
+_OPENS_QUOTE = re.compile(rf'^\s*({_QUOTE_TAGS})\s*:\s*"')
+_CLOSES_QUOTE = re.compile(rf'^\s*(?:{_QUOTE_TAGS})\s*:\s*{_QUOTED_TEXT}')
 #: ``exact_synonym: "text" [xrefs]`` and the other OBO 1.0 synonym tags
-_OLD_SYNONYM = re.compile(r'^\s*(exact_synonym|related_synonym|narrow_synonym|broad_synonym)\s*:\s*("(?:[^"\\]|\\.)*")(.*)$')
+_OLD_SYNONYM = re.compile(rf'^\s*({"|".join(OLD_SYNONYM_TAGS)})\s*:\s*({_QUOTED_TEXT})(.*)$')
 #: a quoted text of a ``def`` / ``synonym`` clause, up to its closing quote
-_QUOTED = re.compile(r'^(\s*(?:def|synonym)\s*:\s*)("(?:[^"\\]|\\.)*")(.*)$')
+_QUOTED = re.compile(rf'^(\s*(?:def|synonym)\s*:\s*)({_QUOTED_TEXT})(.*)$')
 #: characters from Unicode's private use area that stand for an escaped backslash while fastobo parses
 #: (it rejects a quoted text that ends in one, ``def: "C:\\" []``); the first one absent from the file
 _BACKSLASH_STAND_INS = ("\ue000", "\ue001", "\ue002", "\uf8ff")

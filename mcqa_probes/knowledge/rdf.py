@@ -398,11 +398,20 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         for prop in parent_props:       # kept so that the closure of a concept under it goes through it
             data.parents.extend((cid(node), cid(parent), None) for parent in graph.objects(node, prop)
                                 if isinstance(parent, rdflib.URIRef))
-        if rdflib.URIRef(SKOS + "broader") in parent_props:      # and its narrower ones, the other way
+    if rdflib.URIRef(SKOS + "broader") in parent_props:      # X narrower Y: Y broader X (X deprecated too)
+        for node in sorted(candidates, key=str):
             data.parents.extend((cid(child), cid(node), None) for child in graph.objects(node, narrower)
                                 if isinstance(child, rdflib.URIRef))
     known = set(concept_nodes) | deprecated      # a link to a deprecated concept goes on to its parents
     relation_nodes: Dict[str, Set] = {}          # relation id -> the properties that gave it
+
+    def link(subject: str, prop, obj) -> str:
+        """Record ``subject prop obj`` as a relation link; returns the relation's id."""
+        relation = _relation_id(graph, prop, cid)
+        relation_nodes.setdefault(relation, set()).add(prop)
+        data.links.append((subject, relation, cid(obj), None))
+        return relation
+
     for node in concept_nodes:
         concept = RawConcept(id=cid(node))
         labelled = False
@@ -439,20 +448,11 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                     on_property = graph.value(parent, rdflib.URIRef(OWL + "onProperty"))
                     target = graph.value(parent, rdflib.URIRef(OWL + "someValuesFrom"))
                     if isinstance(on_property, rdflib.URIRef) and isinstance(target, rdflib.URIRef):
-                        relation = _relation_id(graph, on_property, cid)
-                        relation_nodes.setdefault(relation, set()).add(on_property)
-                        data.links.append((concept.id, relation, cid(target), None))
-                        data.existential_relations.add(relation)
-        if rdflib.URIRef(SKOS + "broader") in parent_props:
-            for child in graph.objects(node, narrower):
-                if isinstance(child, rdflib.URIRef):
-                    data.parents.append((cid(child), concept.id, None))
+                        data.existential_relations.add(link(concept.id, on_property, target))
         for predicate, obj in graph.predicate_objects(node):
             if (obj in known and str(predicate) not in NOT_LINKS and predicate not in parent_props
                     and predicate not in label_props):
-                relation = _relation_id(graph, predicate, cid)
-                relation_nodes.setdefault(relation, set()).add(predicate)
-                data.links.append((concept.id, relation, cid(obj), None))
+                link(concept.id, predicate, obj)
     data.parents = sorted(set(data.parents), key=lambda edge: (edge[0], edge[1]))
     data.links = sorted(set(data.links), key=lambda link: link[:3])
     for relation in sorted({link[1] for link in data.links}):
