@@ -137,14 +137,15 @@ class DistractorSampler:
         pos: str,
         family: Family,
         valid: Callable[[str], bool],
-        text_of: Callable[[str], str],
+        key_of: Callable[[str], str],
         taken_texts: Sequence[str],
         count: int = 4,
     ) -> Optional[Selection]:
         """Up to ``count`` valid members of ``family``, topped up with random valid concepts.
 
-        Returns None when a non-random family has no valid member, or when not enough random
-        concepts can be found.
+        ``key_of(candidate)`` is the lower-case text of its choice: no two choices (``taken_texts``
+        included) may have the same. Returns None when a non-random family has no valid member, or
+        when not enough random concepts can be found.
         """
         taken = {text.lower() for text in taken_texts}
         chosen: List[str] = []
@@ -154,7 +155,7 @@ class DistractorSampler:
         def accept(candidate: str) -> bool:
             if candidate in chosen or not valid(candidate):
                 return False
-            text = text_of(candidate).lower()
+            text = key_of(candidate)
             if text in taken:
                 return False
             taken.add(text)

@@ -32,6 +32,7 @@ class Taxonomy:
         self._sisters: Dict[Tuple[str, int], Dict[str, Chain]] = {}
         self._layers: Dict[Tuple[str, int], Dict[str, Chain]] = {}
         self._up_levels: Dict[Tuple[str, int], List[List[str]]] = {}
+        self._niece_paths: Dict[Tuple[str, int], Dict[str, Chain]] = {}
 
     # ------------------------------------------------------------------ closures
     def _bfs(self, concept: str, step, limit: int) -> Dict[str, Chain]:
@@ -141,7 +142,7 @@ class Taxonomy:
                 if sister not in found:
                     found[sister] = (concept, parent, sister)
                 if level > 1:
-                    for niece, chain in self._bfs(sister, self.graph.hyponyms, level - 1).items():
+                    for niece, chain in self._nieces(sister, level - 1).items():
                         if niece not in found and niece != concept:
                             found[niece] = (concept, parent) + (sister,) + chain[1:]
         mine = self.ancestors(concept)
@@ -151,6 +152,15 @@ class Taxonomy:
             if other not in mine and concept not in self.ancestors(other)
         }
         return result
+
+    def _nieces(self, sister: str, limit: int) -> Dict[str, Chain]:
+        """``HOPS(sister, ↓)`` up to ``limit``, memoised: the children of a parent are the sisters of
+        each other, so every one of them asks for the descendants of all the others."""
+        key = (sister, limit)
+        found = self._niece_paths.get(key)
+        if found is None:
+            found = self._niece_paths[key] = self._bfs(sister, self.graph.hyponyms, limit)
+        return found
 
     def sister_layer(self, concept: str, level: int) -> Dict[str, Chain]:
         """``SISTER_ℓ(c) \\ SISTER_{ℓ-1}(c)``: the sisters first reached at depth ℓ."""

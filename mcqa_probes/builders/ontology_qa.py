@@ -139,6 +139,7 @@ class OntologyQABuilder(WordNetQABuilder):
         self._by_name: Optional[Dict[str, List[str]]] = None
         self._namesakes: Dict[str, Tuple[str, ...]] = {}
         self._entailed: Dict[str, FrozenSet[str]] = {}
+        self._excluded: Dict[str, FrozenSet[str]] = {}
         self._usable_definition: Dict[str, str] = {}
 
     # ------------------------------------------------------------------ kinds and templates
@@ -296,7 +297,22 @@ class OntologyQABuilder(WordNetQABuilder):
         found = self._entailed[concept_id] = frozenset(result)
         return found
 
+    def excluded_hypernymy(self, concept_id: str) -> FrozenSet[str]:
+        """Every concept that is no valid distractor of an (is-a) hypernymy question about the concept,
+        whatever its answer (an ancestor): the concept, its ancestors and every concept that shares a
+        name with one of them (a concept sharing a name with the answer shares it with an ancestor)."""
+        found = self._excluded.get(concept_id)
+        if found is None:
+            ancestors = self.isa.ancestors(concept_id)
+            found = self._excluded[concept_id] = frozenset(
+                {concept_id, *ancestors, *self.namesakes(concept_id)}.union(*map(self.namesakes, ancestors)))
+        return found
+
     def valid_for(self, probe: str, concept_id: str, answer_id: str) -> Callable[[str], bool]:
+        if probe == "hypernymy" and self.relation is None:
+            # the tests below, over the closures, as one set (the answer is an ancestor)
+            excluded = self.excluded_hypernymy(concept_id)
+            return lambda other: other not in excluded
         names, known = self.names, self._names.get
         blocked = names(concept_id) | names(answer_id)
         relation = self.relation is not None

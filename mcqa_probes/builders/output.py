@@ -6,7 +6,7 @@ from collections import Counter
 from typing import Dict, Iterable, List, Union
 
 from mcqa_probes.builders.probe_question import ProbeQuestion
-from mcqa_probes.common.io import json_text, sha256_bytes, write_bytes
+from mcqa_probes.common.io import json_text, write_parts
 
 PathLike = Union[str, os.PathLike]
 
@@ -27,32 +27,36 @@ def jsonl_bytes(questions: Iterable[ProbeQuestion], int_labels: bool = False, co
     (``{"id": "x", ...}``, WordNet's and GCIDE's files, byte-identical to earlier builds), or with
     ``compact`` orjson's (``{"id":"x",...}``: the same values, written three to five times faster;
     the probes of a user's knowledge source)."""
+    return b"".join(_jsonl_parts(questions, int_labels, compact))
+
+
+def _jsonl_parts(questions: Iterable[ProbeQuestion], int_labels: bool, compact: bool) -> List[object]:
+    """:func:`jsonl_bytes` as the pieces (bytes or views of them) that make it, in order: a file of
+    70 MB is written and hashed without copying it twice more."""
     values = [q.to_json(int_labels=int_labels) for q in questions]
     if not values:
-        return b""
+        return []
     if compact:
         import orjson   # lazy: only the builds from a knowledge source need it
 
         # the whole list at once (one call: the fastest), then cut into lines between the questions
-        text = orjson.dumps(values)[1:-1]
-        if text.count(_BETWEEN) == len(values) - 1:
-            return text.replace(_BETWEEN, _BETWEEN_LINES) + b"\n"
-        return b"".join([orjson.dumps(value, option=orjson.OPT_APPEND_NEWLINE) for value in values])
-    return ("\n".join([_encode_line(value) for value in values]) + "\n").encode("utf-8")
+        # (a newline inside a string is escaped: the text has none but the ones put between questions)
+        text = orjson.dumps(values).replace(_BETWEEN, _BETWEEN_LINES)
+        if text.count(b"\n") == len(values) - 1:
+            return [memoryview(text)[1:-1], b"\n"]         # without the list's brackets
+        return [orjson.dumps(value, option=orjson.OPT_APPEND_NEWLINE) for value in values]
+    return [("\n".join([_encode_line(value) for value in values]) + "\n").encode("utf-8")]
 
 
 def write_questions(path: PathLike, questions: Iterable[ProbeQuestion], int_labels: bool = False,
                     compact: bool = False) -> str:
     """Write one ``mcqa`` jsonl file (see :func:`jsonl_bytes`); returns its sha256."""
-    data = jsonl_bytes(questions, int_labels, compact)
-    write_bytes(path, data)
-    return sha256_bytes(data)
+    return write_parts(path, _jsonl_parts(questions, int_labels, compact))
 
 
 def write_json(path: PathLike, value) -> str:
     data = json_text(value, indent=2, sort_keys=True, ensure_ascii=False).encode("utf-8")
-    write_bytes(path, data)
-    return sha256_bytes(data)
+    return write_parts(path, [data])
 
 
 def _sorted_counter(counter: Counter) -> Dict[str, int]:
@@ -61,38 +65,43 @@ def _sorted_counter(counter: Counter) -> Dict[str, int]:
 
 def probe_stats(splits: Dict[str, List[ProbeQuestion]]) -> Dict[str, object]:
     """The paper's Table 4 columns (and a little more) for one probe."""
-    questions = [q for name in sorted(splits) for q in splits[name]]
-    gold = {id(q): q.gold_pair() for q in questions}
-    pairs = Counter(gold.values())
-    clusters = Counter(q.cluster_key for q in questions)
-    family = Counter(
-        q.notes.get("distractor_type", "") + (str(q.notes["distractor_hops"]) if q.notes.get("distractor_hops") is not None else "")
-        for q in questions
-    )
-    hops = Counter(q.notes.get("hops", 0) for q in questions)
-    unique_hops = Counter()
-    seen = set()
-    for q in questions:
-        pair = gold[id(q)]
-        if pair not in seen:
-            seen.add(pair)
-            unique_hops[q.notes.get("hops", 0)] += 1
+    names = sorted(splits)
+    # one pass over the questions, split by split: their gold pairs, hops, families, clusters, concepts
+    pairs: Counter = Counter()
+    clusters: Counter = Counter()
+    family: Counter = Counter()
+    hops: Counter = Counter()
+    unique_hops: Counter = Counter()
+    concepts = set()
+    per_split = {}
+    for name in names:
+        split_pairs, split_concepts = set(), set()
+        for q in splits[name]:
+            notes = q.notes
+            pair = (q.stem, q.choices[q.answer_index])
+            question_hops = notes.get("hops", 0)
+            if pair not in pairs:
+                unique_hops[question_hops] += 1
+            pairs[pair] += 1
+            split_pairs.add(pair)
+            split_concepts.add(q.concept)
+            clusters[q.cluster_key] += 1
+            depth = notes.get("distractor_hops")
+            family[notes.get("distractor_type", "") + (str(depth) if depth is not None else "")] += 1
+            hops[question_hops] += 1
+        concepts |= split_concepts
+        per_split[name] = {"questions": len(splits[name]), "unique_questions": len(split_pairs),
+                           "concepts": len(split_concepts)}
+    total = sum(len(splits[name]) for name in names)
     return {
         "unique_questions": len(pairs),
-        "questions": len(questions),
+        "questions": total,
         "unique_questions_with_perturbations": sum(1 for count in pairs.values() if count > 1),
         "clusters": len(clusters),
-        "average_cluster_size": round(len(questions) / len(clusters), 2) if clusters else 0.0,
-        "concepts": len({q.concept for q in questions}),
+        "average_cluster_size": round(total / len(clusters), 2) if clusters else 0.0,
+        "concepts": len(concepts),
         "questions_by_hops": _sorted_counter(hops),
         "unique_questions_by_hops": _sorted_counter(unique_hops),
         "questions_by_distractor_family": _sorted_counter(family),
-        "splits": {
-            name: {
-                "questions": len(splits[name]),
-                "unique_questions": len({gold[id(q)] for q in splits[name]}),
-                "concepts": len({q.concept for q in splits[name]}),
-            }
-            for name in sorted(splits)
-        },
+        "splits": per_split,
     }

@@ -71,6 +71,12 @@ def split_by_concept(
 
 def check_leakage(splits: Dict[str, List[ProbeQuestion]]) -> None:
     """Raise :class:`LeakageError` if a concept, cluster key or gold pair crosses splits."""
+    # one set per split and key (cheap); the question to name is searched only when one crosses
+    keys = {name: ({q.concept for q in splits.get(name, [])}, {q.cluster_key for q in splits.get(name, [])},
+                   {q.gold_pair() for q in splits.get(name, [])}) for name in SPLITS}
+    if all(mine.isdisjoint(theirs) for i, a in enumerate(SPLITS) for b in SPLITS[i + 1:]
+           for mine, theirs in zip(keys[a], keys[b])):
+        return
     where: Dict[Tuple[str, object], str] = {}
     for name in SPLITS:
         for question in splits.get(name, []):

@@ -279,6 +279,15 @@ class WordNetQABuilder:
                 text = text_cache[concept_id] = render(self.graph[concept_id])
             return text
 
+        key_cache: Dict[str, str] = {}
+
+        def key_of(concept_id: str) -> str:
+            """The choice text in lower case (two choices may not be the same)."""
+            key = key_cache.get(concept_id)
+            if key is None:
+                key = key_cache[concept_id] = text_of(concept_id).lower()
+            return key
+
         max_family = settings["max_family_distractors"]
         max_family = int(max_family.get(kind, count)) if isinstance(max_family, dict) else int(max_family)
         self.summary = {"concepts": 0, "no_valid_distractors": 0}
@@ -305,7 +314,7 @@ class WordNetQABuilder:
                     shown_answer = answer_text if own_answer is None else own_answer
                     seen_sets = set()
                     found = self._perturbations(
-                        rng, families, max_perturbations, concept_id, concept.pos, valid, text_of, shown_answer, count
+                        rng, families, max_perturbations, concept_id, concept.pos, valid, key_of, shown_answer, count
                     )
                     if not found:
                         self.summary["no_valid_distractors"] += 1
@@ -334,20 +343,20 @@ class WordNetQABuilder:
                     index += 1
         return questions
 
-    def _perturbations(self, rng, families, max_perturbations, concept_id, pos, valid, text_of, answer_text, count):
+    def _perturbations(self, rng, families, max_perturbations, concept_id, pos, valid, key_of, answer_text, count):
         """``(family, selection)`` for random plus up to ``max_perturbations - 1`` other families."""
         others = [f for f in families if f.name != "random" and self.sampler.pool(concept_id, f)]   # pools memoised
         shuffle(rng.getrandbits, others)
         wanted = len(others) if max_perturbations is None else int(max_perturbations) - 1
         found = []
-        selection = self.sampler.select(rng, concept_id, pos, RANDOM, valid, text_of, [answer_text], count)
+        selection = self.sampler.select(rng, concept_id, pos, RANDOM, valid, key_of, [answer_text], count)
         if selection is not None:
             found.append((RANDOM, selection))
         taken = 0
         for family in others:
             if taken >= wanted:
                 break
-            selection = self.sampler.select(rng, concept_id, pos, family, valid, text_of, [answer_text], count)
+            selection = self.sampler.select(rng, concept_id, pos, family, valid, key_of, [answer_text], count)
             if selection is not None:
                 found.append((family, selection))
                 taken += 1

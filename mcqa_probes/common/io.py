@@ -11,7 +11,7 @@ temporary file is removed and the destination is left untouched.
 
 * :func:`atomic_open` -- a context manager yielding a stream (text or binary) for writers
   that produce their output piecewise (csv writers, large files);
-* :func:`write_bytes`, :func:`write_text`, :func:`write_json`, :func:`write_jsonl`,
+* :func:`write_bytes`, :func:`write_parts` (pieces, hashed as written), :func:`write_text`, :func:`write_json`, :func:`write_jsonl`,
   :func:`write_csv` -- whole-content helpers;
 * :func:`write_with` -- for libraries that want a file name (matplotlib's ``savefig``).
 
@@ -99,6 +99,17 @@ def write_bytes(path: PathLike, data: bytes) -> Path:
     with atomic_open(path, "wb") as stream:
         stream.write(data)
     return path
+
+
+def write_parts(path: PathLike, parts: Iterable[Any]) -> str:
+    """Write the concatenation of ``parts`` (bytes-like) atomically; returns its sha256 (one pass
+    over each part, no joined copy)."""
+    digest = hashlib.sha256()
+    with atomic_open(Path(path), "wb") as stream:
+        for part in parts:
+            stream.write(part)
+            digest.update(part)
+    return digest.hexdigest()
 
 
 def write_text(path: PathLike, text: str, encoding: str = "utf-8") -> Path:
