@@ -259,3 +259,39 @@ def test_a_concept_with_an_example_sentence_is_asked_in_the_papers_context_frame
         assert question.notes["context"] == "She cut the bread with a sharp knife."
     for question in others:                    # no example: the definition frames
         assert not question.notes["template"].startswith("ctx")
+
+
+@pytest.fixture(scope="module")
+def namesakes(tmp_path_factory):
+    """vehicles, with watercraft also called "sail" (the name of a vehicle component)."""
+    source = tmp_path_factory.mktemp("namesakes") / "namesakes.obo"
+    text = (ONTOLOGIES / "vehicles.obo").read_text()
+    source.write_text(text.replace('synonym: "vessel" EXACT []', 'synonym: "vessel" EXACT []\nsynonym: "sail" EXACT []'))
+    return load_source(source)
+
+
+@pytest.mark.parametrize("source", ["clinics", "vehicles", "namesakes"])
+def test_hypernymys_excluded_set_rejects_exactly_what_the_closure_and_the_names_reject(source, request):
+    """The hypernymy validity test is one set per concept; it must reject the concept, the answer,
+    every ancestor, anything sharing a name with the concept or the answer, and anything sharing a
+    name with an ancestor, and nothing else (checked here against every concept, with the test's own
+    closure and names)."""
+    graph = request.getfixturevalue(source)
+    builder = OntologyQABuilder(graph, {})
+
+    def names(concept_id):
+        return {" ".join(n.replace("_", " ").lower().split()) for n in graph[concept_id].lemmas}
+
+    checked = 0
+    for concept in graph.concepts:
+        ancestors = closure(concept, lambda c: list(graph.hypernyms(c)))
+        ancestor_names = set().union(*(names(a) for a in ancestors))
+        for answer in sorted(ancestors):
+            valid = builder.valid_for("hypernymy", concept, answer)
+            for other in graph.concepts:
+                expected = (other not in {concept, answer} | ancestors
+                            and not names(other) & (names(concept) | names(answer))
+                            and not names(other) & ancestor_names)
+                assert valid(other) == expected, (concept, answer, other)
+                checked += 1
+    assert checked > 100

@@ -17,3 +17,18 @@ def test_a_name_is_found_in_its_plural_including_y_to_ies():
     assert mentions("two embryos and the bodies", ["body"]) and mentions("two embryos", ["embryo"])
     assert mask_names("holidays and days", ["day"]) == ("holidays and ___", 1)        # -ays is not -ies
     assert not mentions("a daisy", ["day"]) and not mentions("tragedies", ["trage"])
+
+
+def test_a_text_is_masked_as_by_the_pattern_of_all_the_names():
+    """mask_names compiles only the names whose letters a text holds; it masks what the pattern of
+    every name masks (longest name first, plurals, separators, case)."""
+    from mcqa_probes.knowledge.text import name_pattern
+
+    names = ["retinal dystrophy", "dystrophy", "retina", "Cone-rod dystrophy", "rod", "RD", "eye disease"]
+    texts = ["Cone rod dystrophies and a retinal-dystrophy; rods, RDs and the Retina.",
+             "A dystrophy of the retina (no rod here: 'rodent')", "Eye-diseases of the retinas.", "nothing",
+             "conerod dystrophy and retinaldystrophy written together", ""]
+    for text in texts:
+        full = name_pattern(names)
+        assert mask_names(text, names, "#") == full.subn("#", text), text
+        assert mentions(text, names) == bool(text and full.search(text)), text
