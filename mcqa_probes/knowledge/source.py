@@ -12,7 +12,7 @@ Steps, each counted in the graph's validity report (``graph.provenance["report"]
    synonyms of both (``merged``); one made obsolete in any file is skipped;
 3. drop concepts without a usable label (``no_label``), clean definitions (:mod:`.text`), and show
    code-like labels (``MedicalOrganization``) as words when most labels of the source are so;
-4. drop parent edges and relation links to a concept that is never defined (``undefined_parent``;
+4. drop parent edges and relation links to or from a concept that is never defined (``undefined_parent``;
    with ``strict`` an error); an edge to a concept that was dropped (no label) or is obsolete goes on
    to that concept's own parents (``edge_lifted``: ``C is_a D is_a E`` with D dropped gives ``C is_a
    E``, so the closure that decides "exactly one correct answer" keeps every ancestor), or is dropped
@@ -242,6 +242,14 @@ def load_source(
     def targets(child: str, target: str, line: Optional[int], what: str, lift: bool = True) -> List[str]:
         """What the edge ``child what target`` points to in the graph (none: dropped, counted)."""
         if child not in concepts:
+            if child in data.concepts or child in data.obsolete:
+                return []                   # a skipped concept: counted where it was skipped
+            # never defined: a TSV edge's child missing from concepts.tsv, a skos:narrower to a collection
+            if strict:
+                raise SourceError(file_of(line, where) or where, f"{child} {what} {target}: {child} is never defined "
+                                  "(expected a concept of the source; without --strict such edges are dropped and "
+                                  "counted)", line)
+            report.add("undefined_parent", file_of(line, where), line, f"{child} {what} {target}")
             return []
         if target in concepts:
             return [target]

@@ -250,3 +250,26 @@ def test_a_cycle_through_a_skipped_concept_names_it(tmp_path):
                     'k:d a skos:Concept ; skos:prefLabel "d"@en ; owl:deprecated true ; skos:broader k:a .\n')
     with pytest.raises(SourceError, match=r"cycle in the is_a relation: k:a -> \(skipped k:d\) -> k:a"):
         load_source(path)
+
+
+def test_an_edge_from_a_concept_never_defined_is_counted_or_an_error_with_strict(tmp_path):
+    """A child missing from concepts.tsv (a typo) or a skos:narrower to a collection (not a concept):
+    the edge is dropped and counted as an edge to a parent never defined, never silently."""
+    folder = tmp_path / "products"
+    shutil.copytree(ONTOLOGIES / "products_tsv", folder)
+    edges = (folder / "edges.tsv").read_text()
+    (folder / "edges.tsv").write_text(edges + "P:404\tis_a\tP:1\n")
+    line = len(edges.splitlines()) + 1
+    report = load_source(folder).provenance["report"]
+    assert report.examples["undefined_parent"] == [f"{folder / 'edges.tsv'}:{line} P:404 is_a P:1"]
+    with pytest.raises(SourceError, match=f"edges.tsv:{line}: P:404 is_a P:1: P:404 is never defined"):
+        load_source(folder, strict=True)
+    thesaurus = tmp_path / "kitchen.ttl"
+    thesaurus.write_text((ONTOLOGIES / "kitchen_skos.ttl").read_text()
+                         + '\nk:sets a skos:Collection ; skos:prefLabel "sets"@en ; skos:member k:soup .\n'
+                           'k:dish skos:narrower k:sets .\n')
+    graph = load_source(thesaurus)
+    assert graph.provenance["report"].examples["undefined_parent"] == ["k:sets is_a k:dish"]
+    assert "k:sets" not in graph.concepts
+    with pytest.raises(SourceError, match="k:sets is_a k:dish: k:sets is never defined"):
+        load_source(thesaurus, strict=True)
