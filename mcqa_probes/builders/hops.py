@@ -33,6 +33,7 @@ class Taxonomy:
         self._layers: Dict[Tuple[str, int], Dict[str, Chain]] = {}
         self._up_levels: Dict[Tuple[str, int], List[List[str]]] = {}
         self._niece_paths: Dict[Tuple[str, int], Dict[str, Chain]] = {}
+        self._implied = bool(getattr(graph, "has_implied", lambda: False)())
 
     # ------------------------------------------------------------------ closures
     def _bfs(self, concept: str, step, limit: int) -> Dict[str, Chain]:
@@ -101,8 +102,20 @@ class Taxonomy:
         return [sorted(level) for level in levels]
 
     def ancestors(self, concept: str) -> FrozenSet[str]:
-        """All ancestors at any depth (``isa↑*``), without ``concept`` itself."""
+        """All ancestors at any depth (``isa↑*``), without ``concept`` itself; over a graph whose source
+        has logical axioms, the parents they entail too (``implied_hypernyms``: an intersection's
+        named class, an equivalent class), which may form cycles."""
         found = self._ancestors.get(concept)
+        if found is None and self._implied:
+            up, implied = self.graph.hypernyms, self.graph.implied_hypernyms
+            seen, stack = {concept}, [concept]
+            while stack:
+                node = stack.pop()
+                for parent in (*up(node), *implied(node)):
+                    if parent not in seen:
+                        seen.add(parent)
+                        stack.append(parent)
+            found = self._ancestors[concept] = frozenset(seen - {concept})
         if found is None:
             collected = set()
             for parent in self.graph.hypernyms(concept):

@@ -104,7 +104,8 @@ class RelationTaxonomy(Taxonomy):
             return super().ancestors(concept)
         found = self._ancestors.get(concept)
         if found is None:
-            found = self._ancestors[concept] = frozenset(self.graph.hypernyms(concept)) - {concept}
+            found = self._ancestors[concept] = frozenset(
+                (*self.graph.hypernyms(concept), *self.graph.implied_hypernyms(concept))) - {concept}
         return found
 
     def depth(self, concept: str) -> int:
@@ -283,16 +284,21 @@ class OntologyQABuilder(WordNetQABuilder):
         if found is not None:
             return found
         view, isa = self.graph, self.isa
+
+        def objects(source: str):
+            """The relation's objects, with those the source's axioms entail (never answers)."""
+            return (*view.hypernyms(source), *view.implied_hypernyms(source))
+
         start = {concept_id} | set(isa.ancestors(concept_id))
         result: set = set()
-        frontier = [target for source in sorted(start) for target in view.hypernyms(source)]
+        frontier = [target for source in sorted(start) for target in objects(source)]
         while frontier:
             following = []
             for target in frontier:
                 for reached in (target, *sorted(isa.ancestors(target))):
                     if reached not in result:
                         result.add(reached)
-                        following.extend(view.hypernyms(reached))
+                        following.extend(objects(reached))
             frontier = following
         found = self._entailed[concept_id] = frozenset(result)
         return found

@@ -65,6 +65,10 @@ class KnowledgeGraph:
     relation_info: Dict[str, Dict[str, Any]] = field(default_factory=dict)
     #: how the source was read (files and their sha256, format, root, the validity report); None for WordNet
     provenance: Optional[Dict[str, Any]] = None
+    #: parents and links that the source's logical axioms entail (an intersection's named class, a
+    #: union's members, equivalent classes): closures for the validity checks, never answers
+    _implied_up: Dict[str, List[str]] = field(default_factory=dict)
+    _implied_relations: Dict[str, Dict[str, List[str]]] = field(default_factory=dict)
 
     def add(self, concept: Concept) -> None:
         if concept.id in self.concepts:
@@ -91,6 +95,35 @@ class KnowledgeGraph:
             self._inverse.setdefault(relation, {}).setdefault(obj, []).append(subject)
         self.relation_info.setdefault(relation, {"name": relation.replace("_", " "), "transitive": False,
                                                  "symmetric": False})
+
+    def add_implied_isa(self, child: str, parent: str) -> None:
+        """``child`` is a kind of ``parent`` by the source's axioms, not by a parent edge (see
+        :meth:`implied_hypernyms`); may form cycles (two equivalent classes)."""
+        for name in (child, parent):
+            if name not in self.concepts:
+                raise KeyError(f"unknown concept {name} in implied isa link {child} -> {parent}")
+        if child != parent and parent not in self._implied_up.setdefault(child, []):
+            self._implied_up[child].append(parent)
+
+    def implied_hypernyms(self, concept_id: str) -> Sequence[str]:
+        """Parents entailed by the source's axioms beyond ``isa↑``: in the closure that decides "exactly
+        one correct answer" (:meth:`mcqa_probes.builders.hops.Taxonomy.ancestors`), never an answer."""
+        return self._implied_up.get(concept_id, ())
+
+    def has_implied(self) -> bool:
+        return bool(self._implied_up) or bool(self._implied_relations)
+
+    def add_implied_relation(self, subject: str, relation: str, obj: str) -> None:
+        """``subject relation obj`` entailed by the source's axioms (an intersection's ``R some D``)."""
+        for name in (subject, obj):
+            if name not in self.concepts:
+                raise KeyError(f"unknown concept {name} in implied {relation} link {subject} -> {obj}")
+        targets = self._implied_relations.setdefault(relation, {}).setdefault(subject, [])
+        if obj not in targets:
+            targets.append(obj)
+
+    def implied_related(self, concept_id: str, relation: str) -> Sequence[str]:
+        return self._implied_relations.get(relation, {}).get(concept_id, ())
 
     def relations(self) -> List[str]:
         """The named relations that have at least one link, sorted."""
@@ -180,3 +213,10 @@ class RelationView:
         if self.info.get("symmetric"):
             found = sorted(set(found) | set(self.graph.related(concept_id, self.relation)))
         return found
+
+    def implied_hypernyms(self, concept_id: str) -> Sequence[str]:
+        """Objects of the relation entailed by the source's axioms (never answers)."""
+        return self.graph.implied_related(concept_id, self.relation)
+
+    def has_implied(self) -> bool:
+        return bool(self.graph._implied_relations.get(self.relation))

@@ -13,8 +13,13 @@ runs, and each error is judged by the clause it is in:
 * a ``def`` or ``synonym`` clause whose only fault is its cross-reference list keeps its text and
   loses the list (``repaired_clause``);
 * any other broken clause the build uses (``id``, ``name``, ``def``, ``synonym``, ``is_a``,
-  ``relationship``, ``is_obsolete``), or a line that is not a clause at all, is a
+  ``relationship``, ``is_obsolete``, and the logical definitions ``intersection_of``, ``union_of``,
+  ``equivalent_to``), or a line that is not a clause at all, is a
   :class:`~mcqa_probes.knowledge.ontology.SourceError` ``FILE:LINE: ...`` naming what was expected.
+
+A logical definition (``intersection_of: G`` + ``intersection_of: R D``, ``union_of``,
+``equivalent_to``) is read as what it entails (``SourceData.implied_parents`` / ``implied_links``):
+closures for the validity checks, never answers, as from the OWL rendering of the same file.
 
 The whole file is parsed at once; after a first error each frame is parsed alone, so a file with many
 faulty lines costs one pass, not one per fault. Obsolete terms are skipped (``obsolete``). The
@@ -34,7 +39,8 @@ from mcqa_probes.knowledge.ontology import (
 OLD_SYNONYM_TAGS = {"exact_synonym": "EXACT", "related_synonym": "RELATED", "narrow_synonym": "NARROW",
                     "broad_synonym": "BROAD"}
 #: clauses the build reads; a broken one is an error
-USED_CLAUSES = ("id", "name", "def", "synonym", "is_a", "relationship", "is_obsolete") + tuple(OLD_SYNONYM_TAGS)
+USED_CLAUSES = ("id", "name", "def", "synonym", "is_a", "relationship", "is_obsolete", "intersection_of",
+                "union_of", "equivalent_to") + tuple(OLD_SYNONYM_TAGS)
 #: what each used clause should look like, for the error message
 EXPECTED = {
     "id": "'id: PREFIX:LOCAL'",
@@ -44,6 +50,9 @@ EXPECTED = {
     "is_a": "'is_a: PREFIX:LOCAL'",
     "relationship": "'relationship: <relation id> PREFIX:LOCAL'",
     "is_obsolete": "'is_obsolete: true' or 'is_obsolete: false'",
+    "intersection_of": "'intersection_of: PREFIX:LOCAL' or 'intersection_of: <relation id> PREFIX:LOCAL'",
+    "union_of": "'union_of: PREFIX:LOCAL'",
+    "equivalent_to": "'equivalent_to: PREFIX:LOCAL'",
     **{tag: f"'{tag}: \"<text>\" [<xrefs>]'" for tag in OLD_SYNONYM_TAGS},
 }
 _TAG = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_-]*)\s*(:?)")
@@ -277,6 +286,8 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
         obsolete = False
         parents: List[Tuple[str, Optional[int]]] = []
         links: List[Tuple[str, str, Optional[int]]] = []
+        implied: List[Tuple[str, str, Optional[int]]] = []          # (child, parent, line)
+        implied_links: List[Tuple[str, str, Optional[int]]] = []
         for clause in frame:
             clause_kind = type(clause).__name__
             if clause_kind == "NameClause":
@@ -300,6 +311,17 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                     links.append((curie(relation), curie(target), line))
             elif clause_kind == "IsObsoleteClause":
                 obsolete = bool(clause.obsolete)
+            # logical definitions (see SourceData.implied_parents): C = G and R some D
+            elif clause_kind == "IntersectionOfClause":
+                if clause.typedef is None:
+                    implied.append((concept_id, curie(str(clause.term)), concept.line))
+                else:
+                    implied_links.append((curie(str(clause.typedef)), curie(str(clause.term)), concept.line))
+            elif clause_kind == "UnionOfClause":              # C = M1 or M2: each member is a kind of C
+                implied.append((curie(str(clause.term)), concept_id, concept.line))
+            elif clause_kind == "EquivalentToClause":
+                implied.extend([(concept_id, curie(str(clause.term)), concept.line),
+                                (curie(str(clause.term)), concept_id, concept.line)])
         if obsolete:
             data.obsolete.add(concept_id)
             report.add("obsolete", path, concept.line, concept_id)
@@ -316,6 +338,8 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
         data.concepts[concept_id] = concept
         data.parents.extend((concept_id, parent, line) for parent, line in parents)
         data.links.extend((concept_id, relation, target, line) for relation, target, line in links)
+        data.implied_parents.extend(implied)
+        data.implied_links.extend((concept_id, relation, target, line) for relation, target, line in implied_links)
     data.existential_relations.update(relation for _, relation, _, _ in data.links)
     return data
 

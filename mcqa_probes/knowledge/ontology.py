@@ -177,6 +177,14 @@ class SourceData:
     #: with ``D is_a E`` gives ``C r E``, so a link to a skipped concept goes on to its parents; a plain
     #: property between two concepts (``skos:related``, a table's link) is dropped instead
     existential_relations: set = field(default_factory=set)
+    #: what the source's logical axioms entail beyond its parent edges: an intersection's named class
+    #: (OBO ``intersection_of: G``, OWL ``C owl:equivalentClass [owl:intersectionOf (G ...)]``), a
+    #: union's members (``union_of``: each member is a kind of C), an equivalent class (both ways), and
+    #: an intersection's ``R D`` as the link ``C R D``. They widen the closures that keep a second correct
+    #: answer out of the distractors, and are never asked as answers: a checker that reads the parent
+    #: edges alone and one that reasons over the axioms both find one correct answer per question
+    implied_parents: List[Tuple[str, str, Optional[int]]] = field(default_factory=list)
+    implied_links: List[Tuple[str, str, str, Optional[int]]] = field(default_factory=list)
     #: ids skipped as obsolete / deprecated (an edge to one is dropped, not reported as undefined)
     obsolete: set = field(default_factory=set)
     #: language tags seen on labels (RDF), to say which --lang would find labels

@@ -298,6 +298,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     """Read one RDF file (see the module docstring); ``kind``: ``owl``, ``rdf``, ``skos`` or None (any);
     ``shared``: the prefixes of the files read before this one (see :func:`shared_namespaces`)."""
     import rdflib  # lazy: RDF support is needed only for RDF sources
+    from rdflib.collection import Collection  # lazy: as rdflib
 
     path = str(path)
     graph = _parse(path, syntax)
@@ -412,6 +413,41 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         data.links.append((subject, relation, cid(obj), None))
         return relation
 
+    def restriction(expression) -> Tuple:
+        """``(property, filler)`` of ``[owl:onProperty P; owl:someValuesFrom D]`` with both named, else Nones."""
+        on_property = graph.value(expression, rdflib.URIRef(OWL + "onProperty"))
+        target = graph.value(expression, rdflib.URIRef(OWL + "someValuesFrom"))
+        if isinstance(on_property, rdflib.URIRef) and isinstance(target, rdflib.URIRef):
+            return on_property, target
+        return None, None
+
+    def members(expression, operator: str) -> List:
+        lists = list(graph.objects(expression, rdflib.URIRef(OWL + operator)))
+        return [m for head in lists for m in Collection(graph, head)]
+
+    def implied_by(concept_id: str, expression, equivalent: bool) -> None:
+        """What ``C owl:equivalentClass E`` (or ``C rdfs:subClassOf E``, ``equivalent`` False) entails,
+        into ``data.implied_parents`` / ``implied_links``: E named: C and E are kinds of each other
+        (equivalent) or E is a parent; E an intersection: each named member is a parent and each
+        ``some`` restriction a link; E a union (equivalent only): each named member is a kind of C."""
+        if isinstance(expression, rdflib.URIRef):
+            if equivalent and cid(expression) != concept_id:
+                data.implied_parents.extend([(concept_id, cid(expression), None), (cid(expression), concept_id, None)])
+            return
+        on_property, target = restriction(expression)
+        if on_property is not None:
+            data.implied_links.append((concept_id, _relation_id(graph, on_property, cid), cid(target), None))
+        for member in members(expression, "intersectionOf"):
+            if isinstance(member, rdflib.URIRef):
+                data.implied_parents.append((concept_id, cid(member), None))
+            else:
+                on_property, target = restriction(member)
+                if on_property is not None:
+                    data.implied_links.append((concept_id, _relation_id(graph, on_property, cid), cid(target), None))
+        if equivalent:
+            data.implied_parents.extend((cid(member), concept_id, None) for member in members(expression, "unionOf")
+                                        if isinstance(member, rdflib.URIRef))
+
     for node in concept_nodes:
         concept = RawConcept(id=cid(node))
         labelled = False
@@ -445,10 +481,13 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                 if isinstance(parent, rdflib.URIRef):
                     data.parents.append((concept.id, cid(parent), None))
                 elif isinstance(parent, rdflib.BNode):
-                    on_property = graph.value(parent, rdflib.URIRef(OWL + "onProperty"))
-                    target = graph.value(parent, rdflib.URIRef(OWL + "someValuesFrom"))
-                    if isinstance(on_property, rdflib.URIRef) and isinstance(target, rdflib.URIRef):
+                    on_property, target = restriction(parent)
+                    if on_property is not None:
                         data.existential_relations.add(link(concept.id, on_property, target))
+                    else:       # C subClassOf (A and B ...): implied, as the intersections below
+                        implied_by(concept.id, parent, equivalent=False)
+        for expression in graph.objects(node, rdflib.URIRef(OWL + "equivalentClass")):
+            implied_by(concept.id, expression, equivalent=True)
         for predicate, obj in graph.predicate_objects(node):
             if (obj in known and str(predicate) not in NOT_LINKS and predicate not in parent_props
                     and predicate not in label_props):

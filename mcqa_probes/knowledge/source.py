@@ -108,6 +108,8 @@ def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
             mine.synonyms.extend(s for s in concept.synonyms if s not in mine.synonyms)
         merged.parents.extend(part.parents)
         merged.links.extend(part.links)
+        merged.implied_parents.extend(part.implied_parents)
+        merged.implied_links.extend(part.implied_links)
         merged.obsolete |= part.obsolete
         merged.label_languages |= part.label_languages
         merged.namespaces.extend(pair for pair in part.namespaces if pair not in merged.namespaces)
@@ -280,6 +282,18 @@ def load_source(
     parents = sorted(parent_edges.items())
     links = sorted(link_edges.items())
 
+    def implied_targets(target: str) -> List[str]:
+        """A logical axiom's concept, or the parents of a skipped one; nothing counted or refused
+        (these edges only widen the validity closures: SourceData.implied_parents)."""
+        if target in concepts:
+            return [target]
+        return lifted(target) if target in data.concepts or target in data.obsolete else []
+
+    implied = sorted({(child, target) for child, parent, _ in data.implied_parents if child in concepts
+                      for target in implied_targets(parent) if target != child})
+    implied_links = sorted({(subject, relation, target) for subject, relation, obj, _ in data.implied_links
+                            if subject in concepts for target in implied_targets(obj)})
+
     # the sub-tree under the root(s)
     roots = [r.strip() for r in (root.split(",") if isinstance(root, str) else (root or [])) if r.strip()]
     if roots:
@@ -311,6 +325,8 @@ def load_source(
         concepts = {c: concepts[c] for c in sorted(keep)}
         parents = [(edge, line) for edge, line in parents if edge[0] in keep and edge[1] in keep]
         links = [(edge, line) for edge, line in links if edge[0] in keep and edge[2] in keep]
+        implied = [edge for edge in implied if edge[0] in keep and edge[1] in keep]
+        implied_links = [edge for edge in implied_links if edge[0] in keep and edge[2] in keep]
     if not concepts:
         other = sorted(data.label_languages - {vocabulary.lang.lower()})
         near = [tag for tag in other if tag.split("-")[0] == vocabulary.lang.lower().split("-")[0]]
@@ -329,6 +345,10 @@ def load_source(
         graph.add_isa(child, parent)
     for (subject, relation, obj), _ in links:
         graph.add_relation(subject, relation, obj)
+    for child, parent in implied:
+        graph.add_implied_isa(child, parent)
+    for subject, relation, obj in implied_links:
+        graph.add_implied_relation(subject, relation, obj)
     for relation in graph.relations():
         info = dict(data.relation_info.get(relation, {}))
         if relation in TRANSITIVE_BY_NAME:

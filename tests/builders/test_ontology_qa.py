@@ -295,3 +295,79 @@ def test_hypernymys_excluded_set_rejects_exactly_what_the_closure_and_the_names_
                 assert valid(other) == expected, (concept, answer, other)
                 checked += 1
     assert checked > 100
+
+
+def _pizza_spec():
+    """The fixture's own description (fixtures/make_pizza_axioms.py wrote both files from it)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_pizza_axioms", FIXTURES / "make_pizza_axioms.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("suffix", ["obo", "ttl"])
+def test_what_logical_axioms_entail_is_never_a_distractor_and_never_an_answer(suffix):
+    """A defined class (cheesy pizza = pizza and has_topping some cheese topping, no is_a), a union
+    (vegetarian topping = cheese or vegetable topping) and an equivalent class (pie crust = pizza
+    base): under OWL's reading they are ancestors or descendants, so never wrong answers; under the
+    parent edges alone they are not, so never right answers either. Checked with the closures of
+    the fixture's own description, for OBO and its OWL rendering."""
+    pizza = _pizza_spec()
+    graph = load_source(ONTOLOGIES / f"pizza_axioms.{suffix}", relations=["has_topping"])
+    asserted, owl = {}, {}
+    toppings = {}
+    for number, _name, _definition, parents, topping_numbers, axiom in pizza.TERMS:
+        me = pizza.pz(number)
+        asserted.setdefault(me, set()).update(pizza.pz(p) for p in parents)
+        owl.setdefault(me, set()).update(pizza.pz(p) for p in parents)
+        toppings.setdefault(me, set()).update(pizza.pz(t) for t in topping_numbers)
+        if axiom and axiom[0] == "intersection":
+            owl[me].add(pizza.pz(axiom[1]))
+            toppings[me].add(pizza.pz(axiom[2]))
+        elif axiom and axiom[0] == "union":
+            for member in axiom[1:]:
+                owl.setdefault(pizza.pz(member), set()).add(me)
+        elif axiom and axiom[0] == "equivalent":
+            owl[me].add(pizza.pz(axiom[1]))
+            owl.setdefault(pizza.pz(axiom[1]), set()).add(me)
+    up_asserted = lambda c: list(asserted.get(c, ()))              # noqa: E731
+    up_owl = lambda c: list(owl.get(c, ()))                        # noqa: E731
+    down_asserted = lambda c: [x for x, ps in asserted.items() if c in ps]          # noqa: E731
+    down_owl = lambda c: [x for x, ps in owl.items() if c in ps]                    # noqa: E731
+    kept_out = 0
+    for seed in range(5):
+        builder = OntologyQABuilder(graph, {})
+        for probe, answers_from, wrong_if in (("hypernymy", up_asserted, up_owl), ("hyponymy", down_asserted, down_owl)):
+            for question in builder.build(probe, random.Random(f"{seed}:{probe}")):
+                concept = question.concept
+                assert question.notes["answer_id"] in closure(concept, answers_from), question.id
+                correct = closure(concept, wrong_if) - {concept}
+                for other in question.notes["distractor_ids"]:
+                    assert other not in correct, (question.id, other)
+                kept_out += len(correct - closure(concept, answers_from))
+        relation = OntologyQABuilder(graph, {}, relation="has_topping", probe_name="has_topping")
+        for question in relation.build("has_topping", random.Random(f"{seed}:has_topping")):
+            entailed = set()
+            for source in closure(question.concept, up_owl) | {question.concept}:
+                for target in toppings.get(source, ()):
+                    entailed |= {target} | closure(target, up_owl)
+            assert question.notes["answer_id"] in entailed
+            for other in question.notes["distractor_ids"]:
+                assert other not in entailed, (question.id, other)
+    assert kept_out        # the axioms did keep some concepts out
+
+
+def test_an_obo_file_with_logical_definitions_and_its_owl_rendering_give_the_same_probes(tmp_path):
+    from mcqa_probes.builders.ontology_build import build_ontology_probes
+
+    written = {}
+    for suffix in ("obo", "ttl"):
+        graph = load_source(ONTOLOGIES / f"pizza_axioms.{suffix}", relations=["has_topping"])
+        assert graph.implied_hypernyms("PZ:0000019") == ["PZ:0000002"] and not graph.hypernyms("PZ:0000019")
+        assert sorted(graph.implied_hypernyms("PZ:0000024")) == ["PZ:0000004"]
+        assert "PZ:0000023" in graph.implied_hypernyms("PZ:0000005")
+        build_ontology_probes(tmp_path / suffix, graph, relations=["has_topping"], seed=3)
+        written[suffix] = {p.relative_to(tmp_path / suffix): p.read_bytes() for p in sorted((tmp_path / suffix).rglob("*.jsonl"))}
+    assert written["obo"] == written["ttl"] and len(written["obo"]) >= 9
