@@ -28,7 +28,7 @@ import warnings
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
-from mcqa_probes.knowledge.identifiers import OBO_PURL, curie, expand
+from mcqa_probes.knowledge.identifiers import KNOWN_PREFIXES, OBO_PURL, curie, expand
 from mcqa_probes.knowledge.ontology import RawConcept, SourceData, SourceError, SourceReport, Vocabulary, own_name, without_own_name
 from mcqa_probes.knowledge.text import label_from_iri
 
@@ -246,6 +246,34 @@ def _reason(error: Exception) -> str:
     if text == "Invalid line:":     # N-Triples, at the end of the file
         text = "Invalid line (expected a triple ended by ' .')"
     return (text[:200] + " ...") if len(text) > 200 else (text or type(error).__name__)
+
+
+def line_naming(path: str, identifier: str, namespaces: Iterable[Tuple[str, str]]) -> Optional[int]:
+    """The first line of an RDF file that names ``identifier`` (a CURIE or an IRI): as its full IRI, as
+    a prefixed name with one of the file's prefixes (its empty one too), or as its ``oboInOwl:id``.
+    rdflib gives statements no line numbers; for an edge to or from a concept never defined this is
+    the line that names it."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            text = handle.read()
+    except OSError:
+        return None
+    pairs = list(namespaces) + _DECLARED_PREFIX.findall(text) + _XML_PREFIX.findall(text)
+    head = identifier.split(":", 1)[0]
+    # every IRI the id can stand for (schema: is https://schema.org/ and http://schema.org/)
+    iris = {expand(identifier, {}), *(expand(identifier, {prefix: namespace}) for prefix, namespace in
+                                      [*pairs, *((p, n) for n, p in KNOWN_PREFIXES)] if prefix == head)}
+    forms = [re.escape(f'"{identifier}"')] + [re.escape(iri) for iri in sorted(iris)]
+    forms += [r"(?<![\w.-])" + re.escape(f"{prefix}:{iri[len(namespace):]}") + r"(?![\w-])"
+              for iri in sorted(iris) for prefix, namespace in pairs
+              if namespace and iri.startswith(namespace) and len(iri) > len(namespace)]
+    found = re.search("|".join(forms), text)
+    return text.count("\n", 0, found.start()) + 1 if found else None
+
+
+#: ``@prefix p: <ns> .`` / ``PREFIX p: <ns>`` (Turtle, SPARQL style) and ``xmlns:p="ns"`` (RDF/XML)
+_DECLARED_PREFIX = re.compile(r"(?:@prefix|PREFIX)\s+([A-Za-z0-9_.-]*):\s*<([^>]*)>", re.IGNORECASE)
+_XML_PREFIX = re.compile(r'xmlns:([A-Za-z0-9_.-]+)\s*=\s*"([^"]*)"')
 
 
 def _pick(values: List, lang: str) -> List:

@@ -33,8 +33,8 @@ from mcqa_probes.common.io import sha256_bytes, sha256_file
 from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph
 from mcqa_probes.knowledge.identifiers import normalise
 from mcqa_probes.knowledge.obo import read_obo
-from mcqa_probes.knowledge.ontology import SourceData, SourceError, SourceReport, Vocabulary, file_of
-from mcqa_probes.knowledge.rdf import SYNTAX_BY_SUFFIX, read_rdf
+from mcqa_probes.knowledge.ontology import Line, SourceData, SourceError, SourceReport, Vocabulary, file_of
+from mcqa_probes.knowledge.rdf import SYNTAX_BY_SUFFIX, line_naming, read_rdf
 from mcqa_probes.knowledge.text import camel_case_source, clean_definition, readable_label
 from mcqa_probes.knowledge.tsv import read_tsv
 
@@ -240,6 +240,20 @@ def load_source(
         return found
 
     through: Dict[Tuple[str, str], str] = {}      # a lifted edge -> the skipped concept it went through
+    rdf_files = [str(path) for path, part in zip(paths, parts) if part.format not in ("obo", "tsv")]
+
+    def undefined(child: str, what: str, target: str, missing: str, line) -> None:
+        """An edge to or from ``missing``, a concept never defined: counted, or an error with --strict.
+        An RDF file gives no line: the first line that names ``missing`` (for an error and the examples
+        the report keeps)."""
+        if not line and (strict or report.counts.get("undefined_parent", 0) < report.keep):
+            line = next((Line(number, path) for path in rdf_files
+                         for number in [line_naming(path, missing, data.namespaces)] if number), None)
+        if strict:
+            raise SourceError(file_of(line, where) or where, f"{child} {what} {target}: {missing} is never defined "
+                              "(expected a concept of the source; without --strict such edges are dropped and "
+                              "counted)", line)
+        report.add("undefined_parent", file_of(line, where), line, f"{child} {what} {target}")
 
     def targets(child: str, target: str, line: Optional[int], what: str, lift: bool = True) -> List[str]:
         """What the edge ``child what target`` points to in the graph (none: dropped, counted)."""
@@ -247,11 +261,7 @@ def load_source(
             if child in data.concepts or child in data.obsolete:
                 return []                   # a skipped concept: counted where it was skipped
             # never defined: a TSV edge's child missing from concepts.tsv, a skos:narrower to a collection
-            if strict:
-                raise SourceError(file_of(line, where) or where, f"{child} {what} {target}: {child} is never defined "
-                                  "(expected a concept of the source; without --strict such edges are dropped and "
-                                  "counted)", line)
-            report.add("undefined_parent", file_of(line, where), line, f"{child} {what} {target}")
+            undefined(child, what, target, child, line)
             return []
         if target in concepts:
             return [target]
@@ -264,10 +274,7 @@ def load_source(
             else:
                 report.add("edge_to_dropped", file_of(line, where), line, f"{child} {what} {target}")
             return lifted(target) if lift else []
-        if strict:
-            raise SourceError(file_of(line, where) or where, f"{child} {what} {target}: {target} is never defined (expected a concept of "
-                                     "the source; without --strict such edges are dropped and counted)", line)
-        report.add("undefined_parent", file_of(line, where), line, f"{child} {what} {target}")
+        undefined(child, what, target, target, line)
         return []
 
     parent_edges: Dict[Tuple[str, str], Optional[int]] = {}

@@ -269,7 +269,34 @@ def test_an_edge_from_a_concept_never_defined_is_counted_or_an_error_with_strict
                          + '\nk:sets a skos:Collection ; skos:prefLabel "sets"@en ; skos:member k:soup .\n'
                            'k:dish skos:narrower k:sets .\n')
     graph = load_source(thesaurus)
-    assert graph.provenance["report"].examples["undefined_parent"] == ["k:sets is_a k:dish"]
+    named = len(thesaurus.read_text().splitlines()) - 1        # the collection's own line names it first
+    assert graph.provenance["report"].examples["undefined_parent"] == [f"{thesaurus}:{named} k:sets is_a k:dish"]
     assert "k:sets" not in graph.concepts
     with pytest.raises(SourceError, match="k:sets is_a k:dish: k:sets is never defined"):
         load_source(thesaurus, strict=True)
+
+
+@pytest.mark.parametrize("syntax", ["turtle", "xml"])
+def test_an_rdf_edge_to_a_concept_never_defined_is_named_with_the_line_that_names_it(tmp_path, syntax):
+    """rdflib gives no line numbers: the error (and the report's examples) take the first line that
+    names the missing concept, here through the file's empty prefix (Turtle) or its full IRI (RDF/XML)."""
+    import rdflib
+
+    turtle = ("@prefix : <http://example.org/hvac#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+              "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n\n"
+              ':Equipment a owl:Class ; rdfs:label "equipment"@en .\n'
+              ':Meter a owl:Class ; rdfs:label "meter"@en ; rdfs:subClassOf :Equipment .\n'
+              ':Gas_Meter a owl:Class ; rdfs:label "gas meter"@en ;\n    rdfs:subClassOf :Metre .\n')
+    path = tmp_path / ("hvac.ttl" if syntax == "turtle" else "hvac.owl")
+    if syntax == "turtle":
+        path.write_text(turtle)
+    else:
+        written = rdflib.Graph().parse(data=turtle, format="turtle").serialize(format="xml")
+        path.write_text(written if isinstance(written, str) else written.decode("utf-8"))
+    lines = path.read_text().splitlines()
+    expected = next(number for number, text in enumerate(lines, 1) if "Metre" in text)
+    with pytest.raises(SourceError) as caught:
+        load_source(path, strict=True)
+    assert str(caught.value).startswith(f"{path}:{expected}: ") and "#Metre is never defined" in str(caught.value)
+    report = load_source(path).provenance["report"]
+    assert report.examples["undefined_parent"][0].startswith(f"{path}:{expected} ")
