@@ -36,7 +36,7 @@ REPORT_KINDS = OrderedDict([
     ("escaped_backslash", "quoted texts with an escaped backslash that fastobo rejects, read as written"),
     ("obsolete", "obsolete or deprecated terms skipped"),
     ("no_label", "concepts without a usable label, dropped"),
-    ("label_from_iri", "classes without any label, named after their IRI (animals#HasEggs: has eggs)"),
+    ("label_from_iri", "classes without any label, named after their IRI (the name given in brackets)"),
     ("no_definition", "concepts without a definition (not asked in the definitions probe)"),
     ("undefined_parent", "edges to a concept that is never defined, dropped"),
     ("edge_lifted", "edges to an obsolete or dropped concept, linked on to its parents"),

@@ -493,7 +493,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             # that reads as words; a label in another language is not replaced (--lang finds it)
             concept.label = label_from_iri(str(node)) or None
             if concept.label:
-                report.add("label_from_iri", path, None, concept.id)
+                report.add("label_from_iri", path, None, f"{concept.id} ({concept.label})")
         for prop in definition_props:
             picked = _pick(texts(node, prop), vocabulary.lang)
             if picked:

@@ -159,9 +159,10 @@ def _text_pattern(text: str, names: Sequence[str]) -> Optional[Pattern]:
 
 
 def mentions(text: str, names: Sequence[str]) -> bool:
-    """Whether ``text`` names any of ``names`` (as :func:`name_pattern` finds them)."""
+    """Whether ``text`` names any of ``names`` (as :func:`name_pattern` finds them), an ``_`` read as a
+    space: a name inside a code identifier counts (``Flow Setpoint`` in ``Outside_Air_Flow_Setpoint``)."""
     pattern = _text_pattern(text, names)
-    return pattern is not None and pattern.search(text) is not None
+    return pattern is not None and pattern.search(text.replace("_", " ")) is not None
 
 
 def mask_names(text: str, names: Sequence[str], mask: str = "___") -> Tuple[str, int]:

@@ -147,6 +147,7 @@ def test_an_owl_class_without_any_label_is_named_after_a_wordy_iri_and_counted(t
     assert list(graph.hypernyms("http://example.org/zoo#Egg_Laying_Mammal")) == ["http://example.org/zoo#HasEggs"]
     report = graph.provenance["report"]
     assert report.counts["label_from_iri"] == 3
+    assert f"{path} http://example.org/zoo#HasEggs (has eggs)" in report.examples["label_from_iri"]
     # an opaque id is not a name, and a class labelled in another language keeps waiting for --lang
     assert report.counts["no_label"] == 2
     assert load_source(path, vocabulary=Vocabulary(lang="fr"))["http://example.org/zoo#Poisson"].lemmas == ("poisson",)

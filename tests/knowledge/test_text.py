@@ -32,3 +32,10 @@ def test_a_text_is_masked_as_by_the_pattern_of_all_the_names():
         full = name_pattern(names)
         assert mask_names(text, names, "#") == full.subn("#", text), text
         assert mentions(text, names) == bool(text and full.search(text)), text
+
+
+def test_a_name_inside_a_code_identifier_is_mentioned():
+    """``_`` reads as a space: a wrong definition that names the asked term inside an identifier
+    (``Outside_Air_Flow_Setpoint``) names it."""
+    assert mentions("A bound on the value of a Outside_Air_Flow_Setpoint.", ["Flow Setpoint"])
+    assert mentions("see sequence_feature", ["feature"]) and not mentions("a featured item", ["feature"])
