@@ -84,14 +84,20 @@ class KnowledgeGraph:
             self._up[child].append(parent)
             self._down.setdefault(parent, []).append(child)
 
-    def add_relation(self, subject: str, relation: str, obj: str) -> None:
-        """Add ``subject relation obj`` for a named relation other than isa (``part_of``, ``skos:related``)."""
+    def _link(self, table: Dict[str, Dict[str, List[str]]], subject: str, relation: str, obj: str, what: str) -> bool:
+        """Put ``subject relation obj`` into ``table``; False when it was there already."""
         for name in (subject, obj):
             if name not in self.concepts:
-                raise KeyError(f"unknown concept {name} in {relation} link {subject} -> {obj}")
-        targets = self._relations.setdefault(relation, {}).setdefault(subject, [])
-        if obj not in targets:
-            targets.append(obj)
+                raise KeyError(f"unknown concept {name} in {what} link {subject} -> {obj}")
+        targets = table.setdefault(relation, {}).setdefault(subject, [])
+        if obj in targets:
+            return False
+        targets.append(obj)
+        return True
+
+    def add_relation(self, subject: str, relation: str, obj: str) -> None:
+        """Add ``subject relation obj`` for a named relation other than isa (``part_of``, ``skos:related``)."""
+        if self._link(self._relations, subject, relation, obj, relation):
             self._inverse.setdefault(relation, {}).setdefault(obj, []).append(subject)
         self.relation_info.setdefault(relation, {"name": relation.replace("_", " "), "transitive": False,
                                                  "symmetric": False})
@@ -115,12 +121,7 @@ class KnowledgeGraph:
 
     def add_implied_relation(self, subject: str, relation: str, obj: str) -> None:
         """``subject relation obj`` entailed by the source's axioms (an intersection's ``R some D``)."""
-        for name in (subject, obj):
-            if name not in self.concepts:
-                raise KeyError(f"unknown concept {name} in implied {relation} link {subject} -> {obj}")
-        targets = self._implied_relations.setdefault(relation, {}).setdefault(subject, [])
-        if obj not in targets:
-            targets.append(obj)
+        self._link(self._implied_relations, subject, relation, obj, f"implied {relation}")
 
     def implied_related(self, concept_id: str, relation: str) -> Sequence[str]:
         return self._implied_relations.get(relation, {}).get(concept_id, ())

@@ -16,7 +16,9 @@ Steps, each counted in the graph's validity report (``graph.provenance["report"]
    with ``strict`` an error); an edge to a concept that was dropped (no label) or is obsolete goes on
    to that concept's own parents (``edge_lifted``: ``C is_a D is_a E`` with D dropped gives ``C is_a
    E``, so the closure that decides "exactly one correct answer" keeps every ancestor), or is dropped
-   when it has none (``edge_to_dropped``);
+   when it has none (``edge_to_dropped``); the parents and links that logical axioms entail
+   (``SourceData.implied_parents``) go on the same way, uncounted, into the graph's
+   ``implied_hypernyms`` (validity closures only, never answers);
 5. keep only the sub-tree under ``root`` (ids, comma-separated; an unknown root is an error);
 6. refuse a cycle in the parent relation (an error naming the cycle and the line of its first edge)
    and an empty result.
