@@ -126,6 +126,11 @@ class KnowledgeGraph:
     def implied_related(self, concept_id: str, relation: str) -> Sequence[str]:
         return self._implied_relations.get(relation, {}).get(concept_id, ())
 
+    def links_of(self, concept_id: str) -> List[Tuple[str, str]]:
+        """``(relation, object)`` of every link from the concept, stated or implied."""
+        return [(relation, obj) for table in (self._relations, self._implied_relations)
+                for relation, subjects in table.items() for obj in subjects.get(concept_id, ())]
+
     def relations(self) -> List[str]:
         """The named relations that have at least one link, sorted."""
         return sorted(name for name, links in self._relations.items() if links)

@@ -279,6 +279,8 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                     info["symmetric"] = bool(clause.symmetric)
                 elif clause_kind == "XrefClause":
                     info["aliases"].append(curie(str(clause.xref.id)))
+                elif clause_kind == "IsAClause":
+                    data.relation_parents.setdefault(curie(raw_id), []).append(curie(str(clause.typedef)))
             data.relation_info[curie(raw_id)] = info
             continue
         concept_id = curie(raw_id)
@@ -288,6 +290,8 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
         links: List[Tuple[str, str, Optional[int]]] = []
         implied: List[Tuple[str, str, Optional[int]]] = []          # (child, parent, line)
         implied_links: List[Tuple[str, str, Optional[int]]] = []
+        genus: List[str] = []
+        differentia: List[Tuple[str, str]] = []
         for clause in frame:
             clause_kind = type(clause).__name__
             if clause_kind == "NameClause":
@@ -315,8 +319,10 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
             elif clause_kind == "IntersectionOfClause":
                 if clause.typedef is None:
                     implied.append((concept_id, curie(str(clause.term)), concept.line))
+                    genus.append(curie(str(clause.term)))
                 else:
                     implied_links.append((curie(str(clause.typedef)), curie(str(clause.term)), concept.line))
+                    differentia.append((curie(str(clause.typedef)), curie(str(clause.term))))
             elif clause_kind == "UnionOfClause":              # C = M1 or M2: each member is a kind of C
                 implied.append((curie(str(clause.term)), concept_id, concept.line))
             elif clause_kind == "EquivalentToClause":
@@ -340,6 +346,8 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
         data.links.extend((concept_id, relation, target, line) for relation, target, line in links)
         data.implied_parents.extend(implied)
         data.implied_links.extend((concept_id, relation, target, line) for relation, target, line in implied_links)
+        if genus or differentia:
+            data.definitions.append((concept_id, genus, differentia, []))
     data.existential_relations.update(relation for _, relation, _, _ in data.links)
     return data
 

@@ -44,6 +44,8 @@ REPORT_KINDS = OrderedDict([
     ("merged", "concepts defined in more than one file, merged"),
     ("outside_root", "concepts outside the chosen root(s), left out"),
     ("shortened_definition", "definitions longer than the limit, cut at a sentence end (or at the limit, with '...')"),
+    ("classified", "classes that a defined class's definition covers without a parent edge saying so (kept out "
+                   "of its distractors, never asked as its answers)"),
 ])
 
 
@@ -185,6 +187,13 @@ class SourceData:
     #: edges alone and one that reasons over the axioms both find one correct answer per question
     implied_parents: List[Tuple[str, str, Optional[int]]] = field(default_factory=list)
     implied_links: List[Tuple[str, str, str, Optional[int]]] = field(default_factory=list)
+    #: the defined classes, ``(class, named conjuncts, [(relation, filler)], [union members, ...])``
+    #: of ``C = G1 and ... and R some D and (A or B)``: a class under every conjunct is a kind of C
+    #: (:func:`mcqa_probes.knowledge.source.classify`), also where no parent edge says so
+    definitions: List[Tuple[str, List[str], List[Tuple[str, str]], List[List[str]]]] = field(default_factory=list)
+    #: sub-relations: ``relation -> [super-relation, ...]`` (OWL ``rdfs:subPropertyOf``, an OBO
+    #: Typedef's ``is_a``): ``C member_of D`` is also ``C part_of D`` where member_of is_a part_of
+    relation_parents: Dict[str, List[str]] = field(default_factory=dict)
     #: ids skipped as obsolete / deprecated (an edge to one is dropped, not reported as undefined)
     obsolete: set = field(default_factory=set)
     #: language tags seen on labels (RDF), to say which --lang would find labels

@@ -398,9 +398,10 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                   *(value for prop in (DC + "title", DCTERMS + "title") for value in texts(scheme, rdflib.URIRef(prop)))]
         picked = _pick(titles, vocabulary.lang) or _pick(titles, "en") or sorted(str(t) for t in titles)
         name = picked[0] if picked else (cid(scheme).rsplit("/", 1)[-1].split(":")[-1] or name)
-        if version == "unknown":
-            stamps = [v for prop in (OWL + "versionInfo", DCTERMS + "modified", DC + "date", DCTERMS + "date",
-                                     DCTERMS + "issued") for v in sorted(str(o) for o in graph.objects(scheme, rdflib.URIRef(prop)))]
+        if version == "unknown":        # the first scheme that has a version or a date (several schemes)
+            stamps = [v for each in schemes for prop in (OWL + "versionInfo", DCTERMS + "modified", DC + "date",
+                                                         DCTERMS + "date", DCTERMS + "issued")
+                      for v in sorted(str(o) for o in graph.objects(each, rdflib.URIRef(prop)))]
             version = stamps[0] if stamps else version
     data = SourceData(path=path, format=kind or "rdf", name=name, version=version, namespaces=namespaces)
 
@@ -465,13 +466,25 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         on_property, target = restriction(expression)
         if on_property is not None:
             data.implied_links.append((concept_id, _relation_id(graph, on_property, cid), cid(target), None))
-        for member in members(expression, "intersectionOf"):
+            if equivalent:
+                data.definitions.append((concept_id, [], [(_relation_id(graph, on_property, cid), cid(target))], []))
+        conjuncts = members(expression, "intersectionOf")
+        genus, differentia, unions = [], [], []
+        for member in conjuncts:
             if isinstance(member, rdflib.URIRef):
                 data.implied_parents.append((concept_id, cid(member), None))
+                genus.append(cid(member))
             else:
                 on_property, target = restriction(member)
                 if on_property is not None:
                     data.implied_links.append((concept_id, _relation_id(graph, on_property, cid), cid(target), None))
+                    differentia.append((_relation_id(graph, on_property, cid), cid(target)))
+                elif members(member, "unionOf"):
+                    unions.append([cid(m) for m in members(member, "unionOf") if isinstance(m, rdflib.URIRef)])
+                else:
+                    genus.append(None)          # a conjunct not understood: no classification under C
+        if equivalent and conjuncts and None not in genus:
+            data.definitions.append((concept_id, genus, differentia, unions))
         if equivalent:
             data.implied_parents.extend((cid(member), concept_id, None) for member in members(expression, "unionOf")
                                         if isinstance(member, rdflib.URIRef))
@@ -520,6 +533,9 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             if (obj in known and str(predicate) not in NOT_LINKS and predicate not in parent_props
                     and predicate not in label_props):
                 link(concept.id, predicate, obj)
+    for prop, parent in graph.subject_objects(rdflib.RDFS.subPropertyOf):
+        if isinstance(prop, rdflib.URIRef) and isinstance(parent, rdflib.URIRef):
+            data.relation_parents.setdefault(_relation_id(graph, prop, cid), []).append(_relation_id(graph, parent, cid))
     data.parents = sorted(set(data.parents), key=lambda edge: (edge[0], edge[1]))
     data.links = sorted(set(data.links), key=lambda link: link[:3])
     for relation in sorted({link[1] for link in data.links}):

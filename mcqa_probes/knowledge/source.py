@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 from mcqa_probes.common.io import sha256_bytes, sha256_file
+from mcqa_probes.knowledge.entailment import classify, sub_relation_links
 from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph
 from mcqa_probes.knowledge.identifiers import normalise
 from mcqa_probes.knowledge.obo import read_obo
@@ -112,6 +113,9 @@ def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
         merged.links.extend(part.links)
         merged.implied_parents.extend(part.implied_parents)
         merged.implied_links.extend(part.implied_links)
+        merged.definitions.extend(part.definitions)
+        for relation, supers in part.relation_parents.items():
+            merged.relation_parents.setdefault(relation, []).extend(supers)
         merged.obsolete |= part.obsolete
         merged.label_languages |= part.label_languages
         merged.namespaces.extend(pair for pair in part.namespaces if pair not in merged.namespaces)
@@ -358,6 +362,11 @@ def load_source(
         graph.add_implied_isa(child, parent)
     for subject, relation, obj in implied_links:
         graph.add_implied_relation(subject, relation, obj)
+    # what sub-relations and defined classes entail besides (mcqa_probes.knowledge.entailment)
+    for subject, relation, obj in sub_relation_links([edge for edge, _ in links] + implied_links, data.relation_parents):
+        graph.add_implied_relation(subject, relation, obj)
+    for child, defined in classify(graph, data.definitions, data.relation_parents):
+        report.add("classified", None, None, f"{child} is_a {defined}")
     for relation in graph.relations():
         info = dict(data.relation_info.get(relation, {}))
         if relation in TRANSITIVE_BY_NAME:

@@ -332,6 +332,18 @@ def test_what_logical_axioms_entail_is_never_a_distractor_and_never_an_answer(su
         elif axiom and axiom[0] == "equivalent":
             owl[me].add(pizza.pz(axiom[1]))
             owl.setdefault(pizza.pz(axiom[1]), set()).add(me)
+    # classification, the test's own way: a pizza with a topping under a defined class's topping
+    # is a kind of that defined class (margherita: mozzarella, so a cheesy pizza)
+    for number, _name, _definition, _parents, _toppings, axiom in pizza.TERMS:
+        if axiom and axiom[0] == "intersection":
+            defined, genus, filler = pizza.pz(number), pizza.pz(axiom[1]), pizza.pz(axiom[2])
+            for other in list(owl):
+                if other != defined and genus in closure(other, lambda c: list(owl.get(c, ()))) and any(
+                        filler in closure(t, lambda c: list(owl.get(c, ()))) | {t}
+                        for holder in closure(other, lambda c: list(owl.get(c, ()))) | {other}
+                        for t in toppings.get(holder, ())):
+                    owl[other].add(defined)
+    assert pizza.pz(19) in owl[pizza.pz(16)]       # margherita is a cheesy pizza by its topping alone
     up_asserted = lambda c: list(asserted.get(c, ()))              # noqa: E731
     up_owl = lambda c: list(owl.get(c, ()))                        # noqa: E731
     down_asserted = lambda c: [x for x, ps in asserted.items() if c in ps]          # noqa: E731
@@ -368,6 +380,39 @@ def test_an_obo_file_with_logical_definitions_and_its_owl_rendering_give_the_sam
         assert graph.implied_hypernyms("PZ:0000019") == ["PZ:0000002"] and not graph.hypernyms("PZ:0000019")
         assert sorted(graph.implied_hypernyms("PZ:0000024")) == ["PZ:0000004"]
         assert "PZ:0000023" in graph.implied_hypernyms("PZ:0000005")
+        # classified by the definitions: margherita (mozzarella) a cheesy pizza, calzone (ham) a meaty one
+        assert graph.provenance["report"].examples["classified"] == [
+            "PZ:0000016 is_a PZ:0000019", "PZ:0000017 is_a PZ:0000021", "PZ:0000025 is_a PZ:0000021"]
         build_ontology_probes(tmp_path / suffix, graph, relations=["has_topping"], seed=3)
         written[suffix] = {p.relative_to(tmp_path / suffix): p.read_bytes() for p in sorted((tmp_path / suffix).rglob("*.jsonl"))}
     assert written["obo"] == written["ttl"] and len(written["obo"]) >= 9
+
+
+@pytest.mark.parametrize("syntax", ["obo", "ttl"])
+def test_a_link_of_a_sub_relation_is_a_link_of_the_relation_above_it(tmp_path, syntax):
+    """member_of is_a part_of (OBO Typedef) / rdfs:subPropertyOf (OWL): a concept member_of a group
+    is part of it, so the part_of probe never offers that group as a wrong answer."""
+    if syntax == "obo":
+        text = ("format-version: 1.2\nontology: t\n\n[Typedef]\nid: part_of\nis_transitive: true\n\n"
+                "[Typedef]\nid: member_of\nis_a: part_of\n\n")
+        text += "".join(f"[Term]\nid: T:{i}\nname: thing {i}\n" + ("is_a: T:0\n" if i else "") + "\n" for i in range(6))
+        text += "[Term]\nid: T:6\nname: herd\nis_a: T:0\nrelationship: part_of T:7\n\n"
+        text += "[Term]\nid: T:7\nname: farm\nis_a: T:0\n\n[Term]\nid: T:8\nname: cow\nis_a: T:0\nrelationship: member_of T:6\n"
+    else:
+        text = ("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                "@prefix t: <http://example.org/t#> .\nt:part_of a owl:ObjectProperty, owl:TransitiveProperty .\n"
+                "t:member_of a owl:ObjectProperty ; rdfs:subPropertyOf t:part_of .\n")
+        text += "".join(f't:T{i} a owl:Class ; rdfs:label "thing {i}"' + (" ; rdfs:subClassOf t:T0" if i else "") + " .\n"
+                        for i in range(6))
+        text += ('t:T6 a owl:Class ; rdfs:label "herd" ; rdfs:subClassOf t:T0, [ a owl:Restriction ; '
+                 'owl:onProperty t:part_of ; owl:someValuesFrom t:T7 ] .\nt:T7 a owl:Class ; rdfs:label "farm" ; '
+                 'rdfs:subClassOf t:T0 .\nt:T8 a owl:Class ; rdfs:label "cow" ; rdfs:subClassOf t:T0, [ a owl:Restriction ; '
+                 'owl:onProperty t:member_of ; owl:someValuesFrom t:T6 ] .\n')
+    path = tmp_path / f"herd.{syntax}"
+    path.write_text(text)
+    graph = load_source(path, relations=["part_of"])
+    cow, herd, farm = (("T:8", "T:6", "T:7") if syntax == "obo" else ("t:T8", "t:T6", "t:T7"))
+    relation = graph.provenance["relations"]["part_of"]
+    assert herd in graph.implied_related(cow, relation) and not graph.related(cow, relation)
+    builder = OntologyQABuilder(graph, {}, relation=relation, probe_name="part_of")
+    assert {herd, farm} <= builder.entailed(cow)

@@ -1,0 +1,133 @@
+"""What a source's logical axioms entail beyond its parent edges, into a graph's implied edges.
+
+Two things a checker that reasons over the axioms finds and the parent edges do not say:
+
+* **sub-relations**: ``C member_of D`` with ``member_of`` a sub-relation of ``part_of`` (OWL
+  ``rdfs:subPropertyOf``, an OBO Typedef's ``is_a``) is also ``C part_of D``
+  (:func:`sub_relation_links`);
+* **classification under defined classes**: ``C = G and R some D`` (OBO ``intersection_of``, OWL
+  ``owl:equivalentClass [owl:intersectionOf ...]``, unions of named classes among the conjuncts)
+  holds for every class under ``G`` that has ``R some D'`` (itself or through an ancestor) with
+  ``D'`` under ``D`` and its relation ``R`` or a sub-relation of it: *margherita* (a pizza with
+  ``has_topping some mozzarella``) is a *cheesy pizza* (:func:`classify`). This is the structural
+  subsumption of the EL profile over named classes: a conjunct it does not understand (a
+  restriction other than ``some`` with a named filler, a class outside the source) leaves the
+  definition out, and nothing is classified under it.
+
+Both go into the graph's implied edges: they keep second correct answers out of the distractors and
+are never asked as answers (:meth:`mcqa_probes.knowledge.graph.KnowledgeGraph.implied_hypernyms`).
+"""
+from collections import defaultdict
+from typing import Dict, Iterable, List, Sequence, Set, Tuple
+
+from mcqa_probes.knowledge.graph import KnowledgeGraph
+
+Definition = Tuple[str, Sequence[str], Sequence[Tuple[str, str]], Sequence[Sequence[str]]]
+
+
+def super_relations(relation_parents: Dict[str, List[str]]) -> Dict[str, Set[str]]:
+    """``relation -> every relation above it`` (without itself; cycles allowed)."""
+    found: Dict[str, Set[str]] = {}
+    for relation in relation_parents:
+        seen, stack = set(), list(relation_parents.get(relation, ()))
+        while stack:
+            parent = stack.pop()
+            if parent not in seen and parent != relation:
+                seen.add(parent)
+                stack.extend(relation_parents.get(parent, ()))
+        found[relation] = seen
+    return found
+
+
+def sub_relation_links(links: Iterable[Tuple[str, str, str]], relation_parents: Dict[str, List[str]]
+                       ) -> List[Tuple[str, str, str]]:
+    """``(subject, super-relation, object)`` for every link whose relation has super-relations."""
+    supers = super_relations(relation_parents)
+    return sorted({(subject, above, obj) for subject, relation, obj in links for above in supers.get(relation, ())})
+
+
+def classify(graph: KnowledgeGraph, definitions: Iterable[Definition], relation_parents: Dict[str, List[str]],
+             max_rounds: int = 10) -> List[Tuple[str, str]]:
+    """Add ``X -> C`` to the graph's implied parents for every concept X that a definition of C
+    covers (see the module docstring), round after round until nothing new is found (a class
+    classified under one definition can fall under another); returns the edges added, sorted."""
+    supers = super_relations(relation_parents)
+    usable = []
+    for defined, genus, differentia, unions in definitions:
+        unions = [[m for m in union if m in graph] for union in unions]
+        if (defined in graph and all(g in graph for g in genus) and all(d in graph for _, d in differentia)
+                and all(unions) and (genus or differentia or unions)):
+            usable.append((defined, list(genus), list(differentia), unions))
+    added: List[Tuple[str, str]] = []
+    for _ in range(max_rounds):
+        found = sorted(set(_covered(graph, usable, supers)))
+        if not found:
+            break
+        for child, defined in found:
+            graph.add_implied_isa(child, defined)
+        added.extend(found)
+    return sorted(added)
+
+
+def _covered(graph: KnowledgeGraph, definitions, supers: Dict[str, Set[str]]) -> Iterable[Tuple[str, str]]:
+    """The ``(X, C)`` pairs one round of :func:`classify` finds (X not yet under C)."""
+    ancestors: Dict[str, Set[str]] = {}
+    children: Dict[str, List[str]] = defaultdict(list)
+    links: Dict[str, List[Tuple[str, str]]] = defaultdict(list)
+    subjects: Dict[Tuple[str, str], List[str]] = defaultdict(list)
+    for concept in graph.concepts:
+        for parent in (*graph.hypernyms(concept), *graph.implied_hypernyms(concept)):
+            children[parent].append(concept)
+        for relation, obj in graph.links_of(concept):
+            links[concept].append((relation, obj))
+            subjects[(relation, obj)].append(concept)
+
+    def above(concept: str) -> Set[str]:
+        found = ancestors.get(concept)
+        if found is None:
+            found = ancestors[concept] = _closure(concept, lambda c: (*graph.hypernyms(c), *graph.implied_hypernyms(c)))
+        return found
+
+    below_cache: Dict[str, Set[str]] = {}
+
+    def below(concept: str) -> Set[str]:
+        found = below_cache.get(concept)
+        if found is None:
+            found = below_cache[concept] = _closure(concept, lambda c: children.get(c, ())) | {concept}
+        return found
+
+    def has_link(concept: str, relation: str, filler: str) -> bool:
+        for holder in (concept, *above(concept)):
+            for own, obj in links.get(holder, ()):
+                if (own == relation or relation in supers.get(own, ())) and (obj == filler or filler in above(obj)):
+                    return True
+        return False
+
+    relations_under: Dict[str, List[str]] = defaultdict(list)
+    for relation, above_it in supers.items():
+        for parent in above_it:
+            relations_under[parent].append(relation)
+    for defined, genus, differentia, unions in definitions:
+        pools = [below(g) for g in genus]
+        pools += [set().union(*(below(m) for m in union)) for union in unions]
+        for relation, filler in differentia:
+            holders = {s for own in (relation, *relations_under.get(relation, ())) for target in below(filler)
+                       for s in subjects.get((own, target), ())}
+            pools.append(set().union(*(below(h) for h in holders)) if holders else set())
+        for concept in sorted(min(pools, key=len)):
+            if concept == defined or defined in above(concept):
+                continue
+            mine = above(concept) | {concept}
+            if (all(g in mine for g in genus) and all(mine.intersection(union) for union in unions)
+                    and all(has_link(concept, relation, filler) for relation, filler in differentia)):
+                yield concept, defined
+
+
+def _closure(start: str, step) -> Set[str]:
+    seen, stack = set(), [start]
+    while stack:
+        for nxt in step(stack.pop()):
+            if nxt not in seen and nxt != start:
+                seen.add(nxt)
+                stack.append(nxt)
+    return seen

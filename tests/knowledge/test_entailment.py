@@ -1,0 +1,45 @@
+"""Sub-relations and classification under defined classes (structural, named classes only)."""
+from mcqa_probes.knowledge.entailment import classify, sub_relation_links, super_relations
+from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph
+
+
+def graph_of(names, isa, links=()):
+    graph = KnowledgeGraph(source="t", version="1")
+    for name in names:
+        graph.add(Concept(id=name, pos="n", lemmas=(name,), definition=""))
+    for child, parent in isa:
+        graph.add_isa(child, parent)
+    for subject, relation, obj in links:
+        graph.add_relation(subject, relation, obj)
+    return graph
+
+
+def test_super_relations_chain_and_survive_a_cycle():
+    parents = {"member_of": ["part_of"], "part_of": ["overlaps"], "a": ["b"], "b": ["a"]}
+    assert super_relations(parents) == {"member_of": {"part_of", "overlaps"}, "part_of": {"overlaps"},
+                                        "a": {"b"}, "b": {"a"}}
+    assert sub_relation_links([("cow", "member_of", "herd")], parents) == [
+        ("cow", "overlaps", "herd"), ("cow", "part_of", "herd")]
+
+
+def test_classification_goes_round_after_round_and_follows_sub_relations_and_filler_subclasses():
+    names = ["food", "pizza", "topping", "cheese", "mozzarella", "margherita", "cheesy", "very cheesy", "plain"]
+    graph = graph_of(names, [("pizza", "food"), ("topping", "food"), ("cheese", "topping"), ("mozzarella", "cheese"),
+                             ("margherita", "pizza"), ("plain", "pizza")],
+                     [("margherita", "has_mozzarella", "mozzarella")])
+    definitions = [
+        ("cheesy", ["pizza"], [("has_topping", "cheese")], []),        # cheesy = pizza and has_topping some cheese
+        ("very cheesy", ["cheesy"], [], [["mozzarella", "margherita"]]),  # = cheesy and (mozzarella or margherita)
+        ("unknown", ["pizza"], [], []),                                  # not a concept: left out
+    ]
+    added = classify(graph, definitions, {"has_mozzarella": ["has_topping"]})
+    # margherita: a pizza with a sub-relation link to a kind of cheese; then, a cheesy pizza, very cheesy
+    assert added == [("margherita", "cheesy"), ("margherita", "very cheesy")]
+    assert set(graph.implied_hypernyms("margherita")) == {"cheesy", "very cheesy"}
+    assert not graph.implied_hypernyms("plain") and not graph.hypernyms("cheesy")
+
+
+def test_a_definition_with_a_conjunct_outside_the_source_classifies_nothing():
+    graph = graph_of(["pizza", "margherita", "cheesy"], [("margherita", "pizza")], [("margherita", "has_topping", "pizza")])
+    assert classify(graph, [("cheesy", ["pizza"], [("has_topping", "external:cheese")], [])], {}) == []
+    assert classify(graph, [("cheesy", ["pizza"], [("has_topping", "pizza")], [])], {}) == [("margherita", "cheesy")]
