@@ -86,7 +86,7 @@ class DistractorSampler:
         self._taxonomy = taxonomy
         self._pools: Dict[tuple, List[str]] = {}      # the pools depend only on the taxonomy
 
-    def pool(self, concept: str, family: Family) -> List[str]:
+    def pool(self, concept: str, family: Family) -> Sequence[str]:
         """Sorted candidate ids of a family (before the validity test; memoised, not to be changed)."""
         key = (concept, family.name, family.depth)
         found = self._pools.get(key)
@@ -94,10 +94,10 @@ class DistractorSampler:
             found = self._pools[key] = self._pool(concept, family)
         return found
 
-    def _pool(self, concept: str, family: Family) -> List[str]:
+    def _pool(self, concept: str, family: Family) -> Sequence[str]:
         tax = self.taxonomy
         if family.name == "sister":
-            return list(tax.sister_layer(concept, family.depth))
+            return tax.sister_pool(concept, family.depth)
         if family.name == "hypernym":
             levels = tax.up_levels(concept, family.depth)
             return levels[family.depth - 1] if len(levels) >= family.depth else []
@@ -109,14 +109,14 @@ class DistractorSampler:
     def chain(self, concept: str, family: Family, other: str) -> str:
         tax = self.taxonomy
         if family.name == "sister":
-            return sister_chain_text(tax.sister_layer(concept, family.depth)[other])
+            return sister_chain_text(tax.sister_chain(concept, family.depth, other))
         if family.name == "hypernym":
             return chain_text(tax.up(concept, max(family.depth, tax.max_hops))[other], "up")
         if family.name == "hyponym":
             return chain_text(tuple(reversed(tax.up(other, max(family.depth, tax.max_hops))[concept])), "down")
         return ""
 
-    def _candidates(self, rng: random.Random, pool: List[str]):
+    def _candidates(self, rng: random.Random, pool: Sequence[str]):
         if len(pool) <= self.SHUFFLE_LIMIT:
             order = list(pool)
             shuffle(rng.getrandbits, order)

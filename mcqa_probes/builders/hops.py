@@ -10,7 +10,7 @@
 
 Results are memoised per concept; iteration is over sorted ids, so every result has one order.
 """
-from typing import Dict, FrozenSet, List, Tuple
+from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
 
 from mcqa_probes.knowledge.graph import KnowledgeGraph
 
@@ -34,6 +34,9 @@ class Taxonomy:
         self._up_levels: Dict[Tuple[str, int], List[List[str]]] = {}
         self._niece_paths: Dict[Tuple[str, int], Dict[str, Chain]] = {}
         self._implied = bool(getattr(graph, "has_implied", lambda: False)())
+        self._families: Dict[Tuple[str, int], Dict[str, Chain]] = {}
+        self._family_layers: Dict[Tuple[str, int], Tuple[List[str], Dict[str, int]]] = {}
+        self._descendants: Dict[str, FrozenSet[str]] = {}
 
     # ------------------------------------------------------------------ closures
     def _bfs(self, concept: str, step, limit: int) -> Dict[str, Chain]:
@@ -175,6 +178,81 @@ class Taxonomy:
             found = self._niece_paths[key] = self._bfs(sister, self.graph.hyponyms, limit)
         return found
 
+    # ------------------------------------------------------------------ sister pools, shared per parent
+    def sister_pool(self, concept: str, level: int) -> Sequence[str]:
+        """The ids of :meth:`sister_layer`, sorted: what the distractor sampler draws from. A concept
+        with one parent reads its parent's family (every child and their descendants, built once per
+        parent) without itself and its descendants, in place: a parent with k children costs k, not
+        k² (a flat hierarchy); anything else is :meth:`sister_layer`'s."""
+        parent = self._single_parent(concept)
+        if parent is None:
+            return list(self.sister_layer(concept, level))
+        keys, positions = self._family_layer(parent, level)
+        left_out = (concept, *self.ancestors(concept), *self.descendants(concept))
+        gone = sorted({positions[other] for other in left_out if other in positions})
+        return _Without(keys, gone) if gone else keys
+
+    def sister_chain(self, concept: str, level: int, other: str) -> Chain:
+        """The chain of ``other`` in :meth:`sister_layer` (``other`` from :meth:`sister_pool`)."""
+        parent = self._single_parent(concept)
+        if parent is None:
+            return self.sister_layer(concept, level)[other]
+        return (concept,) + self._family(parent, level)[other]
+
+    def _single_parent(self, concept: str) -> Optional[str]:
+        """The parent of a concept that has one parent edge, over an is-a hierarchy (not a relation
+        view, whose ancestors may be its direct links only)."""
+        if type(self) is not Taxonomy:
+            return None
+        parents = self.graph.hypernyms(concept)
+        return parents[0] if len(parents) == 1 else None
+
+    def _family(self, parent: str, level: int) -> Dict[str, Chain]:
+        """Every child of ``parent`` and its descendants up to ``level - 1`` hops, each with the tail
+        ``(parent, child, ...)`` of the path from the first child, in sorted order, that reaches it: as
+        :meth:`sisters` finds them for any one child, save that child's own descendants."""
+        key = (parent, level)
+        found = self._families.get(key)
+        if found is None:
+            found = {}
+            for sister in sorted(self.graph.hyponyms(parent)):
+                if sister not in found:
+                    found[sister] = (parent, sister)
+                if level > 1:
+                    for niece, chain in self._nieces(sister, level - 1).items():
+                        if niece not in found:
+                            found[niece] = (parent, sister) + chain[1:]
+            self._families[key] = found
+        return found
+
+    def _family_layer(self, parent: str, level: int) -> Tuple[List[str], Dict[str, int]]:
+        """The sorted ids first reached at ``level`` in the parent's family, and their positions."""
+        key = (parent, level)
+        found = self._family_layers.get(key)
+        if found is None:
+            ids = set(self._family(parent, level))
+            if level > 1:
+                ids -= set(self._family(parent, level - 1))
+            keys = sorted(ids)
+            found = self._family_layers[key] = (keys, {other: i for i, other in enumerate(keys)})
+        return found
+
+    def descendants(self, concept: str) -> FrozenSet[str]:
+        """Every concept below ``concept`` (``isa↓*``, and the implied children of :meth:`ancestors`),
+        memoised: exactly the concepts that have ``concept`` among their ancestors."""
+        found = self._descendants.get(concept)
+        if found is None:
+            implied = getattr(self.graph, "implied_hyponyms", None) if self._implied else None
+            seen, stack = set(), [concept]
+            while stack:
+                node = stack.pop()
+                for child in (*self.graph.hyponyms(node), *(implied(node) if implied else ())):
+                    if child not in seen:
+                        seen.add(child)
+                        stack.append(child)
+            found = self._descendants[concept] = frozenset(seen - {concept})
+        return found
+
     def sister_layer(self, concept: str, level: int) -> Dict[str, Chain]:
         """``SISTER_ℓ(c) \\ SISTER_{ℓ-1}(c)``: the sisters first reached at depth ℓ."""
         key = (concept, level)
@@ -188,6 +266,31 @@ class Taxonomy:
                 found = {other: chain for other, chain in current.items() if other not in previous}
             self._layers[key] = found
         return found
+
+
+class _Without(Sequence):
+    """A sorted list with a few of its items left out (their positions, ascending), read in place: the
+    sister pool of one child is its parent's family without the child and its descendants."""
+
+    def __init__(self, items: List[str], gone: List[int]):
+        self.items, self.gone = items, gone
+
+    def __len__(self) -> int:
+        return len(self.items) - len(self.gone)
+
+    def __getitem__(self, index: int) -> str:
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        for position in self.gone:          # skip every gap at or before the index reached so far
+            if position <= index:
+                index += 1
+            else:
+                break
+        return self.items[index]
+
+    def __iter__(self) -> Iterator[str]:
+        gone = set(self.gone)
+        return (item for position, item in enumerate(self.items) if position not in gone)
 
 
 def chain_text(chain: Chain, direction: str) -> str:

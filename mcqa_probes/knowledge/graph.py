@@ -68,6 +68,7 @@ class KnowledgeGraph:
     #: parents and links that the source's logical axioms entail (an intersection's named class, a
     #: union's members, equivalent classes): closures for the validity checks, never answers
     _implied_up: Dict[str, List[str]] = field(default_factory=dict)
+    _implied_down: Dict[str, List[str]] = field(default_factory=dict)
     _implied_relations: Dict[str, Dict[str, List[str]]] = field(default_factory=dict)
 
     def add(self, concept: Concept) -> None:
@@ -110,11 +111,16 @@ class KnowledgeGraph:
                 raise KeyError(f"unknown concept {name} in implied isa link {child} -> {parent}")
         if child != parent and parent not in self._implied_up.setdefault(child, []):
             self._implied_up[child].append(parent)
+            self._implied_down.setdefault(parent, []).append(child)
 
     def implied_hypernyms(self, concept_id: str) -> Sequence[str]:
         """Parents entailed by the source's axioms beyond ``isa↑``: in the closure that decides "exactly
         one correct answer" (:meth:`mcqa_probes.builders.hops.Taxonomy.ancestors`), never an answer."""
         return self._implied_up.get(concept_id, ())
+
+    def implied_hyponyms(self, concept_id: str) -> Sequence[str]:
+        """The children of :meth:`implied_hypernyms`."""
+        return self._implied_down.get(concept_id, ())
 
     def has_implied(self) -> bool:
         return bool(self._implied_up) or bool(self._implied_relations)
