@@ -12,7 +12,7 @@ Results are memoised per concept; iteration is over sorted ids, so every result 
 """
 from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
 
-from mcqa_probes.knowledge.graph import KnowledgeGraph
+from mcqa_probes.knowledge.graph import KnowledgeGraph, reachable
 
 Chain = Tuple[str, ...]
 
@@ -111,14 +111,7 @@ class Taxonomy:
         found = self._ancestors.get(concept)
         if found is None and self._implied:
             up, implied = self.graph.hypernyms, self.graph.implied_hypernyms
-            seen, stack = {concept}, [concept]
-            while stack:
-                node = stack.pop()
-                for parent in (*up(node), *implied(node)):
-                    if parent not in seen:
-                        seen.add(parent)
-                        stack.append(parent)
-            found = self._ancestors[concept] = frozenset(seen - {concept})
+            found = self._ancestors[concept] = frozenset(reachable(concept, lambda c: (*up(c), *implied(c))))
         if found is None:
             collected = set()
             for parent in self.graph.hypernyms(concept):
@@ -242,15 +235,9 @@ class Taxonomy:
         memoised: exactly the concepts that have ``concept`` among their ancestors."""
         found = self._descendants.get(concept)
         if found is None:
-            implied = getattr(self.graph, "implied_hyponyms", None) if self._implied else None
-            seen, stack = set(), [concept]
-            while stack:
-                node = stack.pop()
-                for child in (*self.graph.hyponyms(node), *(implied(node) if implied else ())):
-                    if child not in seen:
-                        seen.add(child)
-                        stack.append(child)
-            found = self._descendants[concept] = frozenset(seen - {concept})
+            down = self.graph.hyponyms
+            implied = self.graph.implied_hyponyms if self._implied else (lambda c: ())
+            found = self._descendants[concept] = frozenset(reachable(concept, lambda c: (*down(c), *implied(c))))
         return found
 
     def sister_layer(self, concept: str, level: int) -> Dict[str, Chain]:

@@ -20,23 +20,14 @@ are never asked as answers (:meth:`mcqa_probes.knowledge.graph.KnowledgeGraph.im
 from collections import defaultdict
 from typing import Dict, Iterable, List, Sequence, Set, Tuple
 
-from mcqa_probes.knowledge.graph import KnowledgeGraph
+from mcqa_probes.knowledge.graph import KnowledgeGraph, reachable
 
 Definition = Tuple[str, Sequence[str], Sequence[Tuple[str, str]], Sequence[Sequence[str]]]
 
 
 def super_relations(relation_parents: Dict[str, List[str]]) -> Dict[str, Set[str]]:
     """``relation -> every relation above it`` (without itself; cycles allowed)."""
-    found: Dict[str, Set[str]] = {}
-    for relation in relation_parents:
-        seen, stack = set(), list(relation_parents.get(relation, ()))
-        while stack:
-            parent = stack.pop()
-            if parent not in seen and parent != relation:
-                seen.add(parent)
-                stack.extend(relation_parents.get(parent, ()))
-        found[relation] = seen
-    return found
+    return {relation: reachable(relation, lambda r: relation_parents.get(r, ())) for relation in relation_parents}
 
 
 def sub_relation_links(links: Iterable[Tuple[str, str, str]], relation_parents: Dict[str, List[str]]
@@ -85,7 +76,7 @@ def _covered(graph: KnowledgeGraph, definitions, supers: Dict[str, Set[str]]) ->
     def above(concept: str) -> Set[str]:
         found = ancestors.get(concept)
         if found is None:
-            found = ancestors[concept] = _closure(concept, lambda c: (*graph.hypernyms(c), *graph.implied_hypernyms(c)))
+            found = ancestors[concept] = reachable(concept, lambda c: (*graph.hypernyms(c), *graph.implied_hypernyms(c)))
         return found
 
     below_cache: Dict[str, Set[str]] = {}
@@ -93,7 +84,7 @@ def _covered(graph: KnowledgeGraph, definitions, supers: Dict[str, Set[str]]) ->
     def below(concept: str) -> Set[str]:
         found = below_cache.get(concept)
         if found is None:
-            found = below_cache[concept] = _closure(concept, lambda c: children.get(c, ())) | {concept}
+            found = below_cache[concept] = reachable(concept, lambda c: children.get(c, ())) | {concept}
         return found
 
     def has_link(concept: str, relation: str, filler: str) -> bool:
@@ -122,12 +113,3 @@ def _covered(graph: KnowledgeGraph, definitions, supers: Dict[str, Set[str]]) ->
                     and all(has_link(concept, relation, filler) for relation, filler in differentia)):
                 yield concept, defined
 
-
-def _closure(start: str, step) -> Set[str]:
-    seen, stack = set(), [start]
-    while stack:
-        for nxt in step(stack.pop()):
-            if nxt not in seen and nxt != start:
-                seen.add(nxt)
-                stack.append(nxt)
-    return seen

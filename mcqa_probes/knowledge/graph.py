@@ -15,7 +15,19 @@ the hop and distractor machinery of the ISA probes works over it unchanged.
 """
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+
+
+def reachable(start: str, step: Callable[[str], Iterable[str]]) -> Set[str]:
+    """Everything reached from ``start`` by one or more ``step``s (depth first; cycles allowed),
+    without ``start`` itself: the one closure walk of ancestors, descendants and relations."""
+    seen, stack = set(), [start]
+    while stack:
+        for following in step(stack.pop()):
+            if following not in seen and following != start:
+                seen.add(following)
+                stack.append(following)
+    return seen
 
 
 class Relation(str, Enum):

@@ -317,12 +317,13 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                 obsolete = bool(clause.obsolete)
             # logical definitions (see SourceData.implied_parents): C = G and R some D
             elif clause_kind == "IntersectionOfClause":
+                target = curie(str(clause.term))
                 if clause.typedef is None:
-                    implied.append((concept_id, curie(str(clause.term)), concept.line))
-                    genus.append(curie(str(clause.term)))
+                    implied.append((concept_id, target, concept.line))
+                    genus.append(target)
                 else:
-                    implied_links.append((curie(str(clause.typedef)), curie(str(clause.term)), concept.line))
-                    differentia.append((curie(str(clause.typedef)), curie(str(clause.term))))
+                    differentia.append((curie(str(clause.typedef)), target))
+                    implied_links.append((*differentia[-1], concept.line))
             elif clause_kind == "UnionOfClause":              # C = M1 or M2: each member is a kind of C
                 implied.append((curie(str(clause.term)), concept_id, concept.line))
             elif clause_kind == "EquivalentToClause":

@@ -465,9 +465,10 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             return
         on_property, target = restriction(expression)
         if on_property is not None:
-            data.implied_links.append((concept_id, _relation_id(graph, on_property, cid), cid(target), None))
+            some = (_relation_id(graph, on_property, cid), cid(target))
+            data.implied_links.append((concept_id, *some, None))
             if equivalent:
-                data.definitions.append((concept_id, [], [(_relation_id(graph, on_property, cid), cid(target))], []))
+                data.definitions.append((concept_id, [], [some], []))
         conjuncts = members(expression, "intersectionOf")
         genus, differentia, unions = [], [], []
         for member in conjuncts:
@@ -477,8 +478,8 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             else:
                 on_property, target = restriction(member)
                 if on_property is not None:
-                    data.implied_links.append((concept_id, _relation_id(graph, on_property, cid), cid(target), None))
                     differentia.append((_relation_id(graph, on_property, cid), cid(target)))
+                    data.implied_links.append((concept_id, *differentia[-1], None))
                 elif members(member, "unionOf"):
                     unions.append([cid(m) for m in members(member, "unionOf") if isinstance(m, rdflib.URIRef)])
                 else:
