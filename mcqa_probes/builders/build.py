@@ -11,6 +11,7 @@ is written atomically and the same seed and settings give byte-identical files.
 Tests pass a ready :class:`KnowledgeGraph` as ``wordnet`` (and any object as ``dictionary``); the
 command line (``bin/build_probes``) lets this module load WordNet and GCIDE itself.
 """
+import functools
 import random
 import time
 from pathlib import Path
@@ -21,6 +22,7 @@ from mcqa_probes.builders.probe_question import ProbeQuestion
 from mcqa_probes.builders.splits import SPLITS, check_leakage, deduplicate, split_by_concept
 from mcqa_probes.builders.wordnetqa import WORDNET_PROBES, WordNetQABuilder, merged_settings
 from mcqa_probes.knowledge.graph import KnowledgeGraph
+from mcqa_probes.common.io import BackgroundWriter
 import ctypes
 import multiprocessing
 import os
@@ -57,11 +59,13 @@ def write_probe(out: Path, probe: str, questions: List[ProbeQuestion], seed: int
     kept, dropped = deduplicate(questions)
     splits = split_by_concept(kept, probe_rng(seed, probe, "split"), train_size)
     check_leakage(splits)
-    for split in progress(SPLITS, desc=f"write {probe}", total=len(SPLITS)):
-        relative = f"{probe}/{split}.jsonl"
-        files[relative] = write_questions(out / relative, splits[split], int_labels=(probe == "dictionary"),
-                                          compact=compact)
-    stats[probe] = dict(probe_stats(splits), duplicates_dropped=dropped)
+    # each file is written (and waited for on the disk) on a thread while the next one is made
+    with BackgroundWriter() as writer:
+        for split in progress(SPLITS, desc=f"write {probe}", total=len(SPLITS)):
+            relative = f"{probe}/{split}.jsonl"
+            write_questions(out / relative, splits[split], int_labels=(probe == "dictionary"), compact=compact,
+                            writer=writer, then=functools.partial(files.__setitem__, relative))
+        stats[probe] = dict(probe_stats(splits), duplicates_dropped=dropped)
     counts[probe] = {split: len(splits[split]) for split in SPLITS}
     timings[f"split_and_write_{probe}"] = round(time.perf_counter() - start, 2)
     log(f"{probe}: {len(questions)} questions, {dropped} duplicates dropped")

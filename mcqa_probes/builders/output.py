@@ -3,10 +3,10 @@ statistics (paper Table 4)."""
 import json
 import os
 from collections import Counter
-from typing import Dict, Iterable, List, Union
+from typing import Callable, Dict, Iterable, List, Optional, Union
 
 from mcqa_probes.builders.probe_question import ProbeQuestion
-from mcqa_probes.common.io import json_text, write_parts
+from mcqa_probes.common.io import BackgroundWriter, json_text, write_parts
 
 PathLike = Union[str, os.PathLike]
 
@@ -49,9 +49,15 @@ def _jsonl_parts(questions: Iterable[ProbeQuestion], int_labels: bool, compact: 
 
 
 def write_questions(path: PathLike, questions: Iterable[ProbeQuestion], int_labels: bool = False,
-                    compact: bool = False) -> str:
-    """Write one ``mcqa`` jsonl file (see :func:`jsonl_bytes`); returns its sha256."""
-    return write_parts(path, _jsonl_parts(questions, int_labels, compact))
+                    compact: bool = False, writer: Optional[BackgroundWriter] = None,
+                    then: Optional[Callable[[str], None]] = None) -> Optional[str]:
+    """Write one ``mcqa`` jsonl file (see :func:`jsonl_bytes`); returns its sha256. With ``writer``,
+    the text is made here and written on the writer's thread, ``then(sha256)`` once it is (returns None)."""
+    parts = _jsonl_parts(questions, int_labels, compact)
+    if writer is None:
+        return write_parts(path, parts)
+    writer.write_parts(path, parts, then or (lambda digest: None))
+    return None
 
 
 def write_json(path: PathLike, value) -> str:

@@ -13,7 +13,9 @@ temporary file is removed and the destination is left untouched.
   that produce their output piecewise (csv writers, large files);
 * :func:`write_bytes`, :func:`write_parts` (pieces, hashed as written), :func:`write_text`, :func:`write_json`, :func:`write_jsonl`,
   :func:`write_csv` -- whole-content helpers;
-* :func:`write_with` -- for libraries that want a file name (matplotlib's ``savefig``).
+* :func:`write_with` -- for libraries that want a file name (matplotlib's ``savefig``);
+* :class:`BackgroundWriter` -- :func:`write_parts` on a thread of its own, so that a large file's
+  wait for the disk overlaps the caller's next work (the probe builds' jsonl).
 
 Reading: :func:`read_jsonl` yields ``(line number, value)`` and raises :class:`McqaFormatError`
 naming the file and line for anything that is not one JSON document per line.
@@ -23,6 +25,7 @@ process) and :func:`sha256_json` (a stable digest of a JSON-able value, e.g. a c
 """
 import contextlib
 import csv
+from concurrent.futures import ThreadPoolExecutor
 import hashlib
 import io
 import json
@@ -110,6 +113,36 @@ def write_parts(path: PathLike, parts: Iterable[Any]) -> str:
             stream.write(part)
             digest.update(part)
     return digest.hexdigest()
+
+
+class BackgroundWriter:
+    """:func:`write_parts` calls made one after another on a thread of their own while the caller goes
+    on (``with BackgroundWriter() as writer: writer.write_parts(path, parts, then)``). Writing a file
+    of tens of MB is mostly waiting for the disk (``fsync``), which holds no lock the caller needs, so
+    the caller makes the next file's pieces meanwhile. Every file is written exactly as by
+    :func:`write_parts` (it appears under its name only when whole and on disk); ``then(sha256)`` is
+    called once it is. Leaving the block waits for every write and raises the first error (the file
+    of a failed write is left as it was)."""
+
+    def __init__(self) -> None:
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mcqa_probes-writer")
+        self._pending: list = []
+
+    def write_parts(self, path: PathLike, parts: Sequence[Any], then: Callable[[str], None]) -> None:
+        """Queue ``write_parts(path, parts)`` (``parts``: bytes-like, made already); ``then(digest)`` after."""
+        self._pending.append(self._executor.submit(lambda: then(write_parts(path, parts))))
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True)
+        pending, self._pending = self._pending, []
+        for future in pending:
+            future.result()
+
+    def __enter__(self) -> "BackgroundWriter":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
 
 
 def write_text(path: PathLike, text: str, encoding: str = "utf-8") -> Path:

@@ -145,24 +145,59 @@ def might_mention(text: str, names: Sequence[str]) -> bool:
     return any(name in squashed for name in _squashed_names(tuple(names)))
 
 
-def _text_pattern(text: str, names: Sequence[str]) -> Optional[Pattern]:
+def _text_pattern(text: str, names: Sequence[str], compile_pattern: bool = True):
     """:func:`name_pattern` of the names that :func:`might_mention` finds in ``text`` (None: none). A name
     whose letters are not in the text cannot match there, so leaving its alternative out changes no
     match; the pattern is smaller (an ontology term has many synonyms, a text names one or two) and
-    is shared by every text that names the same ones: fewer and cheaper compilations."""
+    is shared by every text that names the same ones: fewer and cheaper compilations. With
+    ``compile_pattern=False``, the names themselves (the pattern's key for :func:`_variants_pattern`)."""
     if not text:
         return None
     squashed = _squashed(text)
     key = tuple(names)
     found = tuple(variant for variant, letters in zip(_name_variants(key), _squashed_names(key)) if letters in squashed)
-    return _variants_pattern(found) if found else None
+    if not found:
+        return None
+    return _variants_pattern(found) if compile_pattern else found
 
 
 def mentions(text: str, names: Sequence[str]) -> bool:
     """Whether ``text`` names any of ``names`` (as :func:`name_pattern` finds them), an ``_`` read as a
-    space: a name inside a code identifier counts (``Flow Setpoint`` in ``Outside_Air_Flow_Setpoint``)."""
-    pattern = _text_pattern(text, names)
-    return pattern is not None and pattern.search(text.replace("_", " ")) is not None
+    space: a name inside a code identifier counts (``Flow Setpoint`` in ``Outside_Air_Flow_Setpoint``).
+    A name written in the text as it is listed (ASCII) is found without compiling the pattern."""
+    pattern = _text_pattern(text, names, compile_pattern=False)
+    if pattern is None:
+        return False
+    spaced = text.replace("_", " ")
+    return _written_as_listed(spaced, pattern) or _variants_pattern(pattern).search(spaced) is not None
+
+
+def _is_word_character(character: str) -> bool:
+    """``\\w`` for an ASCII character."""
+    return character.isalnum() or character == "_"
+
+
+def _written_as_listed(text: str, variants: Tuple[str, ...]) -> bool:
+    """True when an ASCII ``text`` holds one of ``variants`` (ASCII, lower case) as the pattern of
+    :func:`name_pattern` would match it: a whole word, words one space apart, an optional ``s`` or
+    ``es`` after. Every such find is a match of the pattern (its alternatives include this spelling),
+    so a True answer is the pattern's answer; False means only "not found this way"."""
+    if not text.isascii():
+        return False
+    lowered, size = text.lower(), len(text)
+    for variant in variants:
+        if not variant.isascii():
+            continue
+        start = lowered.find(variant)
+        while start >= 0:
+            end = start + len(variant)
+            if start == 0 or not _is_word_character(lowered[start - 1]):
+                for plural in ("", "s", "es"):
+                    after = end + len(plural)
+                    if lowered.startswith(plural, end) and (after == size or not _is_word_character(lowered[after])):
+                        return True
+            start = lowered.find(variant, start + 1)
+    return False
 
 
 def mask_names(text: str, names: Sequence[str], mask: str = "___") -> Tuple[str, int]:

@@ -26,3 +26,34 @@ def test_a_failing_piece_leaves_no_file_and_keeps_the_old_one(tmp_path):
     with pytest.raises(RuntimeError):
         write_parts(path, pieces())
     assert path.read_bytes() == b"old\n" and [p.name for p in tmp_path.iterdir()] == ["out.jsonl"]
+
+
+def test_background_writes_are_whole_hashed_in_order_and_reported(tmp_path):
+    """BackgroundWriter writes as write_parts does, on its thread; ``then`` gets each digest, in the
+    order the files were given, and the block ends only once every file is there."""
+    from mcqa_probes.common.io import BackgroundWriter
+
+    digests = []
+    contents = {f"f{i}.jsonl": [b"x" * (i * 100_000), b"\n", bytes([65 + i])] for i in range(5)}
+    with BackgroundWriter() as writer:
+        for name, parts in contents.items():
+            writer.write_parts(tmp_path / name, parts, lambda digest, name=name: digests.append((name, digest)))
+    assert [name for name, _ in digests] == list(contents)
+    for name, digest in digests:
+        assert (tmp_path / name).read_bytes() == b"".join(contents[name])
+        assert digest == hashlib.sha256(b"".join(contents[name])).hexdigest()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(contents)        # no temporary file left
+
+
+def test_a_failed_background_write_is_raised_at_the_end_and_leaves_the_old_file(tmp_path):
+    from mcqa_probes.common.io import BackgroundWriter
+
+    path = tmp_path / "out.jsonl"
+    path.write_bytes(b"old\n")
+    done = []
+    with pytest.raises(TypeError):
+        with BackgroundWriter() as writer:
+            writer.write_parts(path, [b"new", "not bytes"], done.append)
+            writer.write_parts(tmp_path / "next.jsonl", [b"next\n"], done.append)
+    assert path.read_bytes() == b"old\n" and len(done) == 1          # the next file was still written
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["next.jsonl", "out.jsonl"]

@@ -39,3 +39,32 @@ def test_a_name_inside_a_code_identifier_is_mentioned():
     (``Outside_Air_Flow_Setpoint``) names it."""
     assert mentions("A bound on the value of a Outside_Air_Flow_Setpoint.", ["Flow Setpoint"])
     assert mentions("see sequence_feature", ["feature"]) and not mentions("a featured item", ["feature"])
+
+
+def test_a_name_written_as_listed_is_found_as_the_pattern_finds_it():
+    """mentions() answers from a plain search when a name is written in an ASCII text as it is listed
+    (no pattern compiled), and from the pattern otherwise: the answer is the pattern's either way, on
+    names and texts drawn at random (separators, plurals, case, -y/-ies, word parts, non-ASCII)."""
+    import random
+
+    from mcqa_probes.knowledge.text import _written_as_listed, name_pattern
+
+    rng = random.Random(7)
+    words = ["eye", "abnormality", "of", "the", "dystrophy", "day", "cell", "cells", "s", "es", "x-ray", "a", "rod"]
+    separators = [" ", "_", "-", "", ", ", "(", ")", "  ", "é ", ". "]
+    found_plainly = 0
+    for _ in range(20000):
+        names = [" ".join(rng.choice(words) for _ in range(rng.randint(1, 3))).replace(" ", rng.choice([" ", "_"]))
+                 for _ in range(rng.randint(1, 3))]
+        if rng.random() < 0.2:
+            names = [name.upper() if rng.random() < 0.5 else name.title() for name in names]
+        text = "".join(rng.choice(words) + rng.choice(separators) for _ in range(rng.randint(1, 8)))
+        text = text.title() if rng.random() < 0.3 else text
+        expected = name_pattern(names).search(text.replace("_", " ")) is not None
+        assert mentions(text, names) == expected, (text, names)
+        variants = tuple(" ".join(n.replace("_", " ").split()).lower() for n in names)
+        if _written_as_listed(text.replace("_", " "), variants):
+            assert expected, (text, names)          # a plain find is always a find of the pattern
+            found_plainly += 1
+    assert found_plainly > 1000                     # the plain search does answer most finds
+    assert not _written_as_listed("retinaé dystrophy", ("dystrophy",))      # non-ASCII: the pattern decides
