@@ -151,37 +151,44 @@ class DistractorSampler:
         chosen: List[str] = []
         from_family: List[str] = []
         chains: List[str] = []
-
-        def accept(candidate: str) -> bool:
-            if candidate in chosen or not valid(candidate):
-                return False
-            text = key_of(candidate)
-            if text in taken:
-                return False
-            taken.add(text)
-            chosen.append(candidate)
-            return True
-
+        # a candidate is taken when it is new, valid and its text differs from every choice's
+        # (written out in both loops below: this is the builds' innermost step)
         if family.name != "random":
             wanted = min(count, self.max_from_family or count)
             for candidate in self._candidates(rng, self.pool(concept, family)):
-                if accept(candidate):
-                    from_family.append(candidate)
-                    chains.append(self.chain(concept, family, candidate))
-                    if len(chosen) == wanted:
-                        break
+                if candidate in chosen or not valid(candidate):
+                    continue
+                text = key_of(candidate)
+                if text in taken:
+                    continue
+                taken.add(text)
+                chosen.append(candidate)
+                from_family.append(candidate)
+                chains.append(self.chain(concept, family, candidate))
+                if len(chosen) == wanted:
+                    break
             if not from_family:
                 return None
         randoms = self.random_pools.get(pos, [])
         from_random: List[str] = []
-        if randoms:
+        if randoms and len(chosen) < count:
             size, getrandbits = len(randoms), rng.getrandbits
+            bits = size.bit_length()
             tries = 0
             while len(chosen) < count and tries < self.RANDOM_TRIES:
                 tries += 1
-                candidate = randoms[below(getrandbits, size)]
-                if accept(candidate):
-                    from_random.append(candidate)
+                index = getrandbits(bits)              # below(getrandbits, size), inline
+                while index >= size:
+                    index = getrandbits(bits)
+                candidate = randoms[index]
+                if candidate in chosen or not valid(candidate):
+                    continue
+                text = key_of(candidate)
+                if text in taken:
+                    continue
+                taken.add(text)
+                chosen.append(candidate)
+                from_random.append(candidate)
         if len(chosen) < count:
             return None
         return Selection(family, chosen, from_family, from_random, chains)

@@ -173,32 +173,48 @@ class Taxonomy:
 
     # ------------------------------------------------------------------ sister pools, shared per parent
     def sister_pool(self, concept: str, level: int) -> Sequence[str]:
-        """The ids of :meth:`sister_layer`, sorted: what the distractor sampler draws from. A concept
-        with one parent reads its parent's family (every child and their descendants, built once per
-        parent) without itself and its descendants, in place: a parent with k children costs k, not
-        k² (a flat hierarchy); anything else is :meth:`sister_layer`'s."""
-        parent = self._single_parent(concept)
-        if parent is None:
+        """The ids of :meth:`sister_layer`, sorted: what the distractor sampler draws from, made from
+        the parents' families (every child and their descendants, built once per parent). A concept
+        with one parent reads its parent's family without itself, its ancestors and its descendants,
+        in place: a parent with k children costs k, not k² (a flat hierarchy); one with several
+        parents takes the union of their families (set operations). A relation view's pools are
+        :meth:`sister_layer`'s."""
+        parents = self._pool_parents(concept)
+        if parents is None:
             return list(self.sister_layer(concept, level))
-        keys, positions = self._family_layer(parent, level)
         left_out = (concept, *self.ancestors(concept), *self.descendants(concept))
-        gone = sorted({positions[other] for other in left_out if other in positions})
-        return _Without(keys, gone) if gone else keys
+        if len(parents) == 1:
+            keys, positions = self._family_layer(parents[0], level)
+            gone = sorted({positions[other] for other in left_out if other in positions})
+            return _Without(keys, gone) if gone else keys
+        # several parents: the union of their families' layers (what sisters() walks, one parent
+        # after another), less what an earlier level of any of them holds
+        members = set().union(*(self._family(parent, level) for parent in parents))
+        if level > 1:
+            members.difference_update(*(self._family(parent, level - 1) for parent in parents))
+        members.difference_update(left_out)
+        return sorted(members)
 
     def sister_chain(self, concept: str, level: int, other: str) -> Chain:
-        """The chain of ``other`` in :meth:`sister_layer` (``other`` from :meth:`sister_pool`)."""
-        parent = self._single_parent(concept)
-        if parent is None:
+        """The chain of ``other`` in :meth:`sister_layer` (``other`` from :meth:`sister_pool`): from
+        the first parent, in sorted order, whose family holds it (as :meth:`sisters` finds it first)."""
+        parents = self._pool_parents(concept)
+        if parents is None:
             return self.sister_layer(concept, level)[other]
-        return (concept,) + self._family(parent, level)[other]
+        for parent in parents:
+            tail = self._family(parent, level).get(other)
+            if tail is not None:
+                return (concept,) + tail
+        raise KeyError(other)
 
-    def _single_parent(self, concept: str) -> Optional[str]:
-        """The parent of a concept that has one parent edge, over an is-a hierarchy (not a relation
-        view, whose ancestors may be its direct links only)."""
+    def _pool_parents(self, concept: str) -> Optional[List[str]]:
+        """The sorted parents of a concept whose sister pools are read from its parents' families:
+        any concept of an is-a hierarchy with a parent (not a relation view, whose ancestors may be
+        its direct links only)."""
         if type(self) is not Taxonomy:
             return None
         parents = self.graph.hypernyms(concept)
-        return parents[0] if len(parents) == 1 else None
+        return sorted(parents) if parents else None
 
     def _family(self, parent: str, level: int) -> Dict[str, Chain]:
         """Every child of ``parent`` and its descendants up to ``level - 1`` hops, each with the tail

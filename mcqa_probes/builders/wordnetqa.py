@@ -296,6 +296,7 @@ class WordNetQABuilder:
         self.sampler.random_pools = self.answer_pool(kind, to_ask) if use_answer_pool else self.random_pools
         self.sampler.max_from_family = max_family
         questions: List[ProbeQuestion] = []
+        with_pools: Dict[str, list] = {}
         for concept_id in self.progress(to_ask, desc=f"{probe}"):
             concept = self.graph[concept_id]
             cluster_key = f"{probe}:{concept_id}"
@@ -314,7 +315,8 @@ class WordNetQABuilder:
                     shown_answer = answer_text if own_answer is None else own_answer
                     seen_sets = set()
                     found = self._perturbations(
-                        rng, families, max_perturbations, concept_id, concept.pos, valid, key_of, shown_answer, count
+                        rng, families, max_perturbations, concept_id, concept.pos, valid, key_of, shown_answer, count,
+                        with_pools,
                     )
                     if not found:
                         self.summary["no_valid_distractors"] += 1
@@ -343,9 +345,17 @@ class WordNetQABuilder:
                     index += 1
         return questions
 
-    def _perturbations(self, rng, families, max_perturbations, concept_id, pos, valid, key_of, answer_text, count):
-        """``(family, selection)`` for random plus up to ``max_perturbations - 1`` other families."""
-        others = [f for f in families if f.name != "random" and self.sampler.pool(concept_id, f)]   # pools memoised
+    def _perturbations(self, rng, families, max_perturbations, concept_id, pos, valid, key_of, answer_text, count,
+                       with_pools=None):
+        """``(family, selection)`` for random plus up to ``max_perturbations - 1`` other families
+        (``with_pools``: a dict, kept by the caller for one probe, of each concept's families that have
+        candidates)."""
+        others = None if with_pools is None else with_pools.get(concept_id)
+        if others is None:     # the families with candidates (pools memoised)
+            others = [f for f in families if f.name != "random" and self.sampler.pool(concept_id, f)]
+            if with_pools is not None:
+                with_pools[concept_id] = others
+        others = list(others)
         shuffle(rng.getrandbits, others)
         wanted = len(others) if max_perturbations is None else int(max_perturbations) - 1
         found = []
