@@ -37,6 +37,7 @@ class Taxonomy:
         self._families: Dict[Tuple[str, int], Dict[str, Chain]] = {}
         self._family_layers: Dict[Tuple[str, int], Tuple[List[str], Dict[str, int]]] = {}
         self._descendants: Dict[str, FrozenSet[str]] = {}
+        self._pool_parent_lists: Dict[str, Optional[List[str]]] = {}
 
     # ------------------------------------------------------------------ closures
     def _bfs(self, concept: str, step, limit: int) -> Dict[str, Chain]:
@@ -182,11 +183,16 @@ class Taxonomy:
         parents = self._pool_parents(concept)
         if parents is None:
             return list(self.sister_layer(concept, level))
-        left_out = (concept, *self.ancestors(concept), *self.descendants(concept))
+        ancestors, descendants = self.ancestors(concept), self.descendants(concept)
         if len(parents) == 1:
             keys, positions = self._family_layer(parents[0], level)
-            gone = sorted({positions[other] for other in left_out if other in positions})
-            return _Without(keys, gone) if gone else keys
+            gone = {positions[other] for other in (concept, *ancestors) if other in positions}
+            if len(descendants) < len(positions):
+                gone.update(positions[other] for other in descendants if other in positions)
+            else:        # a concept high up: its descendants outnumber the family
+                gone.update(position for other, position in positions.items() if other in descendants)
+            return _Without(keys, sorted(gone)) if gone else keys
+        left_out = (concept, *ancestors, *descendants)
         # several parents: the union of their families' layers (what sisters() walks, one parent
         # after another), less what an earlier level of any of them holds
         members = set().union(*(self._family(parent, level) for parent in parents))
@@ -211,10 +217,11 @@ class Taxonomy:
         """The sorted parents of a concept whose sister pools are read from its parents' families:
         any concept of an is-a hierarchy with a parent (not a relation view, whose ancestors may be
         its direct links only)."""
-        if type(self) is not Taxonomy:
-            return None
-        parents = self.graph.hypernyms(concept)
-        return sorted(parents) if parents else None
+        found = self._pool_parent_lists.get(concept, ())
+        if found == ():
+            parents = self.graph.hypernyms(concept) if type(self) is Taxonomy else ()
+            found = self._pool_parent_lists[concept] = sorted(parents) if parents else None
+        return found
 
     def _family(self, parent: str, level: int) -> Dict[str, Chain]:
         """Every child of ``parent`` and its descendants up to ``level - 1`` hops, each with the tail

@@ -86,6 +86,11 @@ def _rank(probe: str, concept_id: str) -> str:
     return hashlib.sha1(f"{probe}:{concept_id}".encode("utf-8")).hexdigest()
 
 
+def _second_name(names: List[str]) -> str:
+    """The name a synonymy choice shows: the second one, or the only one."""
+    return names[1] if len(names) > 1 else names[0]
+
+
 def relation_probe_name(relation: str) -> str:
     """The probe (and directory) name of a relation: ``part_of``, ``skos:related`` -> ``skos_related``."""
     return re.sub(r"[^A-Za-z0-9_]+", "_", relation).strip("_") or "relation"
@@ -137,6 +142,7 @@ class OntologyQABuilder(WordNetQABuilder):
             super().__init__(graph, settings, **({"progress": progress} if progress else {}))
         self.isa = Taxonomy(graph, int(self.settings["max_hops"])) if relation is not None else self.taxonomy
         self._names: Dict[str, FrozenSet[str]] = {}
+        self._terms: Dict[str, str] = {}
         self._by_name: Optional[Dict[str, List[str]]] = None
         self._namesakes: Dict[str, Tuple[str, ...]] = {}
         self._entailed: Dict[str, FrozenSet[str]] = {}
@@ -204,7 +210,7 @@ class OntologyQABuilder(WordNetQABuilder):
         if kind == "definitions":
             return lambda concept: self.usable_definition(concept.id)
         if kind == "synonymy":
-            return lambda concept: surface(lemma_set(concept)[1] if len(lemma_set(concept)) > 1 else lemma_set(concept)[0])
+            return lambda concept: surface(_second_name(lemma_set(concept)))
         return lambda concept: surface(lemma_set(concept)[0])
 
     # ------------------------------------------------------------------ who is asked
@@ -363,7 +369,9 @@ class OntologyQABuilder(WordNetQABuilder):
     def question_text(self, probe, concept_id, answer_id, chain, template_id, index, variant):
         kind, template_kind = self.kind(probe), self.template_kind(probe)
         concept = self.graph[concept_id]
-        term = surface(lemma_set(concept)[0])
+        term = self._terms.get(concept_id)
+        if term is None:
+            term = self._terms[concept_id] = surface(lemma_set(concept)[0])
         answer = self.graph[answer_id]
         own_answer = None
         context = ""

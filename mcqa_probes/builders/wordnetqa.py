@@ -88,6 +88,18 @@ def _lower_lemmas(concept: Concept) -> frozenset:
     return frozenset(lemma.lower().replace("_", " ") for lemma in concept.lemmas)
 
 
+class _Memo(dict):
+    """A dict that makes a missing value with ``make(key)`` (and keeps it)."""
+
+    def __init__(self, make: Callable[[str], str]):
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: str) -> str:
+        value = self[key] = self.make(key)
+        return value
+
+
 def _gloss_key(concept: Concept) -> str:
     return " ".join(concept.definition.lower().split())
 
@@ -271,22 +283,11 @@ class WordNetQABuilder:
         variants = int(settings["variants"].get(probe, settings["variants"].get(kind, 1)))
         max_perturbations = settings["max_perturbations"]
         count = int(settings["num_choices"]) - 1
-        text_cache: Dict[str, str] = {}
-
-        def text_of(concept_id: str) -> str:
-            text = text_cache.get(concept_id)
-            if text is None:
-                text = text_cache[concept_id] = render(self.graph[concept_id])
-            return text
-
-        key_cache: Dict[str, str] = {}
-
-        def key_of(concept_id: str) -> str:
-            """The choice text in lower case (two choices may not be the same)."""
-            key = key_cache.get(concept_id)
-            if key is None:
-                key = key_cache[concept_id] = text_of(concept_id).lower()
-            return key
+        graph = self.graph
+        # concept -> its choice text, and that text in lower case (two choices may not be the same):
+        # made on first use and read by the dicts' own lookup (the builds' most frequent call)
+        text_of = _Memo(lambda concept_id: render(graph[concept_id])).__getitem__
+        key_of = _Memo(lambda concept_id: text_of(concept_id).lower()).__getitem__
 
         max_family = settings["max_family_distractors"]
         max_family = int(max_family.get(kind, count)) if isinstance(max_family, dict) else int(max_family)
