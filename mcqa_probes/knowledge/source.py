@@ -28,12 +28,14 @@ relation's transitivity comes from the source (OBO ``is_transitive``, ``owl:Tran
 or, when the source says nothing, from :data:`TRANSITIVE_BY_NAME`.
 """
 import graphlib
+import re
+import unicodedata
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 from mcqa_probes.common.io import sha256_bytes, sha256_file
 from mcqa_probes.knowledge.entailment import classify, sub_relation_links
-from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph
+from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph, reachable
 from mcqa_probes.knowledge.identifiers import normalise
 from mcqa_probes.knowledge.obo import read_obo
 from mcqa_probes.knowledge.ontology import Line, SourceData, SourceError, SourceReport, Vocabulary, file_of
@@ -52,9 +54,22 @@ KNOWN_RELATION_NAMES = {"BFO:0000050": "part of", "BFO:0000051": "has part", "RO
 PathLike = Union[str, Path]
 
 
+_SKOS_CONCEPT = r"(?:skos:Concept|<http://www\.w3\.org/2004/02/skos/core#Concept>)(?![\w#:-])"
+#: a resource declared a ``skos:Concept``: Turtle / N-Triples (``a`` or ``rdf:type``, maybe after other
+#: types), RDF/XML (a ``skos:Concept`` element, an ``rdf:type`` of it) or JSON-LD (an ``@type``); a
+#: vocabulary that only refers to the class (FOAF's ``rdfs:domain skos:Concept``) is not a thesaurus
+_DECLARES_SKOS_CONCEPT = re.compile(
+    r"(?:(?<![\w:<\"'])a|rdf:type|<http://www\.w3\.org/1999/02/22-rdf-syntax-ns#type>)\s+(?:[^\s.;,\"]+\s*,\s*)*"
+    + _SKOS_CONCEPT
+    + r"|<skos:Concept[\s/>]"
+    + r"|<rdf:type\s+rdf:resource=\"http://www\.w3\.org/2004/02/skos/core#Concept\""
+    + r"|\"@type\"\s*:\s*(?:\[[^\]]*?)?\"(?:skos:Concept|http://www\.w3\.org/2004/02/skos/core#Concept)\"")
+
+
 def guess_format(path: PathLike) -> str:
     """``tsv`` for a directory, ``obo`` for ``.obo``, ``skos`` / ``owl`` / ``rdf`` for RDF syntaxes (by
-    the classes the file declares: looked at in the first 200 kB), else an error naming the choices."""
+    the classes the file declares: looked at in the first 200 kB: ``skos`` when it declares a
+    ``skos:Concept``), else an error naming the choices."""
     path = Path(path)
     if path.is_dir():
         return "tsv"
@@ -70,7 +85,7 @@ def guess_format(path: PathLike) -> str:
     if suffix in SYNTAX_BY_SUFFIX:
         with open(path, "rb") as handle:
             head = handle.read(200_000).decode("utf-8", errors="replace")
-        if "skos/core#Concept" in head or "skos:Concept" in head:
+        if _DECLARES_SKOS_CONCEPT.search(head):
             return "skos"
         if suffix == ".owl" or "owl#Class" in head or "owl:Class" in head:
             return "owl"
@@ -193,24 +208,24 @@ def load_source(
     concepts: Dict[str, Concept] = {}
     for concept_id in sorted(data.concepts):
         raw = data.concepts[concept_id]
-        label = readable_label(raw.label, camel) if raw.label and raw.label.strip() else ""
+        label = readable_label(_nfc(raw.label), camel) if raw.label and raw.label.strip() else ""
         if not label:
             report.add("no_label", _file_of(raw, data), raw.line, concept_id)
             continue
-        definition, shortened = clean_definition(raw.definition, max_definition_words)
+        definition, shortened = clean_definition(_nfc(raw.definition), max_definition_words)
         if shortened:
             report.add("shortened_definition", _file_of(raw, data), raw.line, concept_id)
         if not definition:
             report.add("no_definition", _file_of(raw, data), raw.line, concept_id)
         synonyms, seen = [], {_name_key(label)}
         for synonym in raw.synonyms:
-            text = readable_label(synonym, camel)
+            text = readable_label(_nfc(synonym), camel)
             if text and _name_key(text) not in seen:
                 seen.add(_name_key(text))
                 synonyms.append(text)
         synonyms.sort(key=lambda name: (_name_key(name), name))     # one order whatever the format
         concepts[concept_id] = Concept(id=concept_id, pos="n", lemmas=(label, *synonyms), definition=definition,
-                                       examples=tuple(raw.examples))
+                                       examples=tuple(_nfc(example) for example in raw.examples))
 
     # --lang in no label of a file whose labels are tagged: the few concepts with an untagged label
     # would make a probe while most of the source is dropped without a word
@@ -248,13 +263,17 @@ def load_source(
     through: Dict[Tuple[str, str], str] = {}      # a lifted edge -> the skipped concept it went through
     rdf_files = [str(path) for path, part in zip(paths, parts) if part.format not in ("obo", "tsv")]
 
+    def first_naming(concept: str) -> Optional[Line]:
+        """The first line of the RDF files that names ``concept`` (rdflib gives no lines)."""
+        return next((Line(number, path) for path in rdf_files
+                     for number in [line_naming(path, concept, data.namespaces)] if number), None)
+
     def undefined(child: str, what: str, target: str, missing: str, line) -> None:
         """An edge to or from ``missing``, a concept never defined: counted, or an error with --strict.
         An RDF file gives no line: the first line that names ``missing`` (for an error and the examples
         the report keeps)."""
         if not line and (strict or report.counts.get("undefined_parent", 0) < report.keep):
-            line = next((Line(number, path) for path in rdf_files
-                         for number in [line_naming(path, missing, data.namespaces)] if number), None)
+            line = first_naming(missing)
         if strict:
             raise SourceError(file_of(line, where) or where, f"{child} {what} {target}: {missing} is never defined "
                               "(expected a concept of the source; without --strict such edges are dropped and "
@@ -314,7 +333,7 @@ def load_source(
         for concept in concepts.values():
             by_label.setdefault(concept.lemmas[0].lower(), []).append(concept.id)
         resolved = []
-        for name in roots:
+        for name in map(_nfc, roots):
             concept_id = normalise(name)
             if concept_id not in concepts:
                 concept_id = normalise(name, data.namespaces)       # an IRI of a namespace with a prefix
@@ -336,10 +355,16 @@ def load_source(
         for concept_id in sorted(set(concepts) - keep):
             report.add("outside_root", None, None, concept_id)
         concepts = {c: concepts[c] for c in sorted(keep)}
+        # a relation that chains through a concept outside the sub-tree (hand part_of arm part_of
+        # locomotor system part_of body) still holds between the two ends: kept as implied links
+        through_outside = _entailed_across(keep, [edge for edge, _ in parents] + implied,
+                                           [edge for edge, _ in links] + implied_links, data.relation_parents)
         parents = [(edge, line) for edge, line in parents if edge[0] in keep and edge[1] in keep]
+        direct = {edge for edge, _ in links}
         links = [(edge, line) for edge, line in links if edge[0] in keep and edge[2] in keep]
         implied = [edge for edge in implied if edge[0] in keep and edge[1] in keep]
-        implied_links = [edge for edge in implied_links if edge[0] in keep and edge[2] in keep]
+        implied_links = sorted({edge for edge in implied_links if edge[0] in keep and edge[2] in keep}
+                               | {edge for edge in through_outside if edge not in direct})
     if not concepts:
         other = sorted(data.label_languages - {vocabulary.lang.lower()})
         near = [tag for tag in other if tag.split("-")[0] == vocabulary.lang.lower().split("-")[0]]
@@ -348,7 +373,7 @@ def load_source(
                                  "with a label" + (f" under --root {','.join(roots)}" if roots else "")
                                  + (f" in language {vocabulary.lang!r}" if other else "") + ")" + hint)
 
-    _refuse_cycles(where, [edge for edge, _ in parents], dict(parents), "is_a", through)
+    _refuse_cycles(where, [edge for edge, _ in parents], dict(parents), "is_a", through, first_naming)
     graph = KnowledgeGraph(source=data.name, version=data.version)
     for number, concept_id in enumerate(sorted(concepts)):
         concept = concepts[concept_id]
@@ -384,7 +409,7 @@ def load_source(
         if graph.relation_info[relation]["transitive"]:
             edges = [(s, o) for (s, r, o), _ in links if r == relation]
             _refuse_cycles(where, edges, {(s, o): line for (s, r, o), line in links if r == relation}, relation,
-                           through)
+                           through, first_naming)
     graph.provenance = {
         "files": [{"path": str(path), "format": part.format, "name": part.name, "version": part.version,
                    "sha256": _digest(path)} for path, part in zip(paths, parts)],
@@ -396,6 +421,59 @@ def load_source(
         "report": report,
     }
     return graph
+
+
+def _entailed_across(keep: Set[str], isa_edges: Iterable[Tuple[str, str]], links: Iterable[Tuple[str, str, str]],
+                     relation_parents: Dict[str, List[str]]) -> List[Tuple[str, str, str]]:
+    """``(subject, relation, object)`` between kept concepts that the whole source entails (the
+    closure the builders take: the relation's steps, is-a ancestors on both sides, sub-relations)
+    through at least one concept that is not kept; read before a ``--root`` cut, so the validity
+    closures of the sub-tree keep what the cut concepts carried (never answers)."""
+    up: Dict[str, List[str]] = {}
+    for child, parent in isa_edges:
+        up.setdefault(child, []).append(parent)
+    objects: Dict[Tuple[str, str], List[str]] = {}
+    all_links = list(links)
+    for subject, relation, obj in [*all_links, *sub_relation_links(all_links, relation_parents)]:
+        objects.setdefault((subject, relation), []).append(obj)
+    ancestors: Dict[str, Set[str]] = {}
+
+    def with_ancestors(concept: str) -> Set[str]:
+        found = ancestors.get(concept)
+        if found is None:
+            found = ancestors[concept] = {concept} | reachable(concept, lambda c: up.get(c, ()))
+        return found
+
+    def closure(subject: str, relation: str, allowed: Callable[[str], bool]) -> Set[str]:
+        """What ``subject relation ?`` holds for, through ``allowed`` concepts only."""
+        reached: Set[str] = set()
+        frontier = [o for c in with_ancestors(subject) if allowed(c) for o in objects.get((c, relation), ())]
+        while frontier:
+            following = []
+            for target in frontier:
+                for node in with_ancestors(target):
+                    if allowed(node) and node not in reached:
+                        reached.add(node)
+                        following.extend(objects.get((node, relation), ()))
+            frontier = following
+        return reached
+
+    found = set()
+    for relation in sorted({relation for _, relation in objects}):
+        for subject in sorted(keep):
+            if not any((c, relation) in objects for c in with_ancestors(subject)):
+                continue
+            whole = closure(subject, relation, lambda c: True)
+            if any(node not in keep for node in whole):
+                inside = closure(subject, relation, keep.__contains__)
+                found.update((subject, relation, node) for node in whole - inside if node in keep and node != subject)
+    return sorted(found)
+
+
+def _nfc(text: Optional[str]) -> Optional[str]:
+    """Text in Unicode's composed form (NFC): ``café`` written with one ``é`` or with ``e`` and a combining
+    accent is one name (the name tests and the leakage masking compare characters)."""
+    return unicodedata.normalize("NFC", text) if text and not text.isascii() else text
 
 
 def _name_key(name: str) -> str:
@@ -418,7 +496,10 @@ def _digest(path: PathLike) -> str:
 
 
 def _refuse_cycles(where: str, edges: List[Tuple[str, str]], lines: Dict[Tuple[str, str], Optional[int]],
-                   relation: str, through: Optional[Dict[Tuple[str, str], str]] = None) -> None:
+                   relation: str, through: Optional[Dict[Tuple[str, str], str]] = None,
+                   first_naming: Callable[[str], Optional[Line]] = lambda concept: None) -> None:
+    """A cycle is an error naming its concepts, at the line of one of its edges (RDF: the first line
+    that names one of its concepts, ``first_naming``)."""
     sorter = graphlib.TopologicalSorter()
     for child, parent in edges:
         sorter.add(child, parent)
@@ -429,6 +510,7 @@ def _refuse_cycles(where: str, edges: List[Tuple[str, str]], lines: Dict[Tuple[s
         pairs = list(zip(cycle, cycle[1:]))
         line = next((lines.get(pair) or lines.get(pair[::-1]) for pair in pairs
                      if lines.get(pair) or lines.get(pair[::-1])), None)
+        line = line or next((found for found in map(first_naming, cycle) if found), None)
         # an edge lifted over a skipped concept shows it: "ex:a -> (skipped ex:d) -> ex:a"
         shown = [cycle[0]] + [(f"(skipped {through[pair]}) -> " if pair in (through or {}) else "") + pair[1]
                               for pair in pairs]

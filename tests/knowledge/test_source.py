@@ -300,3 +300,94 @@ def test_an_rdf_edge_to_a_concept_never_defined_is_named_with_the_line_that_name
     assert str(caught.value).startswith(f"{path}:{expected}: ") and "#Metre is never defined" in str(caught.value)
     report = load_source(path).provenance["report"]
     assert report.examples["undefined_parent"][0].startswith(f"{path}:{expected} ")
+
+
+def test_a_relation_that_chains_through_a_concept_cut_by_the_root_still_holds(tmp_path):
+    """hand part_of arm part_of locomotor system part_of body, the locomotor system outside --root:
+    hand part_of body still holds (an implied link: never an answer, never a distractor)."""
+    from mcqa_probes.builders.ontology_qa import OntologyQABuilder
+    from mcqa_probes.builders.ontology_build import ontology_settings
+
+    stanzas = ["format-version: 1.2\nontology: rt\n", "[Typedef]\nid: part_of\nname: part of\nis_transitive: true\n"]
+    terms = [("RT:1", "structure", None, None), ("RT:2", "hand", "RT:1", "RT:3"), ("RT:3", "arm", "RT:1", "RT:9"),
+             ("RT:4", "body", "RT:1", None), ("RT:5", "finger", "RT:1", "RT:2"),
+             ("RT:9", "locomotor system", None, "RT:4")]
+    for concept_id, name, parent, whole in terms:
+        stanzas.append(f"[Term]\nid: {concept_id}\nname: {name}\ndef: \"The {name} of a vertebrate body plan.\" []\n"
+                       + (f"is_a: {parent}\n" if parent else "") + (f"relationship: part_of {whole}\n" if whole else ""))
+    path = tmp_path / "rt.obo"
+    path.write_text("\n".join(stanzas), encoding="utf-8")
+    graph = load_source(path, root="RT:1", relations=["part_of"])
+    assert "RT:9" not in graph.concepts and graph.implied_related("RT:2", "part_of") == ["RT:4"]
+    # arm part_of body, so arm part_of structure (body is_a structure): the builders' closure, kept
+    assert graph.implied_related("RT:3", "part_of") == ["RT:1", "RT:4"]
+    assert graph.implied_related("RT:5", "part_of") == ["RT:4"]
+    builder = OntologyQABuilder(graph, ontology_settings(), relation="part_of", probe_name="part_of",
+                                relation_name="part_of")
+    assert {"RT:3", "RT:4"} <= builder.entailed("RT:2")
+    assert not builder.valid_for("part_of", "RT:2", "RT:3")("RT:4")     # body: a second correct answer
+    whole = load_source(path, relations=["part_of"])                  # no root: a direct link chain, nothing implied
+    assert not whole.implied_related("RT:2", "part_of")
+
+
+def test_names_and_definitions_are_read_in_one_unicode_form(tmp_path):
+    """``café`` with one ``é`` (NFC) and with ``e`` + a combining accent (NFD) is one name: a concept
+    named so is no distractor of the other's questions, and a definition naming it is masked."""
+    import unicodedata
+
+    from mcqa_probes.builders.ontology_build import ontology_settings
+    from mcqa_probes.builders.ontology_qa import MASK, OntologyQABuilder
+    from mcqa_probes.knowledge.text import mask_names
+
+    composed, decomposed = unicodedata.normalize("NFC", "café"), unicodedata.normalize("NFD", "café")
+    assert composed != decomposed
+    (tmp_path / "concepts.tsv").write_text(
+        "id\tlabel\tsynonyms\tdefinition\n"
+        "D1\tdrink\t\tSomething made to be drunk.\n"
+        f"A1\t{composed}\t\tA drink of coffee.\n"
+        f"L1\tlatte\t\tA {decomposed} with much milk.\n"
+        "P1\tplace\t\tWhere things are.\n"
+        f"B1\t{decomposed}\t\tA small place that sells coffee.\n", encoding="utf-8")
+    (tmp_path / "edges.tsv").write_text("child\trelation\tparent\nA1\tis_a\tD1\nL1\tis_a\tA1\nB1\tis_a\tP1\n",
+                                        encoding="utf-8")
+    graph = load_source(tmp_path)
+    assert graph["B1"].lemmas[0] == graph["A1"].lemmas[0] == composed
+    assert graph["L1"].definition == f"A {composed} with much milk."
+    assert mask_names(graph["L1"].definition, graph["A1"].lemmas, MASK) == (f"A {MASK} with much milk.", 1)
+    builder = OntologyQABuilder(graph, ontology_settings())
+    assert not builder.valid_for("hypernymy", "L1", "A1")("B1")        # named like the answer
+
+
+def test_a_cycle_in_an_rdf_file_is_an_error_at_a_line_naming_one_of_its_concepts(tmp_path):
+    path = tmp_path / "cycle.ttl"
+    path.write_text("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+                    "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                    "@prefix ex: <http://example.org/x#> .\n\n"
+                    "ex:a a owl:Class ; rdfs:label \"alpha\" .\n"
+                    "ex:b a owl:Class ; rdfs:label \"beta\" ; rdfs:subClassOf ex:a .\n"
+                    "ex:a rdfs:subClassOf ex:b .\n", encoding="utf-8")
+    with pytest.raises(SourceError) as raised:
+        load_source(path)
+    assert str(raised.value).startswith(f"{path}:5: cycle in the is_a relation: ex:")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("ex:x a skos:Concept ; skos:prefLabel \"x\" .", "skos"),
+    ("ex:x a owl:NamedIndividual, skos:Concept .", "skos"),
+    ("ex:x rdf:type skos:Concept .", "skos"),
+    ("ex:C a owl:Class ; skos:closeMatch skos:Concept .", "owl"),       # a mention, no declaration
+    ("ex:p a owl:ObjectProperty ; rdfs:domain skos:Concept .", "rdf"),  # FOAF-like: the class only referred to
+])
+def test_a_file_is_skos_when_it_declares_a_concept_not_when_it_mentions_the_class(tmp_path, text, expected):
+    path = tmp_path / "v.ttl"
+    path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n" + text + "\n", encoding="utf-8")
+    assert guess_format(path) == expected
+    xml = tmp_path / "v.rdf"
+    xml.write_text('<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" '
+                   'xmlns:rdfs="http://www.w3.org/2000/01/rdf-schema#">'
+                   '<rdf:Description rdf:about="http://e/p"><rdfs:domain '
+                   'rdf:resource="http://www.w3.org/2004/02/skos/core#Concept"/></rdf:Description>'
+                   '<rdf:Description rdf:about="http://e/x"><rdf:type '
+                   'rdf:resource="http://www.w3.org/2004/02/skos/core#Concept"/></rdf:Description></rdf:RDF>',
+                   encoding="utf-8")
+    assert guess_format(xml) == "skos"
