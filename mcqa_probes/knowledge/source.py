@@ -430,12 +430,16 @@ def _entailed_across(keep: Set[str], isa_edges: Iterable[Tuple[str, str]], links
     through at least one concept that is not kept; read before a ``--root`` cut, so the validity
     closures of the sub-tree keep what the cut concepts carried (never answers)."""
     up: Dict[str, List[str]] = {}
+    down: Dict[str, List[str]] = {}
     for child, parent in isa_edges:
         up.setdefault(child, []).append(parent)
+        down.setdefault(parent, []).append(child)
     objects: Dict[Tuple[str, str], List[str]] = {}
+    subjects: Dict[Tuple[str, str], List[str]] = {}
     all_links = list(links)
     for subject, relation, obj in [*all_links, *sub_relation_links(all_links, relation_parents)]:
         objects.setdefault((subject, relation), []).append(obj)
+        subjects.setdefault((obj, relation), []).append(subject)
     ancestors: Dict[str, Set[str]] = {}
 
     def with_ancestors(concept: str) -> Set[str]:
@@ -460,9 +464,17 @@ def _entailed_across(keep: Set[str], isa_edges: Iterable[Tuple[str, str]], links
 
     found = set()
     for relation in sorted({relation for _, relation in objects}):
-        for subject in sorted(keep):
-            if not any((c, relation) in objects for c in with_ancestors(subject)):
-                continue
+        # the subjects whose closure can meet a cut concept that has links of the relation: those
+        # below it, those with a link to one of those, and on (the walk of closure() backwards)
+        seeds = sorted({c for c, r in objects if r == relation and c not in keep})
+        touched, stack = set(seeds), list(seeds)
+        while stack:
+            node = stack.pop()
+            for other in (*down.get(node, ()), *subjects.get((node, relation), ())):
+                if other not in touched:
+                    touched.add(other)
+                    stack.append(other)
+        for subject in sorted(touched & keep):
             whole = closure(subject, relation, lambda c: True)
             if any(node not in keep for node in whole):
                 inside = closure(subject, relation, keep.__contains__)

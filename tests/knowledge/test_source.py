@@ -391,3 +391,51 @@ def test_a_file_is_skos_when_it_declares_a_concept_not_when_it_mentions_the_clas
                    'rdf:resource="http://www.w3.org/2004/02/skos/core#Concept"/></rdf:Description></rdf:RDF>',
                    encoding="utf-8")
     assert guess_format(xml) == "skos"
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_links_kept_across_a_cut_are_those_of_the_whole_closure(seed):
+    """_entailed_across walks only the subjects that can meet a cut concept: on random hierarchies
+    and links it must find what a walk from every kept subject finds (the whole source's closure,
+    less what the kept concepts alone give)."""
+    import random
+
+    from mcqa_probes.knowledge.source import _entailed_across
+
+    rng = random.Random(seed)
+    nodes = [f"n{i:02d}" for i in range(40)]
+    isa = {(child, parent) for index, child in enumerate(nodes[1:], 1)
+           for parent in rng.sample(nodes[:index], min(index, rng.choice([1, 1, 2])))}
+    links = {(rng.choice(nodes), "part_of", rng.choice(nodes)) for _ in range(30)}
+    root = rng.choice(nodes[:10])
+    keep = {root} | {c for c in nodes if _reaches(c, root, isa)}
+
+    def closure(subject, allowed):
+        def with_ancestors(c):
+            return {c} | {a for a in nodes if _reaches(c, a, isa)}
+        reached, frontier = set(), [o for c in with_ancestors(subject) if allowed(c)
+                                    for s_, _, o in links if s_ == c]
+        while frontier:
+            following = []
+            for target in frontier:
+                for node in with_ancestors(target):
+                    if allowed(node) and node not in reached:
+                        reached.add(node)
+                        following.extend(o for s_, _, o in links if s_ == node)
+            frontier = following
+        return reached
+
+    expected = {(s, "part_of", o) for s in keep
+                for o in closure(s, lambda c: True) - closure(s, keep.__contains__) if o in keep and o != s}
+    assert set(_entailed_across(keep, sorted(isa), sorted(links), {})) == expected
+
+
+def _reaches(child, ancestor, isa):
+    stack, seen = [child], set()
+    while stack:
+        node = stack.pop()
+        for c, p in isa:
+            if c == node and p not in seen:
+                seen.add(p)
+                stack.append(p)
+    return ancestor in seen
