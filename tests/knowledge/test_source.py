@@ -411,19 +411,17 @@ def test_the_links_kept_across_a_cut_are_those_of_the_whole_closure(seed):
     keep = {root} | {c for c in nodes if _reaches(c, root, isa)}
 
     def closure(subject, allowed):
-        def with_ancestors(c):
+        """A fixed point over sets: what the allowed start (the subject and its ancestors) and what
+        is reached link to, with the ancestors of each, allowed ones only."""
+        def at_or_above(c):
             return {c} | {a for a in nodes if _reaches(c, a, isa)}
-        reached, frontier = set(), [o for c in with_ancestors(subject) if allowed(c)
-                                    for s_, _, o in links if s_ == c]
-        while frontier:
-            following = []
-            for target in frontier:
-                for node in with_ancestors(target):
-                    if allowed(node) and node not in reached:
-                        reached.add(node)
-                        following.extend(o for s_, _, o in links if s_ == node)
-            frontier = following
-        return reached
+        start = {c for c in at_or_above(subject) if allowed(c)}
+        reached = set()
+        while True:
+            grown = reached | {a for s_, _, o in links if s_ in start | reached for a in at_or_above(o) if allowed(a)}
+            if grown == reached:
+                return reached
+            reached = grown
 
     expected = {(s, "part_of", o) for s in keep
                 for o in closure(s, lambda c: True) - closure(s, keep.__contains__) if o in keep and o != s}
