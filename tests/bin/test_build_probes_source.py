@@ -88,6 +88,15 @@ def test_a_bad_source_is_one_error_line_exit_2_and_nothing_written(tmp_path, mak
     assert not (tmp_path / "out").exists()
 
 
+def test_a_bad_source_is_one_line_on_stderr_without_quiet_too(tmp_path):
+    """The progress lines of a build (not --quiet) come after the source is read: a script that reads
+    stderr of a bad source gets the error line alone."""
+    result = run("--source", _broken_obo(tmp_path), "--out", tmp_path / "out")
+    assert result.returncode == 2
+    assert [line for line in result.stderr.splitlines() if line.strip()] == [result.stderr.strip()]
+    assert result.stderr.startswith("error: ") and not (tmp_path / "out").exists()
+
+
 def test_an_unknown_format_is_an_argument_error():
     result = run("--source", ONTOLOGIES / "vehicles.obo", "--format", "nonsense", "--out", "/tmp/never")
     assert result.returncode == 2 and "invalid choice: 'nonsense'" in result.stderr
