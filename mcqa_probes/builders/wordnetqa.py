@@ -347,16 +347,13 @@ class WordNetQABuilder:
         return questions
 
     def _perturbations(self, rng, families, max_perturbations, concept_id, pos, valid, key_of, answer_text, count,
-                       with_pools=None):
+                       with_pools):
         """``(family, selection)`` for random plus up to ``max_perturbations - 1`` other families
         (``with_pools``: a dict, kept by the caller for one probe, of each concept's families that have
         candidates)."""
-        others = None if with_pools is None else with_pools.get(concept_id)
-        if others is None:     # the families with candidates (pools memoised)
-            others = [f for f in families if f.name != "random" and self.sampler.pool(concept_id, f)]
-            if with_pools is not None:
-                with_pools[concept_id] = others
-        others = list(others)
+        if concept_id not in with_pools:     # pools memoised
+            with_pools[concept_id] = [f for f in families if f.name != "random" and self.sampler.pool(concept_id, f)]
+        others = list(with_pools[concept_id])
         shuffle(rng.getrandbits, others)
         wanted = len(others) if max_perturbations is None else int(max_perturbations) - 1
         found = []

@@ -360,11 +360,10 @@ def load_source(
         through_outside = _entailed_across(keep, [edge for edge, _ in parents] + implied,
                                            [edge for edge, _ in links] + implied_links, data.relation_parents)
         parents = [(edge, line) for edge, line in parents if edge[0] in keep and edge[1] in keep]
-        direct = {edge for edge, _ in links}
         links = [(edge, line) for edge, line in links if edge[0] in keep and edge[2] in keep]
         implied = [edge for edge in implied if edge[0] in keep and edge[1] in keep]
         implied_links = sorted({edge for edge in implied_links if edge[0] in keep and edge[2] in keep}
-                               | {edge for edge in through_outside if edge not in direct})
+                               | set(through_outside))
     if not concepts:
         other = sorted(data.label_languages - {vocabulary.lang.lower()})
         near = [tag for tag in other if tag.split("-")[0] == vocabulary.lang.lower().split("-")[0]]
@@ -467,13 +466,8 @@ def _entailed_across(keep: Set[str], isa_edges: Iterable[Tuple[str, str]], links
         # the subjects whose closure can meet a cut concept that has links of the relation: those
         # below it, those with a link to one of those, and on (the walk of closure() backwards)
         seeds = sorted({c for c, r in objects if r == relation and c not in keep})
-        touched, stack = set(seeds), list(seeds)
-        while stack:
-            node = stack.pop()
-            for other in (*down.get(node, ()), *subjects.get((node, relation), ())):
-                if other not in touched:
-                    touched.add(other)
-                    stack.append(other)
+        # one walk from all the seeds at once: "" (no concept's id) stands for them
+        touched = reachable("", lambda c: seeds if c == "" else (*down.get(c, ()), *subjects.get((c, relation), ())))
         for subject in sorted(touched & keep):
             whole = closure(subject, relation, lambda c: True)
             if any(node not in keep for node in whole):

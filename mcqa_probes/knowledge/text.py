@@ -138,38 +138,27 @@ def _squashed_names(names: Tuple[str, ...]) -> Tuple[str, ...]:
                  for name in _name_variants(names))
 
 
-def might_mention(text: str, names: Sequence[str]) -> bool:
-    """False when no name can occur in ``text`` (a name's letters, without spaces, ``_`` or ``-``, are
-    not in the text's): a cheap test before a pattern is compiled and run (large sources)."""
-    squashed = _squashed(text)
-    return any(name in squashed for name in _squashed_names(tuple(names)))
-
-
-def _text_pattern(text: str, names: Sequence[str], compile_pattern: bool = True):
-    """:func:`name_pattern` of the names that :func:`might_mention` finds in ``text`` (None: none). A name
-    whose letters are not in the text cannot match there, so leaving its alternative out changes no
-    match; the pattern is smaller (an ontology term has many synonyms, a text names one or two) and
-    is shared by every text that names the same ones: fewer and cheaper compilations. With
-    ``compile_pattern=False``, the names themselves (the pattern's key for :func:`_variants_pattern`)."""
+def _named_variants(text: str, names: Sequence[str]) -> Tuple[str, ...]:
+    """The variants of ``names`` (:func:`name_variants`) whose letters, without spaces, ``_`` or ``-``,
+    are in ``text``'s: the only ones that can match there (empty: none can). The pattern of these
+    alone is smaller (an ontology term has many synonyms, a text names one or two) and shared by every
+    text that names the same ones: fewer and cheaper compilations."""
     if not text:
-        return None
+        return ()
     squashed = _squashed(text)
     key = tuple(names)
-    found = tuple(variant for variant, letters in zip(_name_variants(key), _squashed_names(key)) if letters in squashed)
-    if not found:
-        return None
-    return _variants_pattern(found) if compile_pattern else found
+    return tuple(variant for variant, letters in zip(_name_variants(key), _squashed_names(key)) if letters in squashed)
 
 
 def mentions(text: str, names: Sequence[str]) -> bool:
     """Whether ``text`` names any of ``names`` (as :func:`name_pattern` finds them), an ``_`` read as a
     space: a name inside a code identifier counts (``Flow Setpoint`` in ``Outside_Air_Flow_Setpoint``).
     A name written in the text as it is listed (ASCII) is found without compiling the pattern."""
-    pattern = _text_pattern(text, names, compile_pattern=False)
-    if pattern is None:
+    found = _named_variants(text, names)
+    if not found:
         return False
     spaced = text.replace("_", " ")
-    return _written_as_listed(spaced, pattern) or _variants_pattern(pattern).search(spaced) is not None
+    return _written_as_listed(spaced, found) or _variants_pattern(found).search(spaced) is not None
 
 
 def _is_word_character(character: str) -> bool:
@@ -202,10 +191,10 @@ def _written_as_listed(text: str, variants: Tuple[str, ...]) -> bool:
 
 def mask_names(text: str, names: Sequence[str], mask: str = "___") -> Tuple[str, int]:
     """``text`` with every mention of ``names`` replaced by ``mask``; returns the count too."""
-    pattern = _text_pattern(text, names)
-    if pattern is None:
+    found = _named_variants(text, names)
+    if not found:
         return text, 0                       # no name can match: no pattern to compile
-    return pattern.subn(mask, text)
+    return _variants_pattern(found).subn(mask, text)
 
 
 def content_words(text: str, mask: str = "___") -> int:
