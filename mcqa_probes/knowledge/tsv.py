@@ -7,8 +7,8 @@ mark is a comma: the header line tells which); synonyms
 are separated by ``|``. ``edges.tsv``: a header ``child, relation, parent``; a relation ``is_a``
 (also ``isa``, ``subClassOf``, ``rdfs:subClassOf``, ``broader``, ``skos:broader``, ``parent``) is the
 parent relation, any other one (``part_of``) a named relation link. A row with another number of
-columns, a missing header or an empty id is a :class:`~mcqa_probes.knowledge.ontology.SourceError`
-``FILE:LINE``. The columns are found by name (in any order, any case); other columns are allowed: a
+columns, a missing header, an empty id or a quote never closed (its cell takes in the rows after it)
+is a :class:`~mcqa_probes.knowledge.ontology.SourceError` ``FILE:LINE`` (a row's first line). The columns are found by name (in any order, any case); other columns are allowed: a
 concept whose ``deprecated`` / ``obsolete`` column is ``true`` is skipped, any other extra column is
 ignored; empty cells past the header's end (a spreadsheet's export) are ignored.
 """
@@ -61,21 +61,36 @@ def _rows(path: Path, columns: Tuple[str, ...]):
                                              f"{', '.join(OPTIONAL_COLUMNS)} is read, the rest ignored)", 1)
             where = [names.index(column) for column in columns]
             others = [(index, name) for index, name in enumerate(names) if name not in columns]
+            ended = reader.line_num            # the line the previous row ended on
             for row in reader:
+                start, ended = ended + 1, reader.line_num
                 if not row or not any(cell.strip() for cell in row):
                     continue
+                if ended > start:
+                    _check_cells_across_lines(path, row, start, ended, reader.dialect.delimiter)
                 while len(row) > len(names) and not row[-1].strip():     # Excel's trailing empty cells
                     row = row[:-1]
                 if len(row) != len(names):
                     raise SourceError(str(path), f"{len(row)} columns, expected {len(names)} "
-                                                 f"({', '.join(names)})", reader.line_num)
-                yield (Line(reader.line_num, str(path)), [row[index].strip() for index in where],
+                                                 f"({', '.join(names)})", start)
+                yield (Line(start, str(path)), [row[index].strip() for index in where],
                        {name: row[index] for index, name in others})
         except csv.Error as error:
             raise SourceError(str(path), f"not a valid table ({error})", reader.line_num) from None
         except UnicodeDecodeError as error:
             raise SourceError(str(path), f"not UTF-8 ({error.reason}); expected a UTF-8 table (save it as "
                                          "'UTF-8' from the spreadsheet)", _first_bad_line(path)) from None
+
+
+def _check_cells_across_lines(path: Path, row: List[str], start: int, ended: int, delimiter: str) -> None:
+    """A quoted cell may hold line breaks (a spreadsheet's export of a long definition), but one that
+    holds the separator too has taken in whole rows: a quote opened and never closed. An error at
+    the row's first line (where the quote opens), not at the line the reader stopped on."""
+    for cell in row:
+        if "\n" in cell and delimiter in cell:
+            raise SourceError(str(path), f"a quoted cell runs on to line {ended} and takes in whole rows: a "
+                                         f"quote (\") opened here and never closed? "
+                                         f"(expected a row per line; a quote inside a cell is written \"\")", start)
 
 
 def _first_bad_line(path: Path) -> Optional[int]:

@@ -49,6 +49,9 @@ def test_csv_files_with_semicolons_as_spreadsheets_write_them_are_read_alike(tmp
     ("concepts.tsv", "id\tlabel\tsynonyms\tdefinition", "id\tname\tsynonyms\tdefinition", 1, "header is"),
     ("edges.tsv", "P:9\tis_a\tP:7", "P:9\tis_a", 9, "2 columns, expected 3"),
     ("concepts.tsv", "P:4\tchair", "P:3\tchair", 5, "P:3 is defined twice"),
+    # a quote opened and never closed takes in the rows after it: an error where it opens
+    ("concepts.tsv", "P:6\tstool\t\tA seat", "P:6\tstool\t\t\"A seat", 7, "a quoted cell runs on to line"),
+    ("concepts.tsv", "P:5\tsofa", "P:5\t\"sofa", 6, "a quoted cell runs on to line"),
 ])
 def test_a_malformed_table_is_an_error_naming_file_and_line(tmp_path, name, old, new, line, what):
     assert_error_at(tmp_path, name, old, new, line, what)
@@ -64,6 +67,19 @@ def assert_error_at(tmp_path, name, old, new, line, what, encoding="utf-8"):
     with pytest.raises(SourceError) as caught:
         read(folder)
     assert str(caught.value).startswith(f"{folder / name}:{line}: {what}")
+
+
+def test_a_quoted_cell_with_line_breaks_is_read_and_its_row_named_by_its_first_line(tmp_path):
+    folder = tmp_path / "products"
+    shutil.copytree(PRODUCTS, folder)
+    text = (folder / "concepts.tsv").read_text()
+    old = "P:6\tstool\t\tA seat without a back or arms."
+    assert old in text
+    (folder / "concepts.tsv").write_text(text.replace(old, 'P:6\tstool\t\t"A seat without a back\nor arms."'))
+    data = read(folder)
+    assert data.concepts["P:6"].definition == "A seat without a back\nor arms." and data.concepts["P:6"].line == 7
+    assert data.concepts["P:7"].line == 9          # the row after it: its own first line
+    assert len(data.concepts) == 16
 
 
 def test_a_missing_table_or_a_file_instead_of_a_directory_says_what_is_expected(tmp_path):
