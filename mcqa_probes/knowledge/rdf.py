@@ -7,7 +7,8 @@ the :class:`~mcqa_probes.knowledge.ontology.Vocabulary` says which property is t
 definition, a synonym and a parent (a concept's label is read from the first label property it has;
 of the definition properties, the first one that the file uses at all is the one
 read, so an OWL rendering of an OBO file, whose OBO comments became ``rdfs:comment``, takes its
-definitions from ``IAO:0000115`` only; literals in the wanted language, else untagged ones; a value
+definitions from ``IAO:0000115`` only; literals in the wanted language, else untagged ones (labels,
+synonyms and examples: untagged ones too, after those in the language); a value
 that is a resource is read through its ``skosxl:literalForm`` (a SKOS-XL label) or ``rdf:value`` (a
 structured note, as AGROVOC writes definitions)). Parents are named classes of ``rdfs:subClassOf`` and ``skos:broader`` (and the
 inverse of ``skos:narrower``). Other relations are kept by property: an OWL existential restriction
@@ -276,9 +277,11 @@ _DECLARED_PREFIX = re.compile(r"(?:@prefix|PREFIX)\s+([A-Za-z0-9_.-]*):\s*<([^>]
 _XML_PREFIX = re.compile(r'xmlns:([A-Za-z0-9_.-]+)\s*=\s*"([^"]*)"')
 
 
-def _pick(values: List, lang: str) -> List:
+def _pick(values: List, lang: str, every: bool = False) -> List:
     """Literals in ``lang`` (the exact tag first, then the same language under another region), else
-    untagged ones (never another language, never a resource), in a fixed order."""
+    untagged ones (never another language, never a resource), in a fixed order. ``every``: the
+    untagged ones after those in ``lang`` in any case (names: a converter may tag some synonyms
+    ``@en`` and leave others plain, and every one of them is a name of the concept)."""
     import rdflib  # lazy: RDF support is needed only for RDF sources
 
     literals = [v for v in values if isinstance(v, rdflib.Literal)]
@@ -287,9 +290,11 @@ def _pick(values: List, lang: str) -> List:
     # the same language under another region (en-GB asked, en or en-US given), after the exact tag
     regional = sorted(str(v) for v in literals if v.language and v.language.lower() != wanted
                       and v.language.lower().split("-")[0] == wanted.split("-")[0])
+    untagged = sorted(str(v) for v in literals if not v.language)
     if exact or regional:
-        return exact + [text for text in regional if text not in exact]
-    return sorted(str(v) for v in literals if not v.language)
+        tagged = exact + [text for text in regional if text not in exact]
+        return tagged + [text for text in untagged if text not in tagged] if every else tagged
+    return untagged
 
 
 def _version(version_info: Optional[str], version_iri: Optional[str], name: str = "") -> str:
@@ -497,10 +502,10 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             values = texts(node, prop)
             labelled = labelled or bool(values)
             data.label_languages.update(v.language.lower() for v in values if getattr(v, "language", None))
-            picked = _pick(values, vocabulary.lang)
+            picked = _pick(values, vocabulary.lang, every=True)
             if picked:
                 concept.label = picked[0]
-                concept.synonyms.extend(picked[1:])     # another spelling (en-US beside en): a synonym
+                concept.synonyms.extend(picked[1:])     # another spelling (en-US beside en, untagged): a synonym
                 break
         if not labelled and kind != "skos":
             # an OWL / RDFS class with no label at all (Protege's default) is named after its IRI when
@@ -514,9 +519,9 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                 concept.definition = picked[0]
                 break
         for prop in synonym_props:
-            concept.synonyms.extend(_pick(texts(node, prop), vocabulary.lang))
+            concept.synonyms.extend(_pick(texts(node, prop), vocabulary.lang, every=True))
         for prop in example_props:
-            concept.examples.extend(_pick(texts(node, prop), vocabulary.lang))
+            concept.examples.extend(_pick(texts(node, prop), vocabulary.lang, every=True))
         data.concepts[concept.id] = concept
         for prop in parent_props:
             for parent in graph.objects(node, prop):
