@@ -78,7 +78,18 @@ _VERB_STARTS = {"has", "have", "is", "are", "contains", "overlaps", "derives", "
 
 
 def relation_phrase(name: str) -> str:
-    """A relation's readable name as a verb phrase: ``part of`` -> ``is part of``, ``has part`` stays."""
+    """A relation's readable name as a verb phrase: ``part of`` -> ``is part of``; a name that starts
+    with a verb stays (``has part``, ``develops from``, ``confers resistance to``, ``positively
+    regulates``: a verb of the third person, after any adverb in -ly)."""
     words = " ".join(name.replace("_", " ").split())
-    first = words.split(" ", 1)[0].lower() if words else ""
-    return words if first in _VERB_STARTS else f"is {words}"
+    parts = words.lower().split(" ") if words else []
+    while len(parts) > 1 and parts[0].endswith("ly"):        # positively regulates, directly precedes
+        parts = parts[1:]
+    first = parts[0] if parts else ""
+    return words if first in _VERB_STARTS or _third_person_verb(first) else f"is {words}"
+
+
+def _third_person_verb(word: str) -> bool:
+    """``powers``, ``participates``, ``crosses``: a word in -s that is no plural-looking noun or adjective
+    ending (``class``, ``status``, ``continuous``, ``analysis``, ``skos``)."""
+    return len(word) > 3 and word.isalpha() and word.endswith("s") and not word.endswith(("ss", "us", "is", "ys", "os", "as"))
