@@ -21,7 +21,9 @@ for ontologies:
 * **exactly one correct answer** over the transitive closure of every parent (multiple inheritance)
   and of the relation: a distractor that is an ancestor of the concept (hypernymy), a descendant
   (hyponymy), or entailed by the relation (``c part_of y``, ``y is_a z`` gives ``c part_of z``;
-  ``c is_a p``, ``p part_of y`` gives ``c part_of y``) is never offered; nor one that shares a name
+  ``c is_a p``, ``p part_of y`` gives ``c part_of y``; the relation's property chains too: OBO
+  ``transitive_over`` / ``holds_over_chain``, OWL ``owl:propertyChainAxiom``: ``c located_in r``,
+  ``r part_of h`` gives ``c located_in h`` when ``located_in`` is transitive over ``part_of``) is never offered; nor one that shares a name
   (label or synonym) with the concept or the answer.
 * **definition leakage**: a definition in a stem that names the answer (genus-first definitions
   name the parent the hypernymy probe asks for) has that name masked (``___``), or the question is
@@ -45,7 +47,7 @@ from mcqa_probes.builders.ontology_templates import (
 )
 from mcqa_probes.builders.templates import lemma_set, render_stem, surface, template_ids
 from mcqa_probes.builders.wordnetqa import WordNetQABuilder, merged_settings
-from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph, Relation, RelationView
+from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph, Relation, RelationView, reachable
 from mcqa_probes.knowledge.text import content_words, mask_names, mentions
 
 #: what an ontology build changes from the WordNet defaults (every key can be overridden)
@@ -290,14 +292,24 @@ class OntologyQABuilder(WordNetQABuilder):
         if found is not None:
             return found
         view, isa = self.graph, self.isa
+        # property chains of the relation (OBO transitive_over / holds_over_chain, OWL
+        # propertyChainAxiom): ``P1 ... Pn`` after which the relation holds
+        chains = [chain for chain in view.info.get("chains", ()) if chain]
+        tails = [chain[1:] for chain in chains if chain[0] == self.relation]       # R then S: R
+        whole = [chain for chain in chains if chain[0] != self.relation]
 
-        def objects(source: str):
-            """The relation's objects, with those the source's axioms entail (never answers)."""
-            return (*view.hypernyms(source), *view.implied_hypernyms(source))
+        def objects(source: str, reached: bool = True):
+            """The relation's objects, with those the source's axioms entail (never answers); from a
+            concept the relation already holds for (``reached``), also along the chains that begin
+            with the relation itself."""
+            found = [*view.hypernyms(source), *view.implied_hypernyms(source)]
+            for chain in whole + (tails if reached else []):
+                found.extend(self._along(source, chain))
+            return found
 
         start = {concept_id} | set(isa.ancestors(concept_id))
         result: set = set()
-        frontier = [target for source in sorted(start) for target in objects(source)]
+        frontier = [target for source in sorted(start) for target in objects(source, reached=False)]
         while frontier:
             following = []
             for target in frontier:
@@ -308,6 +320,28 @@ class OntologyQABuilder(WordNetQABuilder):
             frontier = following
         found = self._entailed[concept_id] = frozenset(result)
         return found
+
+    def _along(self, source: str, path) -> List[str]:
+        """The concepts reached from ``source`` along the relations of ``path`` in turn (each step
+        from a concept or any of its isa ancestors, through the whole closure of a transitive
+        relation), sorted."""
+        graph, isa = self.base, self.isa
+        nodes = {source}
+        for relation in path:
+            transitive = bool(graph.relation_info.get(relation, {}).get("transitive"))
+            step = set()
+            for node in sorted(nodes):
+                for below in (node, *sorted(isa.ancestors(node))):
+                    for target in (*graph.related(below, relation), *graph.implied_related(below, relation)):
+                        step.add(target)
+            if transitive:
+                step = step.union(*(reachable(target, lambda node: (*graph.related(node, relation),
+                                                                  *graph.implied_related(node, relation)))
+                                    for target in sorted(step)))
+            nodes = step
+            if not nodes:
+                break
+        return sorted(nodes)
 
     def excluded_hypernymy(self, concept_id: str) -> FrozenSet[str]:
         """Every concept that is no valid distractor of an (is-a) hypernymy question about the concept,

@@ -279,6 +279,10 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                     info["symmetric"] = bool(clause.symmetric)
                 elif clause_kind == "XrefClause":
                     info["aliases"].append(curie(str(clause.xref.id)))
+                elif clause_kind == "TransitiveOverClause":       # R transitive_over S: R after S is R
+                    info.setdefault("chains", []).append([curie(raw_id), curie(str(clause.typedef))])
+                elif clause_kind in ("HoldsOverChainClause", "EquivalentToChainClause"):   # P then Q is R
+                    info.setdefault("chains", []).append([curie(str(clause.first)), curie(str(clause.last))])
                 elif clause_kind == "IsAClause":
                     data.relation_parents.setdefault(curie(raw_id), []).append(curie(str(clause.typedef)))
             data.relation_info[curie(raw_id)] = info

@@ -558,6 +558,7 @@ def _relation_id(graph, predicate, cid) -> str:
 
 def _relation_info(graph, relation: str, lookup: Dict[str, str], cid, used: Iterable = ()) -> Dict:
     import rdflib  # lazy: RDF support is needed only for RDF sources
+    from rdflib.collection import Collection  # lazy: as rdflib
 
     if relation in SKOS_RELATIONS:
         return dict(SKOS_RELATIONS[relation], aliases=[])
@@ -580,6 +581,13 @@ def _relation_info(graph, relation: str, lookup: Dict[str, str], cid, used: Iter
             info["aliases"].append(cid(node))
         # what the OBO Typedef's xref became: a cross-reference, or an equivalent property
         info["aliases"].extend(curie(str(x)) for x in graph.objects(node, rdflib.URIRef(OBO_IN_OWL + "hasDbXref")))
+        # P then Q is this relation (OBO's holds_over_chain; transitive_over S is the chain R, S)
+        for head in sorted(graph.objects(node, rdflib.URIRef(OWL + "propertyChainAxiom")), key=str):
+            members = list(Collection(graph, head))
+            if len(members) > 1 and all(isinstance(m, rdflib.URIRef) for m in members):
+                chain = [_relation_id(graph, m, cid) for m in members]
+                if chain not in info.setdefault("chains", []):
+                    info["chains"].append(chain)
         equivalent = rdflib.URIRef(OWL + "equivalentProperty")
         info["aliases"].extend(cid(other) for other in [*graph.objects(node, equivalent), *graph.subjects(equivalent, node)]
                                if isinstance(other, rdflib.URIRef))

@@ -399,7 +399,8 @@ def load_source(
                                                                                     relation.replace("_", " ")),
                                          "transitive": bool(info.get("transitive")),
                                          "symmetric": bool(info.get("symmetric")),
-                                         "aliases": list(info.get("aliases", []))}
+                                         "aliases": list(info.get("aliases", [])),
+                                         "chains": [list(chain) for chain in info.get("chains", [])]}
     data_for_names = SourceData(path=where, format=data.format, name=data.name, version=data.version,
                                 links=[(s, r, o, None) for (s, r, o), _ in links],
                                 relation_info=graph.relation_info)

@@ -416,3 +416,50 @@ def test_a_link_of_a_sub_relation_is_a_link_of_the_relation_above_it(tmp_path, s
     assert herd in graph.implied_related(cow, relation) and not graph.related(cow, relation)
     builder = OntologyQABuilder(graph, {}, relation=relation, probe_name="part_of")
     assert {herd, farm} <= builder.entailed(cow)
+
+
+@pytest.mark.parametrize("syntax", ["obo", "ttl"])
+def test_property_chains_entail_links_that_are_never_offered_as_wrong_answers(tmp_path, syntax):
+    """``located_in transitive_over part_of`` (OWL: the chain located_in, part_of) and ``in_region
+    holds_over_chain located_in part_of``: a cell located in a room that is part of a house that is
+    part of a town is located in the house and the town, and in their region; neither probe offers
+    them as wrong answers (the chains read from OBO and from OWL alike)."""
+    names = ["thing", "cell", "room", "house", "town", "barn", "field", "river", "hill", "lake"]
+    links = {1: [("located_in", 2), ("in_region", 9)], 2: [("part_of", 3)], 3: [("part_of", 4)],
+             5: [("located_in", 6)], 6: [("part_of", 7)], 8: [("in_region", 7)]}
+    if syntax == "obo":
+        text = ("format-version: 1.2\nontology: t\n\n[Typedef]\nid: part_of\nis_transitive: true\n\n"
+                "[Typedef]\nid: located_in\nis_transitive: true\ntransitive_over: part_of\n\n"
+                "[Typedef]\nid: in_region\nholds_over_chain: located_in part_of\n\n")
+        text += "".join(f"[Term]\nid: T:{i}\nname: {name}\n" + ("is_a: T:0\n" if i else "")
+                        + "".join(f"relationship: {r} T:{o}\n" for r, o in links.get(i, ())) + "\n"
+                        for i, name in enumerate(names))
+    else:
+        text = ("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                "@prefix obo: <http://purl.obolibrary.org/obo/> .\n"
+                "@prefix oboInOwl: <http://www.geneontology.org/formats/oboInOwl#> .\n@prefix t: <http://example.org/t#> .\n"
+                't:part_of a owl:ObjectProperty, owl:TransitiveProperty ; oboInOwl:shorthand "part_of" .\n'
+                't:located_in a owl:ObjectProperty, owl:TransitiveProperty ; oboInOwl:shorthand "located_in" ;\n'
+                "  owl:propertyChainAxiom ( t:located_in t:part_of ) .\n"
+                't:in_region a owl:ObjectProperty ; oboInOwl:shorthand "in_region" ;\n'
+                "  owl:propertyChainAxiom ( t:located_in t:part_of ) .\n")
+        for i, name in enumerate(names):
+            parents = (["obo:T_0"] if i else []) + [f"[ a owl:Restriction ; owl:onProperty t:{r} ; owl:someValuesFrom obo:T_{o} ]"
+                                                   for r, o in links.get(i, ())]
+            text += f'obo:T_{i} a owl:Class ; rdfs:label "{name}"' + (f" ; rdfs:subClassOf {', '.join(parents)}" if parents else "") + " .\n"
+    path = tmp_path / f"town.{syntax}"
+    path.write_text(text)
+    graph = load_source(path, relations=["located_in", "in_region"])
+    assert graph.relation_info["located_in"]["chains"] == [["located_in", "part_of"]]
+    assert graph.relation_info["in_region"]["chains"] == [["located_in", "part_of"]]
+    located = OntologyQABuilder(graph, {}, relation="located_in", probe_name="located_in")
+    region = OntologyQABuilder(graph, {}, relation="in_region", probe_name="in_region")
+    assert {"T:2", "T:3", "T:4"} <= located.entailed("T:1") and "T:9" not in located.entailed("T:1")
+    assert {"T:9", "T:3", "T:4"} <= region.entailed("T:1") and "T:2" not in region.entailed("T:1")
+    assert {"T:6", "T:7"} <= located.entailed("T:5") and {"T:7"} <= region.entailed("T:5")
+    for builder, probe in ((located, "located_in"), (region, "in_region")):
+        questions = builder.build(probe, random.Random(f"7:{probe}"))
+        assert any(question.concept == "T:1" for question in questions)
+        for question in questions:
+            wrong = set(question.notes["distractor_ids"])
+            assert not wrong & builder.entailed(question.concept), question.id
