@@ -330,6 +330,7 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                     implied_links.append((*differentia[-1], concept.line))
             elif clause_kind == "UnionOfClause":              # C = M1 or M2: each member is a kind of C
                 implied.append((curie(str(clause.term)), concept_id, concept.line))
+                data.unions.setdefault(concept_id, []).append(curie(str(clause.term)))
             elif clause_kind == "EquivalentToClause":
                 implied.extend([(concept_id, curie(str(clause.term)), concept.line),
                                 (curie(str(clause.term)), concept_id, concept.line)])

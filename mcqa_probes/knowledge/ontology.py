@@ -191,6 +191,9 @@ class SourceData:
     #: of ``C = G1 and ... and R some D and (A or B)``: a class under every conjunct is a kind of C
     #: (:func:`mcqa_probes.knowledge.source.classify`), also where no parent edge says so
     definitions: List[Tuple[str, List[str], List[Tuple[str, str]], List[List[str]]]] = field(default_factory=list)
+    #: the union classes, ``class -> [members]`` (OBO ``union_of``, OWL ``owl:unionOf``): under a root
+    #: that holds every member, so is the class (``--root``)
+    unions: Dict[str, List[str]] = field(default_factory=dict)
     #: sub-relations: ``relation -> [super-relation, ...]`` (OWL ``rdfs:subPropertyOf``, an OBO
     #: Typedef's ``is_a``): ``C member_of D`` is also ``C part_of D`` where member_of is_a part_of
     relation_parents: Dict[str, List[str]] = field(default_factory=dict)

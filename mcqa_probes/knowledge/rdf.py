@@ -492,8 +492,10 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         if equivalent and conjuncts and None not in genus:
             data.definitions.append((concept_id, genus, differentia, unions))
         if equivalent:
-            data.implied_parents.extend((cid(member), concept_id, None) for member in members(expression, "unionOf")
-                                        if isinstance(member, rdflib.URIRef))
+            united = [cid(member) for member in members(expression, "unionOf") if isinstance(member, rdflib.URIRef)]
+            data.implied_parents.extend((member, concept_id, None) for member in united)
+            if united:
+                data.unions.setdefault(concept_id, []).extend(m for m in united if m not in data.unions.get(concept_id, ()))
 
     for node in concept_nodes:
         concept = RawConcept(id=cid(node))

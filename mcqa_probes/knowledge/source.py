@@ -129,6 +129,8 @@ def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
         merged.implied_parents.extend(part.implied_parents)
         merged.implied_links.extend(part.implied_links)
         merged.definitions.extend(part.definitions)
+        for united, members in part.unions.items():
+            merged.unions.setdefault(united, []).extend(m for m in members if m not in merged.unions.get(united, ()))
         for relation, supers in part.relation_parents.items():
             merged.relation_parents.setdefault(relation, []).extend(supers)
         merged.obsolete |= part.obsolete
@@ -343,15 +345,27 @@ def load_source(
                     raise SourceError(where, f"--root {name}: {len(set(matches))} concepts have this label "
                                              f"({', '.join(sorted(set(matches)))}); give one of their ids")
                 if len(set(matches)) != 1:
+                    if concept_id in data.obsolete or normalise(name) in data.obsolete:
+                        raise SourceError(where, f"--root {name}: obsolete / deprecated in the source, so "
+                                                 "skipped with its edges (expected a concept in use)")
                     example = next(iter(sorted(concepts)), "")
                     raise SourceError(where, f"--root {name}: no such concept (expected an id such as {example}, "
                                              "or a unique label)")
                 concept_id = matches[0]
             resolved.append(concept_id)
+        # under the root: its descendants over the parent edges and what the axioms entail (a defined
+        # class under its genus, a union's members under it, an equivalent class), and a union class
+        # whose members all are (round after round: a union of unions)
         children: Dict[str, List[str]] = {}
-        for (child, parent), _ in parents:
+        for child, parent in [edge for edge, _ in parents] + implied:
             children.setdefault(parent, []).append(child)
         keep = _descendants(resolved, children)
+        while True:
+            united = sorted(u for u, members in data.unions.items()
+                            if u in concepts and u not in keep and members and all(m in keep for m in members))
+            if not united:
+                break
+            keep |= _descendants(united, children)
         for concept_id in sorted(set(concepts) - keep):
             report.add("outside_root", None, None, concept_id)
         concepts = {c: concepts[c] for c in sorted(keep)}

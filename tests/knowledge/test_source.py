@@ -79,6 +79,38 @@ def test_a_root_keeps_its_sub_tree_and_an_unknown_root_is_an_error():
         load_source(VEHICLES, root="VO:9999999")
 
 
+def test_a_root_keeps_the_classes_that_the_axioms_put_under_it(tmp_path):
+    """A defined class whose only parent is its genus (``intersection_of``), an equivalent class, and a
+    union whose members are all under the root are under it; a union with a member outside is not.
+    An obsolete root is an error that says so."""
+    terms = {1: ("organ", ["is_a: T:0"]), 2: ("root", ["is_a: T:1"]), 3: ("tuber", ["is_a: T:1"]),
+             4: ("rock", ["is_a: T:0"]), 5: ("root part", ["intersection_of: T:1", "intersection_of: part_of T:2"]),
+             6: ("underground organ", ["union_of: T:2", "union_of: T:3"]),
+             7: ("underground thing", ["union_of: T:2", "union_of: T:4"]),
+             8: ("radix", ["equivalent_to: T:2"]), 9: ("old organ", ["is_a: T:1", "is_obsolete: true"])}
+    text = "format-version: 1.2\nontology: t\n\n[Typedef]\nid: part_of\n\n[Term]\nid: T:0\nname: thing\n\n"
+    text += "".join(f"[Term]\nid: T:{i}\nname: {name}\n" + "".join(f"{clause}\n" for clause in clauses) + "\n"
+                    for i, (name, clauses) in terms.items())
+    path = tmp_path / "organs.obo"
+    path.write_text(text)
+    assert sorted(load_source(path, root="T:1").concepts) == ["T:1", "T:2", "T:3", "T:5", "T:6", "T:8"]
+    with pytest.raises(SourceError, match=r"--root T:9: obsolete / deprecated"):
+        load_source(path, root="T:9")
+    # the same classes in OWL (Turtle): the same sub-tree
+    owl = ("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+           "@prefix obo: <http://purl.obolibrary.org/obo/> .\n@prefix oboInOwl: <http://www.geneontology.org/formats/oboInOwl#> .\n"
+           'obo:BFO_0000050 a owl:ObjectProperty ; oboInOwl:shorthand "part_of" .\nobo:T_0 a owl:Class ; rdfs:label "thing" .\n')
+    axioms = {1: "rdfs:subClassOf obo:T_0", 2: "rdfs:subClassOf obo:T_1", 3: "rdfs:subClassOf obo:T_1",
+              4: "rdfs:subClassOf obo:T_0",
+              5: "owl:equivalentClass [ owl:intersectionOf ( obo:T_1 [ a owl:Restriction ; owl:onProperty obo:BFO_0000050 ; "
+                 "owl:someValuesFrom obo:T_2 ] ) ]",
+              6: "owl:equivalentClass [ owl:unionOf ( obo:T_2 obo:T_3 ) ]", 7: "owl:equivalentClass [ owl:unionOf ( obo:T_2 obo:T_4 ) ]",
+              8: "owl:equivalentClass obo:T_2", 9: "rdfs:subClassOf obo:T_1 ; owl:deprecated true"}
+    owl += "".join(f'obo:T_{i} a owl:Class ; rdfs:label "{terms[i][0]}" ; {axiom} .\n' for i, axiom in axioms.items())
+    (tmp_path / "organs.ttl").write_text(owl)
+    assert sorted(load_source(tmp_path / "organs.ttl", root="T:1").concepts) == ["T:1", "T:2", "T:3", "T:5", "T:6", "T:8"]
+
+
 def test_a_root_label_that_two_concepts_share_is_an_error_naming_both(tmp_path):
     path = tmp_path / "twice.obo"
     path.write_text(VEHICLES.read_text().replace("name: submarine", "name: aircraft"))
