@@ -16,7 +16,8 @@ Steps, each counted in the graph's validity report (``graph.provenance["report"]
    with ``strict`` an error); an edge to a concept that was dropped (no label) or is obsolete goes on
    to that concept's own parents (``edge_lifted``: ``C is_a D is_a E`` with D dropped gives ``C is_a
    E``, so the closure that decides "exactly one correct answer" keeps every ancestor), or is dropped
-   when it has none (``edge_to_dropped``); the parents and links that logical axioms entail
+   when it has none (``edge_to_dropped``); a link by a relation that does not pass on to parents
+   (``skos:related``, a table's relation) is dropped (``link_to_dropped``); the parents and links that logical axioms entail
    (``SourceData.implied_parents``) go on the same way, uncounted, into the graph's
    ``implied_hypernyms`` (validity closures only, never answers);
 5. keep only the sub-tree under ``root`` (ids, comma-separated; an unknown root is an error);
@@ -299,7 +300,8 @@ def load_source(
                 for reached in lifted(target):
                     through.setdefault((child, reached), target)
             else:
-                report.add("edge_to_dropped", file_of(line, where), line, f"{child} {what} {target}")
+                report.add("edge_to_dropped" if lift else "link_to_dropped", file_of(line, where), line,
+                           f"{child} {what} {target}")
             return lifted(target) if lift else []
         undefined(child, what, target, target, line)
         return []
