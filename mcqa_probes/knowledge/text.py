@@ -22,6 +22,10 @@ _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9:-]*(?:\s[^<>]*)?/?>|<!--.*?-->", re.DO
 _WIKI_LINK = re.compile(r"\[\[([^\]|]+)(?:\|([^\]]+))?\]\]")
 _MARKDOWN_LINK = re.compile(r"\[([^\]]+)\]\((?:[^)\s]+)\)")
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+#: a full stop that ends an abbreviation, not a sentence: an initial ("E. coli", "K. pneumoniae") or
+#: a usual short form ("e.g.", "et al.", "spp.")
+_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:[A-Za-z]|e\.g|i\.e|al|cf|vs|ca|approx|sp|spp|subsp|var|fig|no|St|Dr)\.$",
+                           re.IGNORECASE)
 _CAMEL = re.compile(r"^[A-Z]?[a-z0-9]*(?:[A-Z][a-z0-9]+|[A-Z]+(?=[A-Z][a-z]|$|[0-9]))+$|^[A-Z][a-z0-9]+$")
 _CAMEL_PART = re.compile(r"[0-9]+[A-Z]*(?=[A-Z][a-z]|$)|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
@@ -37,7 +41,7 @@ def clean_definition(text: Optional[str], max_words: int = 60) -> Tuple[str, boo
     words = value.split(" ")
     if max_words and len(words) > max_words:
         head = " ".join(words[:max_words])
-        ends = [m.end() for m in _SENTENCE_END.finditer(head)]
+        ends = [m.end() for m in _SENTENCE_END.finditer(head) if not _ABBREVIATION.search(head, 0, m.end())]
         value = head[: ends[-1]] if ends else head + " ..."
         return value, True
     return value, False

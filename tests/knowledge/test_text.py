@@ -10,6 +10,15 @@ def test_markup_goes_and_a_comparison_stays():
         "A bold claim , a link and x < y > z.", False)
 
 
+def test_a_long_definition_is_cut_at_a_sentence_end_not_after_an_initial_or_an_abbreviation():
+    text = ("A class A beta-lactamase. Found most often in E. coli and K. pneumoniae, e.g. in hospital "
+            "strains, and in Salmonella spp. of many kinds " + "and more words " * 20 + "to end.")
+    assert clean_definition(text, max_words=30) == ("A class A beta-lactamase.", True)
+    two = "First sentence here. Second one, cf. the first, ends here. " + "Third goes on and on " * 10
+    assert clean_definition(two, max_words=20) == ("First sentence here. Second one, cf. the first, ends here.", True)
+    assert clean_definition("Too long " * 40, max_words=5) == ("Too long Too long Too ...", True)
+
+
 def test_a_name_is_found_in_its_plural_including_y_to_ies():
     text = "Retinal dystrophies are defined by a retinal-dystrophy of the eye; Retinal Dystrophys too."
     masked, count = mask_names(text, ["retinal dystrophy"])
