@@ -67,7 +67,7 @@ def _rows(path: Path, columns: Tuple[str, ...]):
                 if not row or not any(cell.strip() for cell in row):
                     continue
                 if ended > start:
-                    _check_cells_across_lines(path, row, start, ended, reader.dialect.delimiter)
+                    _check_cells_across_lines(path, row, start, ended, reader.dialect.delimiter, len(names))
                 while len(row) > len(names) and not row[-1].strip():     # Excel's trailing empty cells
                     row = row[:-1]
                 if len(row) != len(names):
@@ -82,15 +82,16 @@ def _rows(path: Path, columns: Tuple[str, ...]):
                                          "'UTF-8' from the spreadsheet)", _first_bad_line(path)) from None
 
 
-def _check_cells_across_lines(path: Path, row: List[str], start: int, ended: int, delimiter: str) -> None:
-    """A quoted cell may hold line breaks (a spreadsheet's export of a long definition), but one that
-    holds the separator too has taken in whole rows: a quote opened and never closed. An error at
-    the row's first line (where the quote opens), not at the line the reader stopped on."""
+def _check_cells_across_lines(path: Path, row: List[str], start: int, ended: int, delimiter: str, columns: int) -> None:
+    """A quoted cell may hold line breaks (a spreadsheet's export of a long definition, commas and all),
+    but one with a line that holds a whole row's separators has taken in rows: a quote opened and
+    never closed. An error at the row's first line (where the quote opens), not at the line the
+    reader stopped on."""
     for cell in row:
-        if "\n" in cell and delimiter in cell:
+        if any(line.count(delimiter) >= columns - 1 for line in cell.split("\n")[1:]):
             raise SourceError(str(path), f"a quoted cell runs on to line {ended} and takes in whole rows: a "
-                                         f"quote (\") opened here and never closed? "
-                                         f"(expected a row per line; a quote inside a cell is written \"\")", start)
+                                         f"quote (\") opened here and never closed? (expected a row per line; "
+                                         f"a quote inside a cell is written \"\")", start)
 
 
 def _first_bad_line(path: Path) -> Optional[int]:
