@@ -23,7 +23,9 @@ for ontologies:
   (hyponymy), or entailed by the relation (``c part_of y``, ``y is_a z`` gives ``c part_of z``;
   ``c is_a p``, ``p part_of y`` gives ``c part_of y``; the relation's property chains too: OBO
   ``transitive_over`` / ``holds_over_chain``, OWL ``owl:propertyChainAxiom``: ``c located_in r``,
-  ``r part_of h`` gives ``c located_in h`` when ``located_in`` is transitive over ``part_of``) is never offered; nor one that shares a name
+  ``r part_of h`` gives ``c located_in h`` when ``located_in`` is transitive over ``part_of``; the
+  walk follows every relation a chain goes through, a little more than the chains entail) is never
+  offered; nor one that shares a name
   (label or synonym) with the concept or the answer.
 * **definition leakage**: a definition in a stem that names the answer (genus-first definitions
   name the parent the hypernymy probe asks for) has that name masked (``___``), or the question is
@@ -47,7 +49,7 @@ from mcqa_probes.builders.ontology_templates import (
 )
 from mcqa_probes.builders.templates import lemma_set, render_stem, surface, template_ids
 from mcqa_probes.builders.wordnetqa import WordNetQABuilder, merged_settings
-from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph, Relation, RelationView, reachable
+from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph, Relation, RelationView
 from mcqa_probes.knowledge.text import content_words, mask_names, mentions
 
 #: what an ontology build changes from the WordNet defaults (every key can be overridden)
@@ -291,57 +293,37 @@ class OntologyQABuilder(WordNetQABuilder):
         found = self._entailed.get(concept_id)
         if found is not None:
             return found
-        view, isa = self.graph, self.isa
-        # property chains of the relation (OBO transitive_over / holds_over_chain, OWL
-        # propertyChainAxiom): ``P1 ... Pn`` after which the relation holds
-        chains = [chain for chain in view.info.get("chains", ()) if chain]
-        tails = [chain[1:] for chain in chains if chain[0] == self.relation]       # R then S: R
-        whole = [chain for chain in chains if chain[0] != self.relation]
+        view, isa, graph = self.graph, self.isa, self.base
+        # the relations the relation's property chains go through (OBO transitive_over /
+        # holds_over_chain, OWL propertyChainAxiom): their links are followed too (see
+        # mcqa_probes.knowledge.entailment.chain_relations)
+        through = [(other, bool(graph.relation_info.get(other, {}).get("symmetric")))
+                   for other in view.info.get("through", ())]
 
-        def objects(source: str, reached: bool = True):
-            """The relation's objects, with those the source's axioms entail (never answers); from a
-            concept the relation already holds for (``reached``), also along the chains that begin
-            with the relation itself."""
+        def objects(source: str):
+            """The relation's objects, with those the source's axioms entail (never answers)."""
             found = [*view.hypernyms(source), *view.implied_hypernyms(source)]
-            for chain in whole + (tails if reached else []):
-                found.extend(self._along(source, chain))
+            for other, symmetric in through:
+                found.extend((*graph.related(source, other), *graph.implied_related(source, other)))
+                if symmetric:
+                    found.extend(graph.inverse_related(source, other))
             return found
 
         start = {concept_id} | set(isa.ancestors(concept_id))
         result: set = set()
-        frontier = [target for source in sorted(start) for target in objects(source, reached=False)]
+        frontier = [target for source in sorted(start) for target in objects(source)]
         while frontier:
             following = []
             for target in frontier:
-                for reached in (target, *sorted(isa.ancestors(target))):
+                if target in result:        # reached before, and with it its ancestors
+                    continue
+                for reached in (target, *isa.ancestors(target)):
                     if reached not in result:
                         result.add(reached)
                         following.extend(objects(reached))
             frontier = following
         found = self._entailed[concept_id] = frozenset(result)
         return found
-
-    def _along(self, source: str, path) -> List[str]:
-        """The concepts reached from ``source`` along the relations of ``path`` in turn (each step
-        from a concept or any of its isa ancestors, through the whole closure of a transitive
-        relation), sorted."""
-        graph, isa = self.base, self.isa
-        nodes = {source}
-        for relation in path:
-            transitive = bool(graph.relation_info.get(relation, {}).get("transitive"))
-            step = set()
-            for node in sorted(nodes):
-                for below in (node, *sorted(isa.ancestors(node))):
-                    for target in (*graph.related(below, relation), *graph.implied_related(below, relation)):
-                        step.add(target)
-            if transitive:
-                step = step.union(*(reachable(target, lambda node: (*graph.related(node, relation),
-                                                                  *graph.implied_related(node, relation)))
-                                    for target in sorted(step)))
-            nodes = step
-            if not nodes:
-                break
-        return sorted(nodes)
 
     def excluded_hypernymy(self, concept_id: str) -> FrozenSet[str]:
         """Every concept that is no valid distractor of an (is-a) hypernymy question about the concept,

@@ -113,3 +113,41 @@ def _covered(graph: KnowledgeGraph, definitions, supers: Dict[str, Set[str]]) ->
                     and all(has_link(concept, relation, filler) for relation, filler in differentia)):
                 yield concept, defined
 
+
+
+def chain_relations(relation_info: Dict[str, Dict], relation_parents: Dict[str, List[str]]) -> Dict[str, List[str]]:
+    """``relation -> the other relations whose links its closure follows``, from the property chains
+    (OBO ``transitive_over`` / ``holds_over_chain``, OWL ``owl:propertyChainAxiom``): every relation in
+    a chain of the relation or of one of its sub-relations, and on through their own chains. A chain
+    member named by an alias of a relation (an OBO Typedef's xref, ``BFO:0000050`` for ``part_of``) is
+    that relation. Following all of them at every step is more than the chains entail (``x located_in
+    y`` with ``located_in`` transitive over ``part_of`` does not need ``x part_of z`` to be a link of
+    ``located_in``): the closures this feeds keep wrong answers out, so taking a little more is safe,
+    and one walk over the union stays as cheap as the walk over the relation alone."""
+    alias_of: Dict[str, str] = {}
+    for relation, info in sorted(relation_info.items()):
+        for alias in info.get("aliases", ()):
+            alias_of.setdefault(alias, relation)
+
+    def named(member: str) -> str:
+        return member if member in relation_info else alias_of.get(member, member)
+
+    below: Dict[str, Set[str]] = defaultdict(set)
+    for relation, supers in super_relations(relation_parents).items():
+        for above in supers:
+            below[named(above)].add(named(relation))
+    chains = {relation: [[named(m) for m in chain] for chain in info.get("chains", ())]
+              for relation, info in relation_info.items()}
+    through: Dict[str, List[str]] = {}
+    for relation in sorted(relation_info):
+        family, stack = {relation}, [relation]
+        while stack:
+            current = stack.pop()
+            for member in {m for r in (current, *below[current]) for chain in chains.get(r, ()) for m in chain}:
+                for other in (member, *below[member]):
+                    if other not in family:
+                        family.add(other)
+                        stack.append(other)
+        if family != {relation}:
+            through[relation] = sorted(family - {relation})
+    return through

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 from mcqa_probes.common.io import sha256_bytes, sha256_file
-from mcqa_probes.knowledge.entailment import classify, sub_relation_links
+from mcqa_probes.knowledge.entailment import chain_relations, classify, sub_relation_links
 from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph, reachable
 from mcqa_probes.knowledge.identifiers import normalise
 from mcqa_probes.knowledge.obo import read_obo
@@ -374,7 +374,8 @@ def load_source(
         # a relation that chains through a concept outside the sub-tree (hand part_of arm part_of
         # locomotor system part_of body) still holds between the two ends: kept as implied links
         through_outside = _entailed_across(keep, [edge for edge, _ in parents] + implied,
-                                           [edge for edge, _ in links] + implied_links, data.relation_parents)
+                                           [edge for edge, _ in links] + implied_links, data.relation_parents,
+                                           chain_relations(data.relation_info, data.relation_parents))
         parents = [(edge, line) for edge, line in parents if edge[0] in keep and edge[1] in keep]
         links = [(edge, line) for edge, line in links if edge[0] in keep and edge[2] in keep]
         implied = [edge for edge in implied if edge[0] in keep and edge[1] in keep]
@@ -407,6 +408,8 @@ def load_source(
         graph.add_implied_relation(subject, relation, obj)
     for child, defined in classify(graph, data.definitions, data.relation_parents):
         report.add("classified", None, None, f"{child} is_a {defined}")
+    # the other relations a relation's closure follows (its property chains: entailment.chain_relations)
+    chained = chain_relations(data.relation_info, data.relation_parents)
     for relation in graph.relations():
         info = dict(data.relation_info.get(relation, {}))
         if relation in TRANSITIVE_BY_NAME:
@@ -416,7 +419,7 @@ def load_source(
                                          "transitive": bool(info.get("transitive")),
                                          "symmetric": bool(info.get("symmetric")),
                                          "aliases": list(info.get("aliases", [])),
-                                         "chains": [list(chain) for chain in info.get("chains", [])]}
+                                         "through": list(chained.get(relation, []))}
     data_for_names = SourceData(path=where, format=data.format, name=data.name, version=data.version,
                                 links=[(s, r, o, None) for (s, r, o), _ in links],
                                 relation_info=graph.relation_info)
@@ -440,9 +443,11 @@ def load_source(
 
 
 def _entailed_across(keep: Set[str], isa_edges: Iterable[Tuple[str, str]], links: Iterable[Tuple[str, str, str]],
-                     relation_parents: Dict[str, List[str]]) -> List[Tuple[str, str, str]]:
+                     relation_parents: Dict[str, List[str]], through: Dict[str, List[str]]
+                     ) -> List[Tuple[str, str, str]]:
     """``(subject, relation, object)`` between kept concepts that the whole source entails (the
-    closure the builders take: the relation's steps, is-a ancestors on both sides, sub-relations)
+    closure the builders take: the relation's steps and those of the relations its chains go
+    through (``through``: :func:`~mcqa_probes.knowledge.entailment.chain_relations`), is-a ancestors on both sides, sub-relations)
     through at least one concept that is not kept; read before a ``--root`` cut, so the validity
     closures of the sub-tree keep what the cut concepts carried (never answers)."""
     up: Dict[str, List[str]] = {}
@@ -464,27 +469,33 @@ def _entailed_across(keep: Set[str], isa_edges: Iterable[Tuple[str, str]], links
             found = ancestors[concept] = {concept} | reachable(concept, lambda c: up.get(c, ()))
         return found
 
+    def outs(concept: str, relation: str) -> List[str]:
+        return [o for r in (relation, *through.get(relation, ())) for o in objects.get((concept, r), ())]
+
     def closure(subject: str, relation: str, allowed: Callable[[str], bool]) -> Set[str]:
         """What ``subject relation ?`` holds for, through ``allowed`` concepts only."""
         reached: Set[str] = set()
-        frontier = [o for c in with_ancestors(subject) if allowed(c) for o in objects.get((c, relation), ())]
+        frontier = [o for c in with_ancestors(subject) if allowed(c) for o in outs(c, relation)]
         while frontier:
             following = []
             for target in frontier:
                 for node in with_ancestors(target):
                     if allowed(node) and node not in reached:
                         reached.add(node)
-                        following.extend(objects.get((node, relation), ()))
+                        following.extend(outs(node, relation))
             frontier = following
         return reached
 
     found = set()
     for relation in sorted({relation for _, relation in objects}):
-        # the subjects whose closure can meet a cut concept that has links of the relation: those
-        # below it, those with a link to one of those, and on (the walk of closure() backwards)
-        seeds = sorted({c for c, r in objects if r == relation and c not in keep})
+        followed = {relation, *through.get(relation, ())}
+        # the subjects whose closure can meet a cut concept that has links of the relation (or of one
+        # its chains go through): those below it, those with a link to one of those, and on (the
+        # walk of closure() backwards)
+        seeds = sorted({c for c, r in objects if r in followed and c not in keep})
         # one walk from all the seeds at once: "" (no concept's id) stands for them
-        touched = reachable("", lambda c: seeds if c == "" else (*down.get(c, ()), *subjects.get((c, relation), ())))
+        touched = reachable("", lambda c: seeds if c == "" else (
+            *down.get(c, ()), *(s for r in followed for s in subjects.get((c, r), ()))))
         for subject in sorted(touched & keep):
             whole = closure(subject, relation, lambda c: True)
             if any(node not in keep for node in whole):

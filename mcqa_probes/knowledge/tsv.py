@@ -67,7 +67,7 @@ def _rows(path: Path, columns: Tuple[str, ...]):
                 if not row or not any(cell.strip() for cell in row):
                     continue
                 if ended > start:
-                    _check_cells_across_lines(path, row, start, ended, reader.dialect.delimiter, len(names))
+                    _check_cells_across_lines(path, row, start, ended, reader.dialect.delimiter, len(names), where[0])
                 while len(row) > len(names) and not row[-1].strip():     # Excel's trailing empty cells
                     row = row[:-1]
                 if len(row) != len(names):
@@ -82,16 +82,20 @@ def _rows(path: Path, columns: Tuple[str, ...]):
                                          "'UTF-8' from the spreadsheet)", _first_bad_line(path)) from None
 
 
-def _check_cells_across_lines(path: Path, row: List[str], start: int, ended: int, delimiter: str, columns: int) -> None:
+def _check_cells_across_lines(path: Path, row: List[str], start: int, ended: int, delimiter: str, columns: int,
+                              key: int) -> None:
     """A quoted cell may hold line breaks (a spreadsheet's export of a long definition, commas and all),
-    but one with a line that holds a whole row's separators has taken in rows: a quote opened and
-    never closed. An error at the row's first line (where the quote opens), not at the line the
-    reader stopped on."""
+    but one with a line that reads as a whole row (the header's number of cells, an identifier
+    without spaces in the key column: the id, or the child of an edge) has taken in rows: a quote
+    opened and never closed. An error at the row's first line (where the quote opens), not at the
+    line the reader stopped on."""
     for cell in row:
-        if any(line.count(delimiter) >= columns - 1 for line in cell.split("\n")[1:]):
-            raise SourceError(str(path), f"a quoted cell runs on to line {ended} and takes in whole rows: a "
-                                         f"quote (\") opened here and never closed? (expected a row per line; "
-                                         f"a quote inside a cell is written \"\")", start)
+        for line in cell.split("\n")[1:]:
+            cells = line.split(delimiter)
+            if len(cells) >= columns and cells[key].strip() and not any(c.isspace() for c in cells[key].strip()):
+                raise SourceError(str(path), f"a quoted cell runs on to line {ended} and takes in whole rows: a "
+                                             f"quote (\") opened here and never closed? (expected a row per line; "
+                                             f"a quote inside a cell is written \"\")", start)
 
 
 def _first_bad_line(path: Path) -> Optional[int]:

@@ -450,12 +450,12 @@ def test_property_chains_entail_links_that_are_never_offered_as_wrong_answers(tm
     path = tmp_path / f"town.{syntax}"
     path.write_text(text)
     graph = load_source(path, relations=["located_in", "in_region"])
-    assert graph.relation_info["located_in"]["chains"] == [["located_in", "part_of"]]
-    assert graph.relation_info["in_region"]["chains"] == [["located_in", "part_of"]]
+    assert graph.relation_info["located_in"]["through"] == ["part_of"]
+    assert graph.relation_info["in_region"]["through"] == ["located_in", "part_of"]
     located = OntologyQABuilder(graph, {}, relation="located_in", probe_name="located_in")
     region = OntologyQABuilder(graph, {}, relation="in_region", probe_name="in_region")
     assert {"T:2", "T:3", "T:4"} <= located.entailed("T:1") and "T:9" not in located.entailed("T:1")
-    assert {"T:9", "T:3", "T:4"} <= region.entailed("T:1") and "T:2" not in region.entailed("T:1")
+    assert {"T:9", "T:3", "T:4"} <= region.entailed("T:1")
     assert {"T:6", "T:7"} <= located.entailed("T:5") and {"T:7"} <= region.entailed("T:5")
     for builder, probe in ((located, "located_in"), (region, "in_region")):
         questions = builder.build(probe, random.Random(f"7:{probe}"))

@@ -1,5 +1,5 @@
-"""Sub-relations and classification under defined classes (structural, named classes only)."""
-from mcqa_probes.knowledge.entailment import classify, sub_relation_links, super_relations
+"""Sub-relations, property chains and classification under defined classes (structural, named classes only)."""
+from mcqa_probes.knowledge.entailment import chain_relations, classify, sub_relation_links, super_relations
 from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph
 
 
@@ -43,3 +43,16 @@ def test_a_definition_with_a_conjunct_outside_the_source_classifies_nothing():
     graph = graph_of(["pizza", "margherita", "cheesy"], [("margherita", "pizza")], [("margherita", "has_topping", "pizza")])
     assert classify(graph, [("cheesy", ["pizza"], [("has_topping", "external:cheese")], [])], {}) == []
     assert classify(graph, [("cheesy", ["pizza"], [("has_topping", "pizza")], [])], {}) == [("margherita", "cheesy")]
+
+
+def test_the_relations_a_closure_follows_come_from_the_chains_of_the_relation_and_of_its_sub_relations():
+    """``regulates`` has a sub-relation whose chain goes through ``located_in`` (itself transitive over
+    ``part_of``, named by its xref ``BFO:0000050``); ``overlaps`` holds over ``touches`` then itself."""
+    info = {"regulates": {}, "positively_regulates": {"chains": [["positively_regulates", "located_in"]]},
+            "located_in": {"chains": [["located_in", "BFO:0000050"]]}, "part_of": {"aliases": ["BFO:0000050"]},
+            "overlaps": {"chains": [["touches", "overlaps"]]}, "touches": {}, "adjacent_to": {}}
+    through = chain_relations(info, {"positively_regulates": ["regulates"]})
+    assert through["regulates"] == ["located_in", "part_of", "positively_regulates"]
+    assert through["positively_regulates"] == ["located_in", "part_of"]
+    assert through["located_in"] == ["part_of"] and through["overlaps"] == ["touches"]
+    assert "adjacent_to" not in through and "part_of" not in through and "touches" not in through

@@ -457,7 +457,7 @@ def test_the_links_kept_across_a_cut_are_those_of_the_whole_closure(seed):
 
     expected = {(s, "part_of", o) for s in keep
                 for o in closure(s, lambda c: True) - closure(s, keep.__contains__) if o in keep and o != s}
-    assert set(_entailed_across(keep, sorted(isa), sorted(links), {})) == expected
+    assert set(_entailed_across(keep, sorted(isa), sorted(links), {}, {})) == expected
 
 
 def _reaches(child, ancestor, isa):
