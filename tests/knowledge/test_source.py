@@ -469,3 +469,21 @@ def _reaches(child, ancestor, isa):
                 seen.add(p)
                 stack.append(p)
     return ancestor in seen
+
+
+def test_a_chain_through_concepts_cut_by_the_root_still_holds(tmp_path):
+    """vesicle located_in space, space part_of region part_of duct, located_in transitive over part_of;
+    the root keeps the vesicle and the duct, not the space nor the region: the vesicle is still
+    located in the duct (an implied link: the located_in probe never offers the duct as wrong)."""
+    text = ("format-version: 1.2\nontology: t\n\n[Typedef]\nid: part_of\nis_transitive: true\n\n"
+            "[Typedef]\nid: located_in\ntransitive_over: part_of\n\n[Term]\nid: T:0\nname: thing\n\n"
+            "[Term]\nid: T:1\nname: kept\nis_a: T:0\n\n[Term]\nid: T:2\nname: vesicle\nis_a: T:1\n"
+            "relationship: located_in T:4\n\n[Term]\nid: T:3\nname: duct\nis_a: T:1\n\n[Term]\nid: T:4\nname: space\n"
+            "is_a: T:0\nrelationship: part_of T:5\n\n[Term]\nid: T:5\nname: region\nis_a: T:0\nrelationship: part_of T:3\n")
+    path = tmp_path / "chain.obo"
+    path.write_text(text)
+    whole = load_source(path, relations=["located_in"])
+    assert whole.relation_info["located_in"]["through"] == ["part_of"]
+    cut = load_source(path, root="T:1")
+    assert sorted(cut.concepts) == ["T:1", "T:2", "T:3"]
+    assert "T:3" in cut.implied_related("T:2", "located_in")
