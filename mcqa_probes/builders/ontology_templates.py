@@ -11,6 +11,7 @@ The definitions probe asks for the meaning of the term (no context: the definiti
 the synonymy probe asks for another name of the term; a relation probe asks along any named relation
 with its readable name as a verb phrase ``{r}`` (:func:`relation_phrase`: "is part of", "has part").
 """
+import re
 from typing import Dict, List
 
 #: Context frames: the term ``{w}`` with its definition ``{d}``; a comma and a question frame follow.
@@ -73,23 +74,31 @@ def render_ontology_stem(kind: str, template_id: str, *, word: str, definition: 
 
 
 #: first words that already make a relation's name a verb phrase ("has part", "contains")
-_VERB_STARTS = {"has", "have", "is", "are", "contains", "overlaps", "derives", "includes", "produces", "encodes",
+_VERB_STARTS = {"has", "have", "is", "are", "was", "were", "can", "may", "contains", "overlaps", "derives", "includes", "produces", "encodes",
                 "regulates", "precedes", "follows", "causes", "occurs", "surrounds", "connects", "composed"}
 
 
 def relation_phrase(name: str) -> str:
     """A relation's readable name as a verb phrase: ``part of`` -> ``is part of``; a name that starts
     with a verb stays (``has part``, ``develops from``, ``confers resistance to``, ``positively
-    regulates``: a verb of the third person, after any adverb in -ly)."""
-    words = " ".join(name.replace("_", " ").split())
+    regulates``: a verb of the third person, after any adverb in -ly; ``existence starts during``:
+    a verb second); a name written as code reads as words (``isPartOf`` -> ``is part of``)."""
+    words = " ".join(_CODE_WORDS.sub(" ", name.replace("_", " ")).split())
+    if words and not words.isupper():
+        words = " ".join(word if word.isupper() and len(word) > 1 else word.lower() for word in words.split(" "))
     parts = words.lower().split(" ") if words else []
     while len(parts) > 1 and parts[0].endswith("ly"):        # positively regulates, directly precedes
         parts = parts[1:]
-    first = parts[0] if parts else ""
-    return words if first in _VERB_STARTS or _third_person_verb(first) else f"is {words}"
+    verb_first = bool(parts) and (parts[0] in _VERB_STARTS or _third_person_verb(parts[0]))
+    verb_second = len(parts) > 1 and _third_person_verb(parts[1])
+    return words if verb_first or verb_second else f"is {words}"
+
+
+#: where a name written as code (``isPartOf``, ``hasTopping``) changes words
+_CODE_WORDS = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 def _third_person_verb(word: str) -> bool:
-    """``powers``, ``participates``, ``crosses``: a word in -s that is no plural-looking noun or adjective
-    ending (``class``, ``status``, ``continuous``, ``analysis``, ``skos``)."""
-    return len(word) > 3 and word.isalpha() and word.endswith("s") and not word.endswith(("ss", "us", "is", "ys", "os", "as"))
+    """``powers``, ``participates``, ``crosses``, ``employs``: a word in -s that is no plural-looking noun or
+    adjective ending (``class``, ``status``, ``continuous``, ``analysis``, ``skos``)."""
+    return len(word) > 3 and word.isalpha() and word.endswith("s") and not word.endswith(("ss", "us", "is", "os", "as"))

@@ -12,7 +12,11 @@ from mcqa_probes.builders.ontology_templates import ontology_template_ids, relat
     ("powers", "powers"), ("participates_in", "participates in"), ("develops_from", "develops from"),
     ("confers_resistance_to_drug_class", "confers resistance to drug class"), ("results_in", "results in"),
     ("positively_regulates", "positively regulates"), ("directly_precedes", "directly precedes"),
-    ("crosses", "crosses"),
+    ("crosses", "crosses"), ("employs", "employs"), ("was_part_of", "was part of"),
+    ("existence_starts_during", "existence starts during"),
+    # a name written as code reads as words
+    ("isPartOf", "is part of"), ("hasTopping", "has topping"), ("locatedIn", "is located in"),
+    ("derivesFrom", "derives from"),
 ])
 def test_a_relation_name_reads_as_a_verb_phrase(name, phrase):
     assert relation_phrase(name) == phrase
