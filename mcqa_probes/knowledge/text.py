@@ -21,11 +21,15 @@ from typing import Iterable, Optional, Pattern, Sequence, Tuple
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9:-]*(?:\s[^<>]*)?/?>|<!--.*?-->", re.DOTALL)
 _WIKI_LINK = re.compile(r"\[\[([^\]|]+)(?:\|([^\]]+))?\]\]")
 _MARKDOWN_LINK = re.compile(r"\[([^\]]+)\]\((?:[^)\s]+)\)")
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
-#: a full stop that ends an abbreviation, not a sentence: an initial ("E. coli", "K. pneumoniae") or
-#: a usual short form ("e.g.", "et al.", "spp.")
-_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:[A-Za-z]|e\.g|i\.e|al|cf|vs|ca|approx|sp|spp|subsp|var|fig|no|St|Dr)\.$",
-                           re.IGNORECASE)
+#: a sentence's end: a stop (after it, closing quotes or brackets) before a space or the text's end,
+#: or a full-width stop (。！？, Devanagari ।)
+_SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*(?=\s|$)|[\u3002\uff01\uff1f\u0964]")
+#: a full stop that ends a usual short form, not a sentence ("e.g. Salmonella", "Smith et al. Their")
+_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:e\.g|i\.e|al|cf|vs|ca|approx|sp|spp|subsp|var|fig|no|st|dr|mr|mrs|ms|"
+                           r"prof|inc|ltd|jr|sr)\.$", re.IGNORECASE)
+#: what follows a stop that does not end a sentence: a word in lower case ("E. coli", "1.5 mm. long",
+#: "1. binding 2. activation")
+_LOWER_NEXT = re.compile(r"\s+[a-z]")
 _CAMEL = re.compile(r"^[A-Z]?[a-z0-9]*(?:[A-Z][a-z0-9]+|[A-Z]+(?=[A-Z][a-z]|$|[0-9]))+$|^[A-Z][a-z0-9]+$")
 _CAMEL_PART = re.compile(r"[0-9]+[A-Z]*(?=[A-Z][a-z]|$)|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
@@ -41,7 +45,8 @@ def clean_definition(text: Optional[str], max_words: int = 60) -> Tuple[str, boo
     words = value.split(" ")
     if max_words and len(words) > max_words:
         head = " ".join(words[:max_words])
-        ends = [m.end() for m in _SENTENCE_END.finditer(head) if not _ABBREVIATION.search(head, 0, m.end())]
+        ends = [m.end() for m in _SENTENCE_END.finditer(head)
+                if not _ABBREVIATION.search(head, 0, m.start() + 1) and not _LOWER_NEXT.match(value, m.end())]
         value = head[: ends[-1]] if ends else head + " ..."
         return value, True
     return value, False

@@ -17,6 +17,13 @@ def test_a_long_definition_is_cut_at_a_sentence_end_not_after_an_initial_or_an_a
     two = "First sentence here. Second one, cf. the first, ends here. " + "Third goes on and on " * 10
     assert clean_definition(two, max_words=20) == ("First sentence here. Second one, cf. the first, ends here.", True)
     assert clean_definition("Too long " * 40, max_words=5) == ("Too long Too long Too ...", True)
+    # a real end after a single letter; a stop before a word in lower case ends nothing; closing quotes
+    assert clean_definition("It is vitamin A. It helps the eye and more.", max_words=6) == ("It is vitamin A.", True)
+    assert clean_definition("It is 1.5 mm. long and round. Then more.", max_words=7) == (
+        "It is 1.5 mm. long and round.", True)
+    assert clean_definition('He said "stop." Then more words come.', max_words=4) == ('He said "stop."', True)
+    assert clean_definition("Steps: 1. binding 2. activation 3. release", max_words=6) == (
+        "Steps: 1. binding 2. activation 3. ...", True)
 
 
 def test_a_name_is_found_in_its_plural_including_y_to_ies():
