@@ -8,7 +8,8 @@ definition, a synonym and a parent (a concept's label is read from the first lab
 of the definition properties, the first one that the file uses at all is the one
 read, so an OWL rendering of an OBO file, whose OBO comments became ``rdfs:comment``, takes its
 definitions from ``IAO:0000115`` only; literals in the wanted language, else untagged ones (labels,
-synonyms and examples: untagged ones too, after those in the language); a value
+synonyms and examples: untagged ones too, after those in the language, where the file names its
+concepts in no other language); a value
 that is a resource is read through its ``skosxl:literalForm`` (a SKOS-XL label) or ``rdf:value`` (a
 structured note, as AGROVOC writes definitions)). Parents are named classes of ``rdfs:subClassOf`` and ``skos:broader`` (and the
 inverse of ``skos:narrower``). Other relations are kept by property: an OWL existential restriction
@@ -426,6 +427,11 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     label_props, definition_props = props(vocabulary.labels), first_used(vocabulary.definitions)
     synonym_props, parent_props = props(vocabulary.synonyms), props(vocabulary.parents)
     example_props = props(vocabulary.examples)
+    # untagged names beside those tagged in --lang are names too, unless the file names its concepts
+    # in other languages as well (a multilingual thesaurus: its untagged names are of no one language)
+    named_languages = {value.language.lower().split("-")[0] for prop in (*label_props, *synonym_props)
+                       for value in graph.objects(None, prop) if isinstance(value, rdflib.Literal) and value.language}
+    untagged_too = named_languages <= {vocabulary.lang.lower().split("-")[0]}
     narrower = rdflib.URIRef(SKOS + "narrower")
     for node in sorted(deprecated, key=str):
         data.obsolete.add(cid(node))
@@ -504,7 +510,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             values = texts(node, prop)
             labelled = labelled or bool(values)
             data.label_languages.update(v.language.lower() for v in values if getattr(v, "language", None))
-            picked = _pick(values, vocabulary.lang, every=True)
+            picked = _pick(values, vocabulary.lang, every=untagged_too)
             if picked:
                 concept.label = picked[0]
                 concept.synonyms.extend(picked[1:])     # another spelling (en-US beside en, untagged): a synonym
@@ -521,9 +527,9 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                 concept.definition = picked[0]
                 break
         for prop in synonym_props:
-            concept.synonyms.extend(_pick(texts(node, prop), vocabulary.lang, every=True))
+            concept.synonyms.extend(_pick(texts(node, prop), vocabulary.lang, every=untagged_too))
         for prop in example_props:
-            concept.examples.extend(_pick(texts(node, prop), vocabulary.lang, every=True))
+            concept.examples.extend(_pick(texts(node, prop), vocabulary.lang, every=untagged_too))
         data.concepts[concept.id] = concept
         for prop in parent_props:
             for parent in graph.objects(node, prop):
