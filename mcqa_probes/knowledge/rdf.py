@@ -553,7 +553,8 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     data.parents = sorted(set(data.parents), key=lambda edge: (edge[0], edge[1]))
     data.links = sorted(set(data.links), key=lambda link: link[:3])
     for relation in sorted({link[1] for link in data.links}):
-        data.relation_info[relation] = _relation_info(graph, relation, lookup, cid, relation_nodes.get(relation, ()))
+        data.relation_info[relation] = _relation_info(graph, relation, lookup, cid, relation_nodes.get(relation, ()),
+                                                      path=path)
     return data
 
 
@@ -564,7 +565,7 @@ def _relation_id(graph, predicate, cid) -> str:
     return str(shorthand) if shorthand else cid(predicate)
 
 
-def _relation_info(graph, relation: str, lookup: Dict[str, str], cid, used: Iterable = ()) -> Dict:
+def _relation_info(graph, relation: str, lookup: Dict[str, str], cid, used: Iterable = (), path: str = "") -> Dict:
     import rdflib  # lazy: RDF support is needed only for RDF sources
     from rdflib.collection import Collection  # lazy: as rdflib
 
@@ -591,7 +592,11 @@ def _relation_info(graph, relation: str, lookup: Dict[str, str], cid, used: Iter
         info["aliases"].extend(curie(str(x)) for x in graph.objects(node, rdflib.URIRef(OBO_IN_OWL + "hasDbXref")))
         # P then Q is this relation (OBO's holds_over_chain; transitive_over S is the chain R, S)
         for head in sorted(graph.objects(node, rdflib.URIRef(OWL + "propertyChainAxiom")), key=str):
-            members = list(Collection(graph, head))
+            try:
+                members = list(Collection(graph, head))
+            except ValueError as error:        # rdflib: a list whose rdf:rest comes back to itself
+                raise SourceError(path, f"owl:propertyChainAxiom of {relation} is no list ({error}; expected "
+                                        "( P1 P2 ... ), the relations in turn)") from None
             if len(members) > 1 and all(isinstance(m, rdflib.URIRef) for m in members):
                 chain = [_relation_id(graph, m, cid) for m in members]
                 if chain not in info.setdefault("chains", []):

@@ -331,3 +331,18 @@ def test_a_turtle_string_over_several_lines_does_not_mislead_the_search_for_the_
     with pytest.raises(SourceError) as caught:
         load_source(path)
     assert str(caught.value).startswith(f"{path}:8: not valid Turtle")
+
+
+def test_a_property_chain_that_is_no_list_is_an_error_naming_the_file(tmp_path):
+    path = tmp_path / "loop.ttl"
+    path.write_text("@prefix ex: <http://example.org/w#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+                    "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                    "@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n"
+                    'ex:partOf a owl:ObjectProperty, owl:TransitiveProperty ; rdfs:label "part of" .\n'
+                    'ex:locIn a owl:ObjectProperty ; rdfs:label "located in" ; owl:propertyChainAxiom _:l1 .\n'
+                    "_:l1 rdf:first ex:locIn ; rdf:rest _:l2 .\n_:l2 rdf:first ex:partOf ; rdf:rest _:l1 .\n"
+                    'ex:A a owl:Class ; rdfs:label "a thing" ; rdfs:subClassOf [ a owl:Restriction ; '
+                    "owl:onProperty ex:locIn ; owl:someValuesFrom ex:B ] .\n"
+                    'ex:B a owl:Class ; rdfs:label "b thing" .\n')
+    with pytest.raises(SourceError, match=r"loop.ttl: owl:propertyChainAxiom of ex:locIn is no list"):
+        load_source(path)
