@@ -18,7 +18,7 @@ Both go into the graph's implied edges: they keep second correct answers out of 
 are never asked as answers (:meth:`mcqa_probes.knowledge.graph.KnowledgeGraph.implied_hypernyms`).
 """
 from collections import defaultdict
-from typing import Dict, Iterable, List, Sequence, Set, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from mcqa_probes.knowledge.graph import KnowledgeGraph, reachable
 
@@ -38,11 +38,17 @@ def sub_relation_links(links: Iterable[Tuple[str, str, str]], relation_parents: 
 
 
 def classify(graph: KnowledgeGraph, definitions: Iterable[Definition], relation_parents: Dict[str, List[str]],
-             max_rounds: int = 10) -> List[Tuple[str, str]]:
+             max_rounds: int = 10, transitive: Iterable[str] = (),
+             through: Optional[Dict[str, List[str]]] = None) -> List[Tuple[str, str]]:
     """Add ``X -> C`` to the graph's implied parents for every concept X that a definition of C
     covers (see the module docstring), round after round until nothing new is found (a class
-    classified under one definition can fall under another); returns the edges added, sorted."""
+    classified under one definition can fall under another); returns the edges added, sorted.
+    ``R some D`` holds over the closure of ``R`` where ``R`` is ``transitive`` or has property
+    chains (``through``: :func:`chain_relations`): *hand* ``part_of`` *arm* ``part_of`` *body* is a
+    ``part_of some body`` class."""
     supers = super_relations(relation_parents)
+    chained = {relation: (relation, *(through or {}).get(relation, ()))
+               for relation in {*transitive, *(through or {})}}
     usable = []
     for defined, genus, differentia, unions in definitions:
         unions = [[m for m in union if m in graph] for union in unions]
@@ -51,7 +57,7 @@ def classify(graph: KnowledgeGraph, definitions: Iterable[Definition], relation_
             usable.append((defined, list(genus), list(differentia), unions))
     added: List[Tuple[str, str]] = []
     for _ in range(max_rounds):
-        found = sorted(set(_covered(graph, usable, supers)))
+        found = sorted(set(_covered(graph, usable, supers, chained)))
         if not found:
             break
         for child, defined in found:
@@ -60,7 +66,8 @@ def classify(graph: KnowledgeGraph, definitions: Iterable[Definition], relation_
     return sorted(added)
 
 
-def _covered(graph: KnowledgeGraph, definitions, supers: Dict[str, Set[str]]) -> Iterable[Tuple[str, str]]:
+def _covered(graph: KnowledgeGraph, definitions, supers: Dict[str, Set[str]],
+             chained: Dict[str, Tuple[str, ...]]) -> Iterable[Tuple[str, str]]:
     """The ``(X, C)`` pairs one round of :func:`classify` finds (X not yet under C)."""
     ancestors: Dict[str, Set[str]] = {}
     children: Dict[str, List[str]] = defaultdict(list)
@@ -87,12 +94,49 @@ def _covered(graph: KnowledgeGraph, definitions, supers: Dict[str, Set[str]]) ->
             found = below_cache[concept] = reachable(concept, lambda c: children.get(c, ())) | {concept}
         return found
 
+    def counts_as(own: str, relation: str) -> bool:
+        return own == relation or relation in supers.get(own, ())
+
     def has_link(concept: str, relation: str, filler: str) -> bool:
         for holder in (concept, *above(concept)):
             for own, obj in links.get(holder, ()):
-                if (own == relation or relation in supers.get(own, ())) and (obj == filler or filler in above(obj)):
+                if counts_as(own, relation) and (obj == filler or filler in above(obj)):
                     return True
+        followed = chained.get(relation)
+        if not followed:
+            return False
+        # a transitive or chained relation: its closure (and that of the relations its chains go
+        # through), is-a ancestors on both sides, as the builders' validity walk takes it
+        reached: Set[str] = set()
+        frontier = [obj for holder in (concept, *above(concept)) for own, obj in links.get(holder, ())
+                    if any(counts_as(own, r) for r in followed)]
+        while frontier:
+            following = []
+            for target in frontier:
+                if target in reached:
+                    continue
+                for node in (target, *above(target)):
+                    if node == filler:
+                        return True
+                    if node not in reached:
+                        reached.add(node)
+                        following.extend(obj for own, obj in links.get(node, ()) if any(counts_as(own, r) for r in followed))
+            frontier = following
         return False
+
+    def holders_of(relation: str, filler: str) -> Set[str]:
+        """The concepts a link of the relation (or one under it) goes from to the filler or below it;
+        for a transitive or chained relation, on backwards through its closure."""
+        followed = chained.get(relation) or (relation,)
+        owns = [own for r in followed for own in (r, *relations_under.get(r, ()))]
+
+        def step(node: str) -> Set[str]:
+            return {s for own in owns for target in below(node) for s in subjects.get((own, target), ())}
+
+        found = step(filler)
+        if relation in chained:
+            found |= set().union(*(reachable(h, step) for h in sorted(found))) if found else set()
+        return found
 
     relations_under: Dict[str, List[str]] = defaultdict(list)
     for relation, above_it in supers.items():
@@ -102,8 +146,7 @@ def _covered(graph: KnowledgeGraph, definitions, supers: Dict[str, Set[str]]) ->
         pools = [below(g) for g in genus]
         pools += [set().union(*(below(m) for m in union)) for union in unions]
         for relation, filler in differentia:
-            holders = {s for own in (relation, *relations_under.get(relation, ())) for target in below(filler)
-                       for s in subjects.get((own, target), ())}
+            holders = holders_of(relation, filler)
             pools.append(set().union(*(below(h) for h in holders)) if holders else set())
         for concept in sorted(min(pools, key=len)):
             if concept == defined or defined in above(concept):

@@ -406,10 +406,12 @@ def load_source(
     # what sub-relations and defined classes entail besides (mcqa_probes.knowledge.entailment)
     for subject, relation, obj in sub_relation_links([edge for edge, _ in links] + implied_links, data.relation_parents):
         graph.add_implied_relation(subject, relation, obj)
-    for child, defined in classify(graph, data.definitions, data.relation_parents):
-        report.add("classified", None, None, f"{child} is_a {defined}")
     # the other relations a relation's closure follows (its property chains: entailment.chain_relations)
     chained = chain_relations(data.relation_info, data.relation_parents)
+    transitive = {r for r, info in data.relation_info.items() if info.get("transitive")} | set(TRANSITIVE_BY_NAME)
+    for child, defined in classify(graph, data.definitions, data.relation_parents, transitive=transitive,
+                                   through=chained):
+        report.add("classified", None, None, f"{child} is_a {defined}")
     for relation in graph.relations():
         info = dict(data.relation_info.get(relation, {}))
         if relation in TRANSITIVE_BY_NAME:

@@ -56,3 +56,20 @@ def test_the_relations_a_closure_follows_come_from_the_chains_of_the_relation_an
     assert through["positively_regulates"] == ["located_in", "part_of"]
     assert through["located_in"] == ["part_of"] and through["overlaps"] == ["touches"]
     assert "adjacent_to" not in through and "part_of" not in through and "touches" not in through
+
+
+def test_a_defined_class_covers_what_reaches_its_filler_through_a_transitive_or_chained_relation():
+    """body part = thing and part_of some body; hand part_of arm part_of body: the hand is a body part
+    when part_of is transitive (not when it is not); a cell located_in a hand is located in the body when
+    located_in is transitive over part_of (``through``)."""
+    names = ["thing", "hand", "arm", "body", "cell", "body part", "body place"]
+    isa = [(n, "thing") for n in names[1:]]
+    links = [("hand", "part_of", "arm"), ("arm", "part_of", "body"), ("cell", "located_in", "hand")]
+    definitions = [("body part", ["thing"], [("part_of", "body")], []),
+                   ("body place", ["thing"], [("located_in", "body")], [])]
+    assert ("arm", "body part") in classify(graph_of(names, isa, links), definitions, {})
+    assert ("hand", "body part") not in classify(graph_of(names, isa, links), definitions, {})
+    found = classify(graph_of(names, isa, links), definitions, {}, transitive={"part_of"},
+                     through={"located_in": ["part_of"]})
+    assert {("arm", "body part"), ("hand", "body part"), ("cell", "body place")} <= set(found)
+    assert ("cell", "body part") not in found
