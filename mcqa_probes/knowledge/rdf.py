@@ -278,11 +278,13 @@ _DECLARED_PREFIX = re.compile(r"(?:@prefix|PREFIX)\s+([A-Za-z0-9_.-]*):\s*<([^>]
 _XML_PREFIX = re.compile(r'xmlns:([A-Za-z0-9_.-]+)\s*=\s*"([^"]*)"')
 
 
-def _pick(values: List, lang: str, every: bool = False) -> List:
+def _pick(values: List, lang: str, every: bool = False, untagged_alone: bool = True) -> List:
     """Literals in ``lang`` (the exact tag first, then the same language under another region), else
     untagged ones (never another language, never a resource), in a fixed order. ``every``: the
     untagged ones after those in ``lang`` in any case (names: a converter may tag some synonyms
-    ``@en`` and leave others plain, and every one of them is a name of the concept)."""
+    ``@en`` and leave others plain, and every one of them is a name of the concept);
+    ``untagged_alone=False``: never the untagged ones alone (a multilingual thesaurus's untagged
+    synonyms are of no one language)."""
     import rdflib  # lazy: RDF support is needed only for RDF sources
 
     literals = [v for v in values if isinstance(v, rdflib.Literal)]
@@ -295,7 +297,7 @@ def _pick(values: List, lang: str, every: bool = False) -> List:
     if exact or regional:
         tagged = exact + [text for text in regional if text not in exact]
         return tagged + [text for text in untagged if text not in tagged] if every else tagged
-    return untagged
+    return untagged if untagged_alone else []
 
 
 def _version(version_info: Optional[str], version_iri: Optional[str], name: str = "") -> str:
@@ -527,7 +529,8 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                 concept.definition = picked[0]
                 break
         for prop in synonym_props:
-            concept.synonyms.extend(_pick(texts(node, prop), vocabulary.lang, every=untagged_too))
+            concept.synonyms.extend(_pick(texts(node, prop), vocabulary.lang, every=untagged_too,
+                                          untagged_alone=untagged_too))
         for prop in example_props:
             concept.examples.extend(_pick(texts(node, prop), vocabulary.lang, every=untagged_too))
         data.concepts[concept.id] = concept

@@ -24,9 +24,11 @@ _MARKDOWN_LINK = re.compile(r"\[([^\]]+)\]\((?:[^)\s]+)\)")
 #: a sentence's end: a stop (after it, closing quotes or brackets) before a space or the text's end,
 #: or a full-width stop (。！？, Devanagari ।)
 _SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*(?=\s|$)|[\u3002\uff01\uff1f\u0964]")
-#: a full stop that ends a usual short form, not a sentence ("e.g. Salmonella", "Smith et al. Their")
-_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:e\.g|i\.e|al|cf|vs|ca|approx|sp|spp|subsp|var|fig|no|st|dr|mr|mrs|ms|"
-                           r"prof|inc|ltd|jr|sr)\.$", re.IGNORECASE)
+#: a full stop that ends an initial or a usual short form, not a sentence ("J. Smith", "U.S. Congress",
+#: "S. Typhimurium", "e.g. Salmonella", "Smith et al. Their"; a sentence that ends in a single
+#: letter, "vitamin A.", is taken for an initial too: the cut goes back to the sentence before)
+_ABBREVIATION = re.compile(r"(?:^|[\s(.])(?:[A-Za-z]|e\.g|i\.e|al|cf|vs|ca|approx|sp|spp|subsp|var|fig|no|st|dr|mr|"
+                           r"mrs|ms|mt|prof|inc|ltd|jr|sr)\.$", re.IGNORECASE)
 #: what follows a stop that does not end a sentence: a word in lower case ("E. coli", "1.5 mm. long",
 #: "1. binding 2. activation")
 _LOWER_NEXT = re.compile(r"\s+[a-z]")

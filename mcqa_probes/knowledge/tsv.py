@@ -13,6 +13,7 @@ concept whose ``deprecated`` / ``obsolete`` column is ``true`` is skipped, any o
 ignored; empty cells past the header's end (a spreadsheet's export) are ignored.
 """
 import csv
+import re
 from pathlib import Path
 from typing import List, Optional, Tuple
 
@@ -82,17 +83,22 @@ def _rows(path: Path, columns: Tuple[str, ...]):
                                          "'UTF-8' from the spreadsheet)", _first_bad_line(path)) from None
 
 
+#: what a row's key cell holds: an identifier (``P:2``, ``AN:0000011``, ``c_1234``, ``TR-001``), not a
+#: word of a sentence ("Steel", "Materials:")
+_IDENTIFIER = re.compile(r"[^\s:_#/]+[:_#/]\S+|\S*\d\S*")
+
+
 def _check_cells_across_lines(path: Path, row: List[str], start: int, ended: int, delimiter: str, columns: int,
                               key: int) -> None:
     """A quoted cell may hold line breaks (a spreadsheet's export of a long definition, commas and all),
-    but one with a line that reads as a whole row (the header's number of cells, an identifier
-    without spaces in the key column: the id, or the child of an edge) has taken in rows: a quote
+    but one with a line that reads as a whole row (the header's number of cells, an identifier in
+    the key column: the id, or the child of an edge) has taken in rows: a quote
     opened and never closed. An error at the row's first line (where the quote opens), not at the
     line the reader stopped on."""
     for cell in row:
         for line in cell.split("\n")[1:]:
             cells = line.split(delimiter)
-            if len(cells) >= columns and cells[key].strip() and not any(c.isspace() for c in cells[key].strip()):
+            if len(cells) >= columns and _IDENTIFIER.fullmatch(cells[key].strip()):
                 raise SourceError(str(path), f"a quoted cell runs on to line {ended} and takes in whole rows: a "
                                              f"quote (\") opened here and never closed? (expected a row per line; "
                                              f"a quote inside a cell is written \"\")", start)

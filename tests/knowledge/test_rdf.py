@@ -205,10 +205,13 @@ def test_untagged_names_beside_tagged_ones_are_names_too(tmp_path):
     path = tmp_path / "drugs.ttl"
     path.write_text(head)
     assert load_source(path)["DR:2"].lemmas == ("arsphenamine", "arsenobenzol", "compound 606", "Salvarsan")
-    path.write_text(head + 'obo:DR_2 rdfs:label "Arsphenamin"@de ; oboInOwl:hasExactSynonym "Salvarsan"@de .\n')
+    path.write_text(head + 'obo:DR_2 rdfs:label "Arsphenamin"@de ; oboInOwl:hasExactSynonym "Salvarsan"@de .\n'
+                    'obo:DR_3 a owl:Class ; rdfs:subClassOf obo:DR_1 ; rdfs:label "neosalvarsan"@en, "Neosalvarsan"@de ;\n'
+                    '  oboInOwl:hasExactSynonym "compound 914" .\n')
     assert load_source(path)["DR:2"].lemmas == ("arsphenamine", "arsenobenzol")
-    german = load_source(path, vocabulary=Vocabulary(lang="de"))["DR:2"].lemmas
-    assert [name.lower() for name in german] == ["arsphenamin", "salvarsan"]
+    german = load_source(path, vocabulary=Vocabulary(lang="de"))
+    assert [name.lower() for name in german["DR:2"].lemmas] == ["arsphenamin", "salvarsan"]
+    assert len(german["DR:3"].lemmas) == 1 and len(load_source(path)["DR:3"].lemmas) == 1   # "compound 914": no language
 
 
 OWL_HEADER = ('<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" '

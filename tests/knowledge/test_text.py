@@ -17,8 +17,11 @@ def test_a_long_definition_is_cut_at_a_sentence_end_not_after_an_initial_or_an_a
     two = "First sentence here. Second one, cf. the first, ends here. " + "Third goes on and on " * 10
     assert clean_definition(two, max_words=20) == ("First sentence here. Second one, cf. the first, ends here.", True)
     assert clean_definition("Too long " * 40, max_words=5) == ("Too long Too long Too ...", True)
-    # a real end after a single letter; a stop before a word in lower case ends nothing; closing quotes
-    assert clean_definition("It is vitamin A. It helps the eye and more.", max_words=6) == ("It is vitamin A.", True)
+    # an initial before a name ends nothing (nor, then, a sentence that ends in a single letter); a stop
+    # before a word in lower case ends nothing; closing quotes
+    assert clean_definition("A gene. It was first described by J. Smith in a study.", max_words=9) == ("A gene.", True)
+    assert clean_definition("A law. Passed by the U.S. Congress in a year.", max_words=8) == ("A law.", True)
+    assert clean_definition("A gene. It makes vitamin A. It helps the eye.", max_words=8) == ("A gene.", True)
     assert clean_definition("It is 1.5 mm. long and round. Then more.", max_words=7) == (
         "It is 1.5 mm. long and round.", True)
     assert clean_definition('He said "stop." Then more words come.', max_words=4) == ('He said "stop."', True)

@@ -82,11 +82,11 @@ def test_a_quoted_cell_with_line_breaks_is_read_and_its_row_named_by_its_first_l
     assert len(data.concepts) == 16
     # a CSV export: a cell over two lines with commas in it is a cell, not rows taken in
     (folder / "concepts.tsv").unlink()
-    (folder / "concepts.csv").write_text('id,label,synonyms,definition\nA,thing,,"A thing,\nin general, of any kind, old, new."\n'
+    (folder / "concepts.csv").write_text('id,label,synonyms,definition\nA,thing,,"A thing,\nSteel, brass, nylon, titanium and more."\n'
                                          'B,chair,seat|stool,"A seat, with a back."\n')
     (folder / "edges.tsv").write_text("child\trelation\tparent\nB\tis_a\tA\n")
     data = read(folder)
-    assert data.concepts["A"].definition == "A thing,\nin general, of any kind, old, new." and data.concepts["B"].line == 4
+    assert data.concepts["A"].definition == "A thing,\nSteel, brass, nylon, titanium and more." and data.concepts["B"].line == 4
 
 
 def test_a_missing_table_or_a_file_instead_of_a_directory_says_what_is_expected(tmp_path):
