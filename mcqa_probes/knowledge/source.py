@@ -330,6 +330,9 @@ def load_source(
     implied_links = sorted({(subject, relation, target) for subject, relation, obj, _ in data.implied_links
                             if subject in concepts for target in implied_targets(obj)})
 
+    # the other relations a relation's closure follows (its property chains: entailment.chain_relations)
+    chained = chain_relations(data.relation_info, data.relation_parents)
+
     # the sub-tree under the root(s)
     roots = [r.strip() for r in (root.split(",") if isinstance(root, str) else (root or [])) if r.strip()]
     if roots:
@@ -375,7 +378,7 @@ def load_source(
         # locomotor system part_of body) still holds between the two ends: kept as implied links
         through_outside = _entailed_across(keep, [edge for edge, _ in parents] + implied,
                                            [edge for edge, _ in links] + implied_links, data.relation_parents,
-                                           chain_relations(data.relation_info, data.relation_parents))
+                                           chained)
         parents = [(edge, line) for edge, line in parents if edge[0] in keep and edge[1] in keep]
         links = [(edge, line) for edge, line in links if edge[0] in keep and edge[2] in keep]
         implied = [edge for edge in implied if edge[0] in keep and edge[1] in keep]
@@ -406,8 +409,6 @@ def load_source(
     # what sub-relations and defined classes entail besides (mcqa_probes.knowledge.entailment)
     for subject, relation, obj in sub_relation_links([edge for edge, _ in links] + implied_links, data.relation_parents):
         graph.add_implied_relation(subject, relation, obj)
-    # the other relations a relation's closure follows (its property chains: entailment.chain_relations)
-    chained = chain_relations(data.relation_info, data.relation_parents)
     transitive = {r for r, info in data.relation_info.items() if info.get("transitive")} | set(TRANSITIVE_BY_NAME)
     for child, defined in classify(graph, data.definitions, data.relation_parents, transitive=transitive,
                                    through=chained):
