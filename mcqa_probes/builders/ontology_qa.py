@@ -265,11 +265,17 @@ class OntologyQABuilder(WordNetQABuilder):
                         picked.append(concept_id)
                         if len(picked) == limit:
                             break
+                if not picked:
+                    self.summary["parents_all_roots"] = len(found)
                 return sorted(picked)
             return sorted(ordered[:limit])
         if answerable is not None:
+            with_parent = len(found)
             found = [c for c in found if answerable(c)]
             self.summary["askable"] = len(found)
+            if with_parent and not found:
+                # concepts have parents, but every one is a root (too general to be an answer)
+                self.summary["parents_all_roots"] = with_parent
         return found
 
     def answer_pool(self, probe: str, concepts: Optional[List[str]] = None) -> Dict[str, List[str]]:

@@ -41,14 +41,21 @@ def _rows(path: Path, columns: Tuple[str, ...]):
     except OSError as error:
         raise SourceError(str(path), f"cannot be read ({error.strerror})") from None
     with handle:
+        raw: List[str] = []          # the lines of the row being read (a row may take several)
+
+        def lines():
+            for line in handle:
+                raw.append(line)
+                yield line
+
         try:
             if path.suffix == ".tsv":
-                reader = csv.reader(handle, dialect="excel-tab")
+                reader = csv.reader(lines(), dialect="excel-tab")
             else:
                 first = handle.readline()
                 handle.seek(0)
                 # a spreadsheet in a language with decimal commas exports its CSV with semicolons
-                reader = csv.reader(handle, dialect="excel", delimiter=";" if first.count(";") > first.count(",") else ",")
+                reader = csv.reader(lines(), dialect="excel", delimiter=";" if first.count(";") > first.count(",") else ",")
             header = next(reader, None)
             if header is None:
                 raise SourceError(str(path), f"empty file (expected a header {', '.join(columns)})", 1)
@@ -63,12 +70,15 @@ def _rows(path: Path, columns: Tuple[str, ...]):
             where = [names.index(column) for column in columns]
             others = [(index, name) for index, name in enumerate(names) if name not in columns]
             ended = reader.line_num            # the line the previous row ended on
+            del raw[:]
             for row in reader:
                 start, ended = ended + 1, reader.line_num
+                row_lines = raw[:]
+                del raw[:]
                 if not row or not any(cell.strip() for cell in row):
                     continue
                 if ended > start:
-                    _check_cells_across_lines(path, row, start, ended, reader.dialect.delimiter, len(names), where[0])
+                    _check_cells_across_lines(path, row, start, ended, reader.dialect, len(names), where[0], row_lines)
                 while len(row) > len(names) and not row[-1].strip():     # Excel's trailing empty cells
                     row = row[:-1]
                 if len(row) != len(names):
@@ -88,20 +98,29 @@ def _rows(path: Path, columns: Tuple[str, ...]):
 _IDENTIFIER = re.compile(r"[^\s:_#/]+[:_#/]\S+|\S*\d\S*")
 
 
-def _check_cells_across_lines(path: Path, row: List[str], start: int, ended: int, delimiter: str, columns: int,
-                              key: int) -> None:
+def _check_cells_across_lines(path: Path, row: List[str], start: int, ended: int, dialect, columns: int,
+                              key: int, row_lines: List[str]) -> None:
     """A quoted cell may hold line breaks (a spreadsheet's export of a long definition, commas and all),
     but one with a line that reads as a whole row (the header's number of cells, an identifier in
-    the key column: the id, or the child of an edge) has taken in rows: a quote
+    the key column: the id, or the child of an edge) has taken in rows, and one still open at the
+    end of the file (``row_lines``: the row's text, read again strictly) was never closed: a quote
     opened and never closed. An error at the row's first line (where the quote opens), not at the
     line the reader stopped on."""
+    problem = None
     for cell in row:
         for line in cell.split("\n")[1:]:
-            cells = line.split(delimiter)
+            cells = line.split(dialect.delimiter)
             if len(cells) >= columns and _IDENTIFIER.fullmatch(cells[key].strip()):
-                raise SourceError(str(path), f"a quoted cell runs on to line {ended} and takes in whole rows: a "
-                                             f"quote (\") opened here and never closed? (expected a row per line; "
-                                             f"a quote inside a cell is written \"\")", start)
+                problem = f"runs on to line {ended} and takes in whole rows"
+    if problem is None:
+        try:
+            list(csv.reader(row_lines, dialect, strict=True))
+        except csv.Error as error:
+            if "unexpected end of data" in str(error):
+                problem = f"runs on to the end of the file (line {ended})"
+    if problem is not None:
+        raise SourceError(str(path), f"a quoted cell {problem}: a quote (\") opened here and never closed? "
+                                     f"(expected a row per line; a quote inside a cell is written \"\")", start)
 
 
 def _first_bad_line(path: Path) -> Optional[int]:

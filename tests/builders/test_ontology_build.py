@@ -99,6 +99,20 @@ def test_a_probe_without_questions_is_left_out_and_said_so(tmp_path):
         build(ONTOLOGIES / "clinics_rdfs.ttl", tmp_path / "x", probes=["dictionary"])
 
 
+def test_hypernymy_whose_only_parents_are_roots_is_left_out_for_that_reason(tmp_path):
+    """Every concept's parent is the root (too general to be an answer): not 'no concept has a parent'."""
+    stanzas = ["format-version: 1.2\nontology: flat\n",
+               '[Term]\nid: FL:0000001\nname: thing\ndef: "The top of everything in this file." []\n']
+    for number, name in enumerate(["apple", "pear", "plum", "cherry", "quince", "medlar", "sloe"], start=2):
+        stanzas.append(f'[Term]\nid: FL:{number:07d}\nname: {name}\n'
+                       f'def: "A fruit called the {name} in orchard records number {number}." []\nis_a: FL:0000001\n')
+    (tmp_path / "flat.obo").write_text("\n".join(stanzas))
+    result = build(tmp_path / "flat.obo", tmp_path / "out")
+    assert result["skipped"]["hypernymy"] == (
+        "the parents of its 7 concepts with a parent are all roots, and a root is no answer (min_answer_depth)")
+    assert result["manifest"]["probes"] == ["definitions"]
+
+
 def test_an_owl_rendering_that_names_the_relation_by_its_iri_gives_the_same_files(tmp_path):
     """Without oboInOwl:shorthand, the OWL file's relation id is BFO:0000050 where the OBO file's is
     part_of; asked for by the same name, both builds write the same files."""

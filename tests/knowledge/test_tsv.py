@@ -69,6 +69,23 @@ def assert_error_at(tmp_path, name, old, new, line, what, encoding="utf-8"):
     assert str(caught.value).startswith(f"{folder / name}:{line}: {what}")
 
 
+def test_a_quote_never_closed_before_the_end_of_the_file_is_an_error_even_over_short_rows(tmp_path):
+    """The rows taken in have too few cells to read as rows (an export that drops empty cells): the
+    cell is still open at the end of the file, which no closed quote leaves."""
+    folder = tmp_path / "products"
+    shutil.copytree(PRODUCTS, folder)
+    text = (folder / "concepts.tsv").read_text()
+    old = "P:14\tcushion\tpillow\tA soft pad"
+    assert old in text
+    text = text.replace(old, 'P:14\tcushion\tpillow\t"A soft pad')
+    text = text.replace("P:15\tlampshade\tshade\tA cover", "P:15\tlampshade").replace("P:16\tarmchair\teasy chair\t", "P:16\t")
+    (folder / "concepts.tsv").write_text(text)
+    with pytest.raises(SourceError) as caught:
+        read(folder)
+    assert str(caught.value).startswith(f"{folder / 'concepts.tsv'}:15: a quoted cell runs on to the end of the file "
+                                        f"(line 17): a quote (\") opened here and never closed?")
+
+
 def test_a_quoted_cell_with_line_breaks_is_read_and_its_row_named_by_its_first_line(tmp_path):
     folder = tmp_path / "products"
     shutil.copytree(PRODUCTS, folder)
