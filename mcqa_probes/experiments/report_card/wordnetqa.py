@@ -66,15 +66,19 @@ def probe_files(inputs: CardInputs) -> Dict[str, Path]:
 
 def probe_source(inputs: CardInputs) -> Optional[Dict[str, str]]:
     """Which knowledge source the probes were built from (the manifest's ``sources``), as
-    ``{"text": "WordNet 3.0, GCIDE 0.48", "ontology": bool}``; None without a manifest."""
+    ``{"text": "WordNet 3.0, GCIDE 0.48", "ontology": bool, "name": the ontology's name}``; None
+    without a manifest."""
     sources = _manifest(inputs).get("sources") or {}
     if not sources:
         return None
     parts = []
     for key, entry in sources.items():
         files = ", ".join(Path(f["path"]).name for f in entry.get("files", [])) if entry.get("files") else ""
-        parts.append(f"{entry.get('source', key)} {entry.get('version', '')}".strip() + (f" ({files})" if files else ""))
-    return {"text": "; ".join(parts), "ontology": "ontology" in sources}
+        version = entry.get("version", "")
+        version = "" if version == "unknown" else version          # a source that gives none
+        parts.append(f"{entry.get('source', key)} {version}".strip() + (f" ({files})" if files else ""))
+    return {"text": "; ".join(parts), "ontology": "ontology" in sources,
+            "name": str((sources.get("ontology") or {}).get("source") or "")}
 
 
 def _commands(model: CardModel, probe: str, path: Path, inputs: CardInputs) -> List[str]:
@@ -274,6 +278,9 @@ class WordNetQaSection(McqaSection, title="WordNetQA / DictionaryQA (Richardson 
         shared = section.get("shared", {})
         control = shared.get("choice_only", {})
         split = shared.get("split", "test")
+        source = shared.get("source") or {}
+        # probes from a user's ontology: named after it, and the paper's numbers (WordNet's) not beside them
+        prefix = f"{source.get('name') or 'ontology'}" if source.get("ontology") else "WordNetQA"
         rows = []
         ran = ran_models(section, models)
         for probe in shared.get("probes", []):
@@ -297,8 +304,9 @@ class WordNetQaSection(McqaSection, title="WordNetQA / DictionaryQA (Richardson 
                     controls.append(dict(own, text=own["text"] + f" ({CAUSAL_CONTROL}, {model['label']})"))
             control_summary = controls[0] if len(controls) == 1 else (
                 {"text": "; ".join(c["text"] for c in controls)} if controls else None)
-            best = best_reference("wordnetqa", probe, "accuracy", lambda r: (r.get("setting") or "").endswith(f"({split})"))
-            rows.append(summary_row(f"WordNetQA: {probe}", cells, control_summary, chance_cell, best))
+            best = None if source.get("ontology") else best_reference(
+                "wordnetqa", probe, "accuracy", lambda r: (r.get("setting") or "").endswith(f"({split})"))
+            rows.append(summary_row(f"{prefix}: {probe}", cells, control_summary, chance_cell, best))
         return rows
 
 

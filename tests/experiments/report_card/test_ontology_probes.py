@@ -38,6 +38,12 @@ def test_the_card_shows_every_probe_of_the_build_and_names_its_source(vehicle_pr
     notes = " ".join(n for table in wordnetqa["tables"] for n in table["notes"])
     assert "Probes built from vo 2026-11-01 (vehicles.obo)" in notes
     assert "(paper)" not in json.dumps(wordnetqa["tables"])          # WordNet's numbers are not this source's
+    # nor in the summary at the top, whose rows are named after the source
+    rows = {row[0]["text"]: row for row in report["summary"]["rows"]}
+    assert [name for name in rows if name.startswith("vo: ")] == [
+        "vo: definitions", "vo: synonymy", "vo: hypernymy", "vo: hyponymy", "vo: part_of"]
+    assert not any(name.startswith("WordNetQA") for name in rows)
+    assert all(rows[f"vo: {probe}"][-1]["text"] == "–" for probe in ("definitions", "hypernymy"))
     page = (tmp_path / "report.html").read_text()
     assert "vehicles.obo" in page and "part_of" in page
 
