@@ -97,6 +97,19 @@ def test_a_bad_source_is_one_line_on_stderr_without_quiet_too(tmp_path):
     assert result.stderr.startswith("error: ") and not (tmp_path / "out").exists()
 
 
+def test_a_valid_source_that_gives_no_question_is_one_line_on_stderr(tmp_path):
+    """Read well, but nothing to ask (three concepts): the notes of the build go to stdout when stderr
+    is no terminal, the error alone to stderr."""
+    path = tmp_path / "flat.obo"
+    path.write_text('format-version: 1.2\nontology: flat\n\n[Term]\nid: FL:1\nname: thing\ndef: "The top." []\n\n'
+                    '[Term]\nid: FL:2\nname: apple\ndef: "A round fruit from orchards." []\nis_a: FL:1\n')
+    result = run("--source", path, "--out", tmp_path / "out")
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith(f"error: {path}: no probe has a question")
+    assert "read " in result.stdout and "hypernymy: no questions" in result.stdout
+    assert not (tmp_path / "out").exists()
+
+
 def test_an_unknown_format_is_an_argument_error():
     result = run("--source", ONTOLOGIES / "vehicles.obo", "--format", "nonsense", "--out", "/tmp/never")
     assert result.returncode == 2 and "invalid choice: 'nonsense'" in result.stderr
