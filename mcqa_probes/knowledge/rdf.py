@@ -265,8 +265,11 @@ def line_naming(path: str, identifier: str, namespaces: Iterable[Tuple[str, str]
     # every IRI the id can stand for (schema: is https://schema.org/ and http://schema.org/)
     iris = {expand(identifier, {}), *(expand(identifier, {prefix: namespace}) for prefix, namespace in
                                       [*pairs, *((p, n) for n, p in KNOWN_PREFIXES)] if prefix == head)}
-    forms = [re.escape(f'"{identifier}"')] + [re.escape(iri) for iri in sorted(iris)]
-    forms += [r"(?<![\w.-])" + re.escape(f"{prefix}:{iri[len(namespace):]}") + r"(?![\w-])"
+    # a name ends where no name character follows (``ex:c1`` is not named by ``ex:c10``, ``ex:c1.5``
+    # nor ``<http://x/c1/part>``; a statement's closing ``.`` may follow)
+    start, end = r"(?<![\w.-])", r"(?![\w-]|[./#][\w-])"
+    forms = [re.escape(f'"{identifier}"')] + [start + re.escape(iri) + end for iri in sorted(iris)]
+    forms += [start + re.escape(f"{prefix}:{iri[len(namespace):]}") + end
               for iri in sorted(iris) for prefix, namespace in pairs
               if namespace and iri.startswith(namespace) and len(iri) > len(namespace)]
     found = re.search("|".join(forms), text)

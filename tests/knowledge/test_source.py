@@ -403,6 +403,22 @@ def test_a_cycle_in_an_rdf_file_is_an_error_at_a_line_naming_one_of_its_concepts
     assert str(raised.value).startswith(f"{path}:5: cycle in the is_a relation: ex:")
 
 
+@pytest.mark.parametrize("strict_undefined", [False, True])
+def test_the_line_of_an_rdf_cycle_or_undefined_concept_is_not_one_naming_a_longer_id(tmp_path, strict_undefined):
+    """``ex:c10`` (line 3) and ``<http://example.org/t/c1/part>`` (line 4) do not name ``ex:c1``."""
+    path = tmp_path / "tools.ttl"
+    path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n"
+                    "@prefix ex: <http://example.org/t/> .\n"
+                    "ex:c10 a skos:Concept ; skos:prefLabel \"tools\"@en .\n"
+                    "<http://example.org/t/c1/part> a skos:Concept ; skos:prefLabel \"parts\"@en .\n"
+                    + ("" if strict_undefined else "ex:c1 a skos:Concept ; skos:prefLabel \"knives\"@en ; skos:broader ex:c2 .\n")
+                    + "ex:c2 a skos:Concept ; skos:prefLabel \"blades\"@en ; skos:broader ex:c1 .\n", encoding="utf-8")
+    with pytest.raises(SourceError) as raised:
+        load_source(path, strict=True)
+    expected = "ex:c2 is_a ex:c1: ex:c1 is never defined" if strict_undefined else "cycle in the is_a relation: ex:c1"
+    assert str(raised.value).startswith(f"{path}:5: {expected}")
+
+
 @pytest.mark.parametrize("text, expected", [
     ("ex:x a skos:Concept ; skos:prefLabel \"x\" .", "skos"),
     ("ex:x a owl:NamedIndividual, skos:Concept .", "skos"),
