@@ -3,6 +3,7 @@ import shutil
 
 import pytest
 
+from mcqa_probes.builders.ontology_templates import relation_phrase
 from mcqa_probes.knowledge.ontology import SourceError, SourceReport, Vocabulary
 from mcqa_probes.knowledge.tsv import read_tsv
 from tests.conftest import FIXTURES
@@ -20,6 +21,20 @@ def test_concepts_synonyms_parents_and_relations_are_read():
     assert data.concepts["P:5"].synonyms == ["couch", "settee"] and data.concepts["P:5"].line == 6
     assert ("P:16", "P:4", 13) in data.parents
     assert ("P:15", "part_of", "P:11", 16) in data.links and ("P:15", "part_of", "P:12", 17) in data.links
+
+
+def test_a_relation_named_as_a_curie_reads_as_a_skos_file_reads_it(tmp_path):
+    """``skos:related`` in a table is SKOS's (*related to*, symmetric, as read from a SKOS file); another
+    prefixed name loses its prefix (``ex:partOf`` reads *is part of* in a question)."""
+    folder = tmp_path / "products"
+    shutil.copytree(PRODUCTS, folder)
+    text = (folder / "edges.tsv").read_text()
+    (folder / "edges.tsv").write_text(text + "P:16\tskos:related\tP:5\nP:13\tex:partOf\tP:4\n")
+    info = read(folder).relation_info
+    assert info["skos:related"] == {"name": "related to", "transitive": False, "symmetric": True, "aliases": []}
+    assert info["ex:partOf"]["name"] == "partOf" and relation_phrase(info["ex:partOf"]["name"]) == "is part of"
+    assert relation_phrase(info["skos:related"]["name"]) == "is related to"
+    assert info["part_of"]["name"] == "part of"
 
 
 def test_csv_files_with_quoted_cells_work_too(tmp_path):
