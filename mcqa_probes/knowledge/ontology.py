@@ -14,7 +14,7 @@ vocabulary that says which property means what, and the raw data one file yields
 
 Plain Python: no torch, no allennlp.
 """
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -201,7 +201,8 @@ class SourceData:
     relation_parents: Dict[str, List[str]] = field(default_factory=dict)
     #: ids skipped as obsolete / deprecated (an edge to one is dropped, not reported as undefined)
     obsolete: set = field(default_factory=set)
-    #: language tags seen on labels (RDF), to say which --lang would find labels
-    label_languages: set = field(default_factory=set)
+    #: language tags seen on labels (RDF), with the number of concepts labelled in each, to say which
+    #: --lang would find labels
+    label_languages: Counter = field(default_factory=Counter)
     #: the ``(prefix, namespace)`` pairs its ids were made with (RDF), to read an IRI given as --root
     namespaces: List[Tuple[str, str]] = field(default_factory=list)

@@ -514,7 +514,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         for prop in label_props:
             values = texts(node, prop)
             labelled = labelled or bool(values)
-            data.label_languages.update(v.language.lower() for v in values if getattr(v, "language", None))
+            data.label_languages.update({v.language.lower() for v in values if getattr(v, "language", None)})
             picked = _pick(values, vocabulary.lang, every=untagged_too)
             if picked:
                 concept.label = picked[0]

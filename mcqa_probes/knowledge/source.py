@@ -135,7 +135,7 @@ def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
         for relation, supers in part.relation_parents.items():
             merged.relation_parents.setdefault(relation, []).extend(supers)
         merged.obsolete |= part.obsolete
-        merged.label_languages |= part.label_languages
+        merged.label_languages.update(part.label_languages)
         merged.namespaces.extend(pair for pair in part.namespaces if pair not in merged.namespaces)
         merged.existential_relations |= part.existential_relations
         for relation, info in part.relation_info.items():
@@ -230,15 +230,19 @@ def load_source(
         concepts[concept_id] = Concept(id=concept_id, pos="n", lemmas=(label, *synonyms), definition=definition,
                                        examples=tuple(_nfc(example) for example in raw.examples))
 
-    # --lang in no label of a file whose labels are tagged: the few concepts with an untagged label
-    # would make a probe while most of the source is dropped without a word
+    # --lang in no label, or in few, of a file whose labels are tagged: the few concepts with an
+    # untagged label, or with one in --lang, would make a probe while most of the source is dropped
     wanted = vocabulary.lang.lower().split("-")[0]
-    tags = sorted(data.label_languages)
-    if (concepts and tags and wanted not in {tag.split("-")[0] for tag in tags}
+    # the file's languages, the most used first
+    tags = sorted(data.label_languages, key=lambda tag: (-data.label_languages[tag], tag))
+    in_wanted = sum(count for tag, count in data.label_languages.items() if tag.split("-")[0] == wanted)
+    if (concepts and tags and tags[0].split("-")[0] != wanted and data.label_languages[tags[0]] > in_wanted
             and report.counts.get("no_label", 0) > len(concepts)):
-        raise SourceError(where, f"--lang {vocabulary.lang}: no label in this language ({report.counts['no_label']} "
-                                 f"concepts dropped for want of one, {len(concepts)} kept with an untagged label; "
-                                 f"expected one of the file's languages: {', '.join(tags)}): give --lang {tags[0]}")
+        languages = ", ".join(f"{tag} ({data.label_languages[tag]})" for tag in tags)
+        raise SourceError(where, f"--lang {vocabulary.lang}: {report.counts['no_label']} concepts dropped for want of "
+                                 f"a label in this language, {len(concepts)} kept (expected most concepts labelled "
+                                 f"in --lang; the file's labels, concepts per language: {languages}): "
+                                 f"give --lang {tags[0]}")
 
     # a skipped concept (no label, obsolete, deprecated) in the middle of the hierarchy: the edges to it
     # go on to its own parents, so that "exactly one correct answer" still sees every ancestor
@@ -385,7 +389,8 @@ def load_source(
         implied_links = sorted({edge for edge in implied_links if edge[0] in keep and edge[2] in keep}
                                | set(through_outside))
     if not concepts:
-        other = sorted(data.label_languages - {vocabulary.lang.lower()})
+        other = sorted(set(data.label_languages) - {vocabulary.lang.lower()},
+                       key=lambda tag: (-data.label_languages[tag], tag))
         near = [tag for tag in other if tag.split("-")[0] == vocabulary.lang.lower().split("-")[0]]
         hint = f"; labels are in {', '.join(other)}: give --lang {(near or other)[0]}" if other and not roots else ""
         raise SourceError(where, "no concepts left after reading and filtering (expected classes or concepts "

@@ -269,9 +269,26 @@ def test_a_lang_that_no_label_has_is_an_error_even_where_a_few_labels_are_untagg
     path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix k: <http://example.org/k/> .\n"
                     + "".join(f'k:c{i} a skos:Concept ; skos:prefLabel "outil {i}"@fr ; skos:broader k:c0 .\n' for i in range(1, 6))
                     + 'k:c0 a skos:Concept ; skos:prefLabel "outil" .\n')
-    with pytest.raises(SourceError, match=r"--lang de: no label in this language \(5 concepts dropped .* 1 kept .*: give --lang fr"):
+    with pytest.raises(SourceError, match=r"--lang de: 5 concepts dropped for want of a label in this language, 1 kept "
+                                          r".*concepts per language: fr \(5\)\): give --lang fr$"):
         load_source(path, vocabulary=Vocabulary(lang="de"))
     assert len(load_source(path, vocabulary=Vocabulary(lang="fr"))) == 6
+
+
+def test_a_thesaurus_in_another_language_with_a_few_english_labels_is_an_error_naming_its_main_language(tmp_path):
+    """One concept of six labelled ``en-GB``, the others ``nl-BE``: the default --lang en would keep one."""
+    path = tmp_path / "nl.ttl"
+    path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix k: <http://example.org/k/> .\n"
+                    + "".join(f'k:c{i} a skos:Concept ; skos:prefLabel "gereedschap {i}"@nl-BE ; skos:broader k:c0 .\n'
+                              for i in range(1, 6))
+                    + 'k:c0 a skos:Concept ; skos:prefLabel "tool"@en-GB ; skos:prefLabel "gereedschap"@nl-BE .\n')
+    with pytest.raises(SourceError, match=r"--lang en: 5 concepts dropped .* 1 kept .*concepts per language: "
+                                          r"nl-be \(6\), en-gb \(1\)\): give --lang nl-be$"):
+        load_source(path)
+    assert len(load_source(path, vocabulary=Vocabulary(lang="nl-BE"))) == 6
+    # most concepts in --lang: no error, the few others dropped and counted
+    path.write_text(path.read_text().replace("@nl-BE ; skos:broader", "@en ; skos:broader", 4))
+    assert len(load_source(path)) == 5
 
 
 def test_a_cycle_through_a_skipped_concept_names_it(tmp_path):
