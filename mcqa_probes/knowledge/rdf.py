@@ -387,11 +387,17 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                   or any(True for s_ in SCHEMA for _ in graph.objects(s, rdflib.URIRef(s_ + "supersededBy")))}
 
     name, version = Path(path).stem, "unknown"
-    for ontology in sorted(graph.subjects(rdflib.RDF.type, rdflib.URIRef(OWL + "Ontology")), key=str):
+    # the file's own ontology: of several (a vocabulary bundled with the modules it imports, PROV-O's
+    # prov.ttl), one no other imports, the one said most about
+    ontologies = sorted(graph.subjects(rdflib.RDF.type, rdflib.URIRef(OWL + "Ontology")), key=str)
+    imported = set(graph.objects(None, rdflib.URIRef(OWL + "imports")))
+    ontologies = [o for o in ontologies if o not in imported] or ontologies
+    ontologies = sorted(ontologies, key=lambda o: -len(set(graph.predicate_objects(o))))[:1]
+    for ontology in ontologies:
         if str(ontology).startswith(OBO_PURL) and str(ontology).endswith(".owl"):
             name = str(ontology)[len(OBO_PURL):-len(".owl")] or name     # OBO's "ontology: go/subsets/goslim"
         else:
-            name = cid(ontology).rsplit("/", 1)[-1].replace(".owl", "") or name
+            name = cid(ontology).rstrip("#/").rsplit("/", 1)[-1].replace(".owl", "") or name
         info = sorted(str(v) for v in graph.objects(ontology, rdflib.URIRef(OWL + "versionInfo")))
         iri = sorted(str(v) for v in graph.objects(ontology, rdflib.URIRef(OWL + "versionIRI")))
         dates = sorted(str(v) for v in graph.objects(ontology, rdflib.URIRef(OBO_IN_OWL + "date")))

@@ -268,6 +268,19 @@ def test_a_relation_is_found_by_the_id_its_owl_property_gives_as_a_cross_referen
     assert list(graph.related("PT:2", "part_of")) == ["PT:1"]
 
 
+def test_a_vocabulary_bundled_with_the_modules_it_imports_is_named_after_itself(tmp_path):
+    """PROV-O's prov.ttl: the file's ontology imports the others also declared in it."""
+    path = tmp_path / "bundle.ttl"
+    path.write_text("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                    "<http://example.org/ns/prov#> a owl:Ontology ; rdfs:label \"Provenance\" ; owl:versionInfo \"2.1\" ;\n"
+                    "    owl:imports <http://example.org/ns/prov-z#>, <http://example.org/ns/prov-o#> .\n"
+                    "<http://example.org/ns/prov-o#> a owl:Ontology ; owl:versionInfo \"1.0\" .\n"
+                    "<http://example.org/ns/prov-z#> a owl:Ontology .\n"
+                    "<http://example.org/ns/prov#Agent> a owl:Class ; rdfs:label \"agent\" .\n")
+    graph = load_source(path)
+    assert (graph.source, graph.version) == ("prov", "2.1")
+
+
 def test_a_thesaurus_is_named_and_versioned_by_its_first_scheme_whatever_the_language(tmp_path):
     path = tmp_path / "thes.ttl"
     path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix dc: <http://purl.org/dc/elements/1.1/> .\n"
