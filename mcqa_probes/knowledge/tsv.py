@@ -83,8 +83,9 @@ def _rows(path: Path, columns: Tuple[str, ...]):
                 while len(row) > len(names) and not row[-1].strip():     # Excel's trailing empty cells
                     row = row[:-1]
                 if len(row) != len(names):
-                    raise SourceError(str(path), f"{len(row)} columns, expected {len(names)} "
-                                                 f"({', '.join(names)})", start)
+                    comment = " (a comment line? a table has none)" if row[0].lstrip().startswith("#") else ""
+                    raise SourceError(str(path), f"{len(row)} column{'s' if len(row) != 1 else ''}, expected "
+                                                 f"{len(names)} ({', '.join(names)}){comment}", start)
                 yield (Line(start, str(path)), [row[index].strip() for index in where],
                        {name: row[index] for index, name in others})
         except csv.Error as error:

@@ -110,6 +110,25 @@ def test_a_valid_source_that_gives_no_question_is_one_line_on_stderr(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+def test_a_probe_too_small_to_fill_every_split_is_said_so(tmp_path):
+    """One concept with a synonym: its synonymy questions go whole to one split, and a note says so."""
+    stanzas = ['format-version: 1.2\nontology: fruit\n', '[Term]\nid: FR:1\nname: fruit\ndef: "The edible part of a plant." []\n']
+    for number, name in enumerate(["apple", "pear", "plum", "cherry", "quince", "medlar", "sloe", "damson"], start=2):
+        stanzas.append(f'[Term]\nid: FR:{number}\nname: {name}\ndef: "A fruit named {name} in orchard book {number}." []\n'
+                       + ('synonym: "malus" EXACT []\nsynonym: "pome" EXACT []\n' if name == "apple" else "")
+                       + "is_a: FR:1\n")
+    path = tmp_path / "fruit.obo"
+    path.write_text("\n".join(stanzas))
+    result = run("--source", path, "--out", tmp_path / "out", "--quiet")
+    assert result.returncode == 0, result.stderr
+    line = next(line for line in result.stdout.splitlines() if line.startswith("synonymy "))
+    counts = [int(n) for n in line.split()[-1].split("/")]
+    assert sum(1 for n in counts if n == 0) == 2
+    empty = " or ".join(s for s, n in zip(("train", "dev", "test"), counts) if n == 0)
+    assert f"note: synonymy has no {empty} questions ({sum(counts)} questions about 1 concept: " in result.stdout
+    assert "note: definitions" not in result.stdout
+
+
 def test_an_unknown_format_is_an_argument_error():
     result = run("--source", ONTOLOGIES / "vehicles.obo", "--format", "nonsense", "--out", "/tmp/never")
     assert result.returncode == 2 and "invalid choice: 'nonsense'" in result.stderr

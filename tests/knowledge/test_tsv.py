@@ -64,6 +64,8 @@ def test_csv_files_with_semicolons_as_spreadsheets_write_them_are_read_alike(tmp
     ("concepts.tsv", "id\tlabel\tsynonyms\tdefinition", "id\tname\tsynonyms\tdefinition", 1, "header is"),
     ("edges.tsv", "P:9\tis_a\tP:7", "P:9\tis_a", 9, "2 columns, expected 3"),
     ("concepts.tsv", "P:4\tchair", "P:3\tchair", 5, "P:3 is defined twice"),
+    ("concepts.tsv", "P:6\tstool", "# checked by ann\nP:6\tstool", 7,
+     "1 column, expected 4 (id, label, synonyms, definition) (a comment line? a table has none)"),
     # a quote opened and never closed takes in the rows after it: an error where it opens
     ("concepts.tsv", "P:6\tstool\t\tA seat", "P:6\tstool\t\t\"A seat", 7, "a quoted cell runs on to line"),
     ("concepts.tsv", "P:5\tsofa", "P:5\t\"sofa", 6, "a quoted cell runs on to line"),
