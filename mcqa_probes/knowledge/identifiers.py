@@ -93,5 +93,21 @@ def expand(identifier: str, namespaces: Mapping[str, str]) -> str:
     return text
 
 
+def relation_name(relation: str, prefixes: Iterable[str] = ()) -> str:
+    """The readable name of a relation known by its id alone, alike from every format: ``part_of`` ->
+    *part of*; a CURIE's local name where the prefix is a namespace's (one of ``prefixes`` or a
+    known one: ``skos:related`` -> *related*, ``ex:partOf`` -> *partOf*), the whole id as words where
+    it is not (the Units Ontology's ``has:prefix``, ``obo:has_prefix`` in its OWL rendering -> *has
+    prefix*); '' for an opaque id (``BFO:0000050``: its known name, or the id, is used)."""
+    head, colon, local = relation.partition(":")
+    if not colon:
+        head, local = "", relation
+    if not any(c.isalpha() for c in local):
+        return ""
+    if head and head.isalpha() and head.islower() and head not in {*prefixes, *(p for _, p in KNOWN_PREFIXES)}:
+        local = f"{head} {local}"
+    return " ".join(local.replace("_", " ").split())
+
+
 def looks_like_curie(text: str) -> bool:
     return bool(_CURIE.match(text))

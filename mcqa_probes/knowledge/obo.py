@@ -30,7 +30,7 @@ import re
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
-from mcqa_probes.knowledge.identifiers import curie
+from mcqa_probes.knowledge.identifiers import curie, relation_name
 from mcqa_probes.knowledge.ontology import (
     OBO_EQUIVALENTS, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, own_name, without_own_name,
 )
@@ -268,7 +268,7 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
             continue
         raw_id = str(frame.id)
         if kind == "TypedefFrame":
-            info = {"name": raw_id.replace("_", " "), "transitive": False, "symmetric": False, "aliases": []}
+            info = {"name": relation_name(raw_id), "transitive": False, "symmetric": False, "aliases": []}
             for clause in frame:
                 clause_kind = type(clause).__name__
                 if clause_kind == "NameClause":

@@ -30,7 +30,7 @@ import warnings
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
-from mcqa_probes.knowledge.identifiers import KNOWN_PREFIXES, OBO_PURL, curie, expand
+from mcqa_probes.knowledge.identifiers import KNOWN_PREFIXES, OBO_PURL, curie, expand, relation_name
 from mcqa_probes.knowledge.ontology import RawConcept, SourceData, SourceError, SourceReport, Vocabulary, own_name, without_own_name
 from mcqa_probes.knowledge.text import label_from_iri
 
@@ -378,9 +378,11 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     # a bare declaration of an opaque id (``obo:XX_9 a owl:Class`` and nothing else: OWLAPI declares
     # every class a file refers to) does not define a concept: an edge to one is to a concept never
     # defined, as in the OBO file it was rendered from (counted; an error with --strict). A bare class
-    # with a name that reads as words (Protege's ``zoo#Animal``) is one, named after its IRI
+    # with a name that reads as words (Protege's ``zoo#Animal``) is one, named after its IRI, unless it
+    # is an OBO PURL: a term an OBO file names and never defines (``obo:xsd_string``, PSI-MS's
+    # ``xsd:string`` values) is declared by the rendering alone
     candidates = {node for node in candidates if any(p != rdflib.RDF.type for p in graph.predicates(node))
-                  or (kind != "skos" and label_from_iri(str(node)))}
+                  or (kind != "skos" and label_from_iri(str(node)) and not str(node).startswith(OBO_PURL))}
     true_values = {"true", "1"}
     deprecated = {s for s in candidates
                   if any(str(o).lower() in true_values for o in graph.objects(s, rdflib.URIRef(OWL + "deprecated")))
@@ -588,9 +590,7 @@ def _relation_info(graph, relation: str, lookup: Dict[str, str], cid, used: Iter
     nodes.extend(node for node in sorted(used, key=str) if node not in nodes)
     # a readable local name as the default name (part_of: "part of"), none for an opaque one
     # (BFO:0000050: the loader knows it as "part of", as for an OBO file that uses the id bare)
-    local = relation.split(":")[-1]
-    info = {"name": local.replace("_", " ") if any(c.isalpha() for c in local) else "",
-            "transitive": False, "symmetric": False, "aliases": []}
+    info = {"name": relation_name(relation, lookup), "transitive": False, "symmetric": False, "aliases": []}
     for node in nodes:
         label = graph.value(node, rdflib.RDFS.label)
         if label is not None:

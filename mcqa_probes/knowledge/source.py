@@ -37,7 +37,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tupl
 from mcqa_probes.common.io import sha256_bytes, sha256_file
 from mcqa_probes.knowledge.entailment import chain_relations, classify, sub_relation_links
 from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph, reachable
-from mcqa_probes.knowledge.identifiers import normalise
+from mcqa_probes.knowledge.identifiers import normalise, relation_name
 from mcqa_probes.knowledge.obo import read_obo
 from mcqa_probes.knowledge.ontology import Line, SourceData, SourceError, SourceReport, Vocabulary, file_of
 from mcqa_probes.knowledge.rdf import SYNTAX_BY_SUFFIX, line_naming, read_rdf
@@ -221,12 +221,13 @@ def load_source(
         if not definition:
             report.add("no_definition", _file_of(raw, data), raw.line, concept_id)
         synonyms, seen = [], {_name_key(label)}
-        for synonym in raw.synonyms:
-            text = readable_label(_nfc(synonym), camel)
+        # one order whatever the format, and of the spellings of one name (L-tyrosine, L-Tyrosine) the
+        # first in it, not the first in the file (an RDF file's order is not the OBO file's)
+        for text in sorted((readable_label(_nfc(synonym), camel) for synonym in raw.synonyms),
+                           key=lambda name: (_name_key(name), name)):
             if text and _name_key(text) not in seen:
                 seen.add(_name_key(text))
                 synonyms.append(text)
-        synonyms.sort(key=lambda name: (_name_key(name), name))     # one order whatever the format
         concepts[concept_id] = Concept(id=concept_id, pos="n", lemmas=(label, *synonyms), definition=definition,
                                        examples=tuple(_nfc(example) for example in raw.examples))
 
@@ -422,8 +423,8 @@ def load_source(
         info = dict(data.relation_info.get(relation, {}))
         if relation in TRANSITIVE_BY_NAME:
             info["transitive"] = True
-        graph.relation_info[relation] = {"name": info.get("name") or KNOWN_RELATION_NAMES.get(relation,
-                                                                                    relation.replace("_", " ")),
+        graph.relation_info[relation] = {"name": info.get("name") or KNOWN_RELATION_NAMES.get(relation)
+                                         or relation_name(relation) or relation.replace("_", " "),
                                          "transitive": bool(info.get("transitive")),
                                          "symmetric": bool(info.get("symmetric")),
                                          "aliases": list(info.get("aliases", [])),

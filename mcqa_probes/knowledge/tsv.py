@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 from typing import List, Optional, Tuple
 
-from mcqa_probes.knowledge.identifiers import normalise
+from mcqa_probes.knowledge.identifiers import normalise, relation_name
 from mcqa_probes.knowledge.ontology import Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary
 from mcqa_probes.knowledge.rdf import SKOS_RELATIONS
 
@@ -171,19 +171,15 @@ def read_tsv(directory: str, vocabulary: Vocabulary, report: SourceReport) -> So
     return data
 
 
-#: a relation named as a CURIE with a wordy local name (``skos:related``, ``ex:partOf``)
-_PREFIXED_NAME = re.compile(r"[A-Za-z][\w.-]*:([A-Za-z][\w-]*)")
-
-
 def relation_info(relation: str) -> dict:
     """What a table says of a relation by its name alone: SKOS's own relations as a SKOS file reads
-    them (``skos:related``: *related to*, symmetric), any other one by its name without its prefix
-    (``ex:partOf``: *partOf*, made words by the question templates), neither transitive nor symmetric."""
+    them (``skos:related``: *related to*, symmetric), any other one by its name without its prefix (a
+    table's prefix is a namespace's: ``ex:partOf``: *partOf*, made words by the question templates;
+    an opaque id such as ``RO:0002131`` by its known name), neither transitive nor symmetric."""
     if relation in SKOS_RELATIONS:
         return dict(SKOS_RELATIONS[relation], aliases=[])
-    prefixed = _PREFIXED_NAME.fullmatch(relation)
-    name = prefixed.group(1) if prefixed else relation
-    return {"name": name.replace("_", " "), "transitive": False, "symmetric": False, "aliases": []}
+    name = relation_name(relation, prefixes=[relation.partition(":")[0]])
+    return {"name": name, "transitive": False, "symmetric": False, "aliases": []}
 
 
 def edge_file(directory: str) -> Optional[str]:

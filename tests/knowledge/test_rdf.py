@@ -327,10 +327,15 @@ def test_a_class_only_declared_is_never_defined_as_in_the_obo_file_it_was_render
                     "@prefix obo: <http://purl.obolibrary.org/obo/> .\n"
                     'obo:XX_1 a owl:Class ; rdfs:label "organ" .\n'
                     'obo:XX_2 a owl:Class ; rdfs:label "heart" ; rdfs:subClassOf obo:XX_1, obo:XX_9 .\n'
-                    "obo:XX_9 a owl:Class .\n")
+                    "obo:XX_9 a owl:Class .\n"
+                    # PSI-MS's values: an OBO file names xsd:string and never defines it; its name reads as
+                    # words, but an OBO PURL only declared is no concept either
+                    "obo:XX_3 a owl:Class ; rdfs:label \"mass\" ; rdfs:subClassOf obo:XX_1, obo:xsd_string .\n"
+                    "obo:xsd_string a owl:Class .\n")
     graph = load_source(path)
-    assert list(graph.hypernyms("XX:2")) == ["XX:1"]
-    assert graph.provenance["report"].counts.get("undefined_parent") == 1 and "no_label" not in graph.provenance["report"].counts
+    assert list(graph.hypernyms("XX:2")) == ["XX:1"] and list(graph.hypernyms("XX:3")) == ["XX:1"]
+    assert sorted(graph.concepts) == ["XX:1", "XX:2", "XX:3"]
+    assert graph.provenance["report"].counts.get("undefined_parent") == 2 and "no_label" not in graph.provenance["report"].counts
     with pytest.raises(SourceError, match="XX:2 is_a XX:9: XX:9 is never defined"):
         load_source(path, strict=True)
 

@@ -3,7 +3,7 @@ import shutil
 
 import pytest
 
-from mcqa_probes.knowledge.identifiers import curie, expand, normalise
+from mcqa_probes.knowledge.identifiers import curie, expand, normalise, relation_name
 from mcqa_probes.knowledge.ontology import SourceError, Vocabulary
 from mcqa_probes.knowledge.source import guess_format, load_source
 from tests.conftest import FIXTURES
@@ -520,3 +520,40 @@ def test_a_chain_through_concepts_cut_by_the_root_still_holds(tmp_path):
     cut = load_source(path, root="T:1")
     assert sorted(cut.concepts) == ["T:1", "T:2", "T:3"]
     assert "T:3" in cut.implied_related("T:2", "located_in")
+
+
+@pytest.mark.parametrize("relation, prefixes, name", [
+    ("part_of", (), "part of"), ("skos:related", (), "related"), ("ex:partOf", ("ex",), "partOf"),
+    ("has:prefix", (), "has prefix"), ("BFO:0000050", (), ""), ("RO:has_part", (), "has part"),
+])
+def test_a_relation_known_by_its_id_alone_is_named_alike_in_every_format(relation, prefixes, name):
+    assert relation_name(relation, prefixes) == name
+
+
+def test_a_relation_with_a_colon_and_no_typedef_reads_the_same_from_obo_and_owl(tmp_path):
+    """The Units Ontology's ``relationship: has:prefix UO:...`` (no Typedef), ``obo:has_prefix`` in
+    its OWL rendering: *has prefix* in both (it was *has:prefix* and *prefix*)."""
+    obo, ttl = tmp_path / "units.obo", tmp_path / "units.ttl"
+    obo.write_text("format-version: 1.2\nontology: mu\n\n[Term]\nid: MU:1\nname: prefix\n\n[Term]\nid: MU:2\nname: kilo\n"
+                   "is_a: MU:1\n\n[Term]\nid: MU:3\nname: kilogram\nrelationship: has:prefix MU:2\n")
+    ttl.write_text("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                   "@prefix obo: <http://purl.obolibrary.org/obo/> .\n"
+                   "<http://purl.obolibrary.org/obo/mu.owl> a owl:Ontology .\nobo:has_prefix a owl:ObjectProperty .\n"
+                   'obo:MU_1 a owl:Class ; rdfs:label "prefix" .\nobo:MU_2 a owl:Class ; rdfs:label "kilo" ; rdfs:subClassOf obo:MU_1 .\n'
+                   'obo:MU_3 a owl:Class ; rdfs:label "kilogram" ; rdfs:subClassOf [ a owl:Restriction ; '
+                   "owl:onProperty obo:has_prefix ; owl:someValuesFrom obo:MU_2 ] .\n")
+    for path in (obo, ttl):
+        graph = load_source(path, relations=["has:prefix"])
+        assert graph.relation_info["has:prefix"]["name"] == "has prefix", path
+        assert list(graph.related("MU:3", "has:prefix")) == ["MU:2"]
+
+
+def test_spellings_of_one_synonym_that_differ_in_case_give_one_name_whatever_the_file_order(tmp_path):
+    """PSI-MOD's MOD:02104 lists ``L-tyrosine`` before ``L-Tyrosine``; its OWL rendering sorts them."""
+    names = []
+    for order in (("L-tyrosine", "L-Tyrosine"), ("L-Tyrosine", "L-tyrosine")):
+        path = tmp_path / "mod.obo"
+        path.write_text("format-version: 1.2\nontology: mod\n\n[Term]\nid: MOD:1\nname: tyrosine residue\n"
+                        + "".join(f'synonym: "{name}" EXACT []\n' for name in order))
+        names.append(load_source(path)["MOD:1"].lemmas)
+    assert names[0] == names[1] == ("tyrosine residue", "L-Tyrosine")
