@@ -138,7 +138,9 @@ def validity_lines(result: Dict[str, object]) -> List[str]:
     """The validity summary per probe, as printed by ``bin/build_probes``."""
     lines = []
     wording = [
-        ("askable", "concepts could be asked"), ("concepts", "asked"), ("questions", "questions made"),
+        ("askable", "concepts could be asked"),
+        ("unusable_definition", "definitions that say too little once their own names are masked (not asked)"),
+        ("concepts", "asked"), ("questions", "questions made"),
         ("duplicates_dropped", "dropped as duplicates"), ("no_valid_distractors", "dropped: too few valid distractors"),
         ("leakage_dropped", "dropped: definition names the answer"),
         ("leakage_masked", "definition naming the answer masked"),

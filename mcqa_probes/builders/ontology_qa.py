@@ -241,15 +241,18 @@ class OntologyQABuilder(WordNetQABuilder):
             candidates = [c for c in self.graph.ids(self.settings["pos"]) if self.graph[c].definition]
             if len(candidates) > limit:
                 self.summary["askable"] = len(candidates)        # with a definition; usable ones are asked
-                found = []
+                found, examined = [], 0
                 for concept_id in sorted(candidates, key=lambda c: _rank(probe, c)):
+                    examined += 1
                     if self.usable_definition(concept_id):
                         found.append(concept_id)
                         if len(found) == limit:
                             break
+                self._count_unusable(examined - len(found))
                 return sorted(found)
             found = [c for c in candidates if self.usable_definition(c)]
             self.summary["askable"] = len(found)
+            self._count_unusable(len(candidates) - len(found))
             return found
         found = self.askable(kind)
         self.summary["askable"] = len(found)
@@ -277,6 +280,12 @@ class OntologyQABuilder(WordNetQABuilder):
                 # concepts have parents, but every one is a root (too general to be an answer)
                 self.summary["parents_all_roots"] = with_parent
         return found
+
+    def _count_unusable(self, count: int) -> None:
+        """Definitions that say too little once the concept's own names are masked ("3-pyridylcarbinol.",
+        "Carbodiimide."): not asked, and counted in the validity summary."""
+        if count:
+            self.summary["unusable_definition"] = count
 
     def answer_pool(self, probe: str, concepts: Optional[List[str]] = None) -> Dict[str, List[str]]:
         """The paper's answer pool for random distractors (the answers of the concepts asked), unless it

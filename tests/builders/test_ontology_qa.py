@@ -217,6 +217,11 @@ def test_definitions_mask_a_concepts_own_name_and_a_definition_that_only_repeats
     assert builder.summary["definition_names_its_concept"] >= 1
     for question in questions:
         assert "A ___." not in question.choices
+    # the two are counted, with or without a cap on the concepts asked
+    with_definition = [c for c in clinics.ids(["n"]) if clinics[c].definition]
+    assert builder.summary["unusable_definition"] == 2 == len(with_definition) - builder.summary["askable"]
+    capped, _ = build(clinics, "definitions", max_concepts=len(with_definition) - 1)
+    assert 1 <= capped.summary["unusable_definition"] <= 2
 
 
 def test_synonymy_asks_for_another_name(vehicles):
