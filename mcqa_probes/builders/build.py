@@ -22,7 +22,7 @@ from mcqa_probes.builders.probe_question import ProbeQuestion
 from mcqa_probes.builders.splits import SPLITS, check_leakage, deduplicate, split_by_concept
 from mcqa_probes.builders.wordnetqa import WORDNET_PROBES, WordNetQABuilder, merged_settings
 from mcqa_probes.knowledge.graph import KnowledgeGraph
-from mcqa_probes.common.io import BackgroundWriter
+from mcqa_probes.common.io import BackgroundWriter, discard_writes_on_signal
 import ctypes
 import multiprocessing
 import os
@@ -121,6 +121,7 @@ def _start_child(function, probes, results):
     parent = os.getpid()
 
     def run():
+        discard_writes_on_signal()      # stopped (kill, the parent's death): no half-written file left
         _die_with(parent)
         try:
             for result in results:
@@ -174,7 +175,9 @@ def build_from_queue(build_one: Callable[[str], None], order: Sequence[str], res
     except BaseException:
         for process, _receiver in children:
             if process.is_alive():
-                process.terminate()
+                process.terminate()     # SIGTERM: it removes what it was writing (discard_writes_on_signal)
+        for process, _receiver in children:
+            process.join(10)
         raise
 
 

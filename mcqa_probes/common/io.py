@@ -30,6 +30,7 @@ import hashlib
 import io
 import json
 import os
+import signal
 import tempfile
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Iterator, Optional, Sequence, Tuple, Union
@@ -73,6 +74,28 @@ def _discard(temporary: str) -> None:
         os.unlink(temporary)
 
 
+#: the temporary files of the writes going on in this process (:func:`atomic_open`), each with the
+#: folder made for it (or None), for :func:`discard_writes_on_signal`
+_IN_FLIGHT: Dict[str, Optional[str]] = {}
+
+
+def discard_writes_on_signal(signum: int = signal.SIGTERM) -> None:
+    """Have ``signum`` (by default SIGTERM: ``kill PID``, a parent's death) remove the temporary files
+    of the writes still going on in this process, and the folders made for them that nothing else is
+    in, then end the process (status 128 + signum) as the signal would. Without this the signal ends the process at
+    once and leaves ``.NAME.XXXX.tmp`` files half-written. For processes this package owns (a build's
+    forked workers, a ``bin/`` command): call it from the main thread."""
+    def stop(number, _frame) -> None:
+        for temporary, folder in list(_IN_FLIGHT.items()):
+            _discard(temporary)
+            if folder:
+                with contextlib.suppress(OSError):      # the folder made for it, if nothing else is there now
+                    os.rmdir(folder)
+        os._exit(128 + number)
+
+    signal.signal(signum, stop)
+
+
 @contextlib.contextmanager
 def atomic_open(path: PathLike, mode: str = "w", encoding: Optional[str] = "utf-8",
                 newline: Optional[str] = None) -> Iterator[Any]:
@@ -81,7 +104,9 @@ def atomic_open(path: PathLike, mode: str = "w", encoding: Optional[str] = "utf-
     if mode not in ("w", "wt", "wb"):
         raise ValueError(f"atomic_open: mode must be 'w', 'wt' or 'wb', got {mode!r}")
     path = Path(path)
+    made = None if path.parent.is_dir() else str(path.parent)
     temporary = _temporary(path)
+    _IN_FLIGHT[temporary] = made
     try:
         if "b" in mode:
             stream = open(temporary, "wb")
@@ -95,6 +120,8 @@ def atomic_open(path: PathLike, mode: str = "w", encoding: Optional[str] = "utf-
     except BaseException:
         _discard(temporary)
         raise
+    finally:
+        _IN_FLIGHT.pop(temporary, None)
 
 
 def write_bytes(path: PathLike, data: bytes) -> Path:
@@ -200,6 +227,8 @@ def write_with(path: PathLike, writer: Callable[[str], None]) -> Path:
     except BaseException:
         _discard(temporary)
         raise
+    finally:
+        _IN_FLIGHT.pop(temporary, None)
     return path
 
 

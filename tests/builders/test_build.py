@@ -195,6 +195,31 @@ def test_build_from_queue_reports_a_failing_worker():
         build_from_queue(build_one, ["p0", "p1", "p2", "p3"], ({},), workers=2)
 
 
+def test_a_worker_stopped_by_sigterm_while_writing_leaves_no_temporary_file(tmp_path):
+    """SIGTERM (``kill``, the parent's death) in the middle of a write: the worker removes its
+    temporary file, and the folder made for it, before it ends; the parent says it died."""
+    import multiprocessing
+    import os
+    import signal
+
+    from mcqa_probes.builders.build import build_from_queue
+    from mcqa_probes.common.io import atomic_open
+
+    never = multiprocessing.get_context("fork").Event()
+
+    def build_one(probe):
+        if probe == "p1":               # the other worker: stopped by the parent, or done, while not writing
+            never.wait(5)
+            return
+        with atomic_open(tmp_path / probe / "train.jsonl") as stream:
+            stream.write("{}\n")
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    with pytest.raises(RuntimeError, match=r"the build worker died \(exit code 143\)"):
+        build_from_queue(build_one, ["p0", "p1"], ({},), workers=2)
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_build_worker_stops_when_its_parent_is_killed(tmp_path):
     """``kill PID`` of a build (SIGKILL here: no handler runs) stops its forked worker too, so nothing
     goes on writing into the output folder."""

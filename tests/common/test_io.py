@@ -57,3 +57,19 @@ def test_a_failed_background_write_is_raised_at_the_end_and_leaves_the_old_file(
             writer.write_parts(tmp_path / "next.jsonl", [b"next\n"], done.append)
     assert path.read_bytes() == b"old\n" and len(done) == 1          # the next file was still written
     assert sorted(p.name for p in tmp_path.iterdir()) == ["next.jsonl", "out.jsonl"]
+
+
+def test_a_process_stopped_by_sigterm_mid_write_leaves_neither_file_nor_temporary(tmp_path):
+    """bin/build_probes' own process: ``discard_writes_on_signal`` then SIGTERM inside ``atomic_open``."""
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    code = ("import os, signal, sys\nfrom mcqa_probes.common.io import atomic_open, discard_writes_on_signal\n"
+            "discard_writes_on_signal()\n"
+            "with atomic_open(sys.argv[1]) as stream:\n    stream.write('half')\n    os.kill(os.getpid(), signal.SIGTERM)\n")
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "kept.txt")], cwd=ROOT, capture_output=True)
+    assert done.returncode == 143, done.stderr
+    (tmp_path / "other.txt").write_text("x")      # the folder stays: it held the file before
+    assert [p.name for p in tmp_path.iterdir()] == ["other.txt"]
