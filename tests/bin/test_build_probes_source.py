@@ -129,6 +129,14 @@ def test_a_probe_too_small_to_fill_every_split_is_said_so(tmp_path):
     assert "note: definitions" not in result.stdout
 
 
+def test_a_build_in_another_language_says_that_leakage_masking_knows_english_endings(tmp_path):
+    french = run("--source", ONTOLOGIES / "kitchen_skos.ttl", "--lang", "fr", "--out", tmp_path / "fr", "--quiet")
+    assert french.returncode == 0, french.stderr
+    assert "note: leakage masking finds a name as it is written or with an English plural ending; in --lang fr" in french.stdout
+    english = run("--source", ONTOLOGIES / "kitchen_skos.ttl", "--out", tmp_path / "en", "--quiet")
+    assert english.returncode == 0 and "note: leakage masking" not in english.stdout
+
+
 def test_an_unknown_format_is_an_argument_error():
     result = run("--source", ONTOLOGIES / "vehicles.obo", "--format", "nonsense", "--out", "/tmp/never")
     assert result.returncode == 2 and "invalid choice: 'nonsense'" in result.stderr
