@@ -241,8 +241,12 @@ def _error_line(error: Exception) -> Optional[int]:
     return getter() if callable(getter) else None
 
 
+#: rdflib's Turtle error shows the text around the fault as two bytes literals: ``b'...'^b'...'``
+_BYTES_AROUND_CARET = re.compile(r"""b(['"])((?:\\.|(?!\1).)*)\1\^b(['"])((?:\\.|(?!\3).)*)\3""")
+
+
 def _reason(error: Exception) -> str:
-    text = " ".join(str(error).split())
+    text = " ".join(_BYTES_AROUND_CARET.sub(r"\2^\4", str(error)).split())
     text = re.sub(r"^at line \d+ of <[^>]*>:\s*", "", text)
     text = _RDF_XML_WHERE.sub("", text)
     if text == "Invalid line:":     # N-Triples, at the end of the file

@@ -99,6 +99,7 @@ def test_a_parse_error_names_the_file_and_line(tmp_path, name, text, line):
         read_rdf(str(path), Vocabulary(), SourceReport())
     message = str(caught.value)
     assert message.startswith(f"{path}:{line}: not valid ") and "\n" not in message
+    assert "b'" not in message and "'^b" not in message         # rdflib's bytes literals around the fault
 
 
 def test_a_robot_style_version_iri_gives_the_obo_data_version_and_resources_are_never_text(tmp_path):
