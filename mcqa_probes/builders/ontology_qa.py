@@ -145,6 +145,8 @@ class OntologyQABuilder(WordNetQABuilder):
             self.probe_name = None
             super().__init__(graph, settings, **({"progress": progress} if progress else {}))
         self.isa = Taxonomy(graph, int(self.settings["max_hops"])) if relation is not None else self.taxonomy
+        #: the source's language (--lang): names inflected in it are found too (mcqa_probes.knowledge.text.mentions)
+        self.language = ((graph.provenance or {}).get("vocabulary") or {}).get("lang")
         self._names: Dict[str, FrozenSet[str]] = {}
         self._terms: Dict[str, str] = {}
         self._by_name: Optional[Dict[str, List[str]]] = None
@@ -204,7 +206,7 @@ class OntologyQABuilder(WordNetQABuilder):
         found = self._usable_definition.get(concept_id)
         if found is None:
             concept = self.graph[concept_id]
-            masked, _ = mask_names(concept.definition, concept.lemmas, MASK)
+            masked, _ = mask_names(concept.definition, concept.lemmas, MASK, self.language)
             found = masked if content_words(masked, MASK) >= int(self.settings["min_definition_words"]) else ""
             self._usable_definition[concept_id] = found
         return found
@@ -364,6 +366,7 @@ class OntologyQABuilder(WordNetQABuilder):
         ancestors = tax.ancestors(concept_id) if probe == "hypernymy" and not relation else frozenset()
         answer_definition = self.usable_definition(answer_id) if probe == "definitions" else ""
         term_names = self.graph[concept_id].lemmas
+        language = self.language
 
         # a distractor named like a correct answer (a synonym of another ancestor) is a correct answer too
         named_like_correct = relation or probe in ("hypernymy", "hyponymy")
@@ -385,7 +388,8 @@ class OntologyQABuilder(WordNetQABuilder):
                 # a definition that names the asked term is not its definition (the right one has
                 # its own names masked): such a distractor would give the answer away
                 definition = self.usable_definition(other)
-                return bool(definition) and definition != answer_definition and not mentions(definition, term_names)
+                return bool(definition) and definition != answer_definition and not mentions(definition, term_names,
+                                                                                            language)
             if relation:
                 return other not in entailed
             if other in ancestors:
@@ -410,7 +414,7 @@ class OntologyQABuilder(WordNetQABuilder):
         if template_kind == "synonymy":
             names = lemma_set(concept)[1:]
             own_answer = surface(names[index % len(names)])       # index counts every variant
-        if template_kind == "definitions" and mentions(concept.definition, concept.lemmas):
+        if template_kind == "definitions" and mentions(concept.definition, concept.lemmas, self.language):
             summary["definition_names_its_concept"] = summary.get("definition_names_its_concept", 0) + 1
         if template_id.split("+")[0].startswith("ctx") and concept_id not in self.contexts():
             # the source has example sentences, but not for this concept: the definition frames instead
@@ -428,7 +432,7 @@ class OntologyQABuilder(WordNetQABuilder):
                 if not definition.strip():
                     return self._without_context(probe, template_id, concept_id, answer_id, chain, index, variant)
                 if kind != "definitions":
-                    masked, hits = mask_names(definition, answer.lemmas, MASK)
+                    masked, hits = mask_names(definition, answer.lemmas, MASK, self.language)
                     if hits:
                         if self.settings["leakage"] == "drop":
                             summary["leakage_dropped"] = summary.get("leakage_dropped", 0) + 1
@@ -441,7 +445,7 @@ class OntologyQABuilder(WordNetQABuilder):
                                         relation=relation_name)
         if kind in ("hypernymy", "hyponymy"):
             inner, outer = (answer, concept) if kind == "hypernymy" else (concept, answer)
-            if any(mentions(name.replace("_", " "), inner.lemmas) for name in outer.lemmas):
+            if any(mentions(name.replace("_", " "), inner.lemmas, self.language) for name in outer.lemmas):
                 summary["answer_named_in_term"] = summary.get("answer_named_in_term", 0) + 1
         notes = {
             "concept_id": concept_id,

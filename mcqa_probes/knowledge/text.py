@@ -161,15 +161,88 @@ def _named_variants(text: str, names: Sequence[str]) -> Tuple[str, ...]:
     return tuple(variant for variant, letters in zip(_name_variants(key), _squashed_names(key)) if letters in squashed)
 
 
-def mentions(text: str, names: Sequence[str]) -> bool:
+def mentions(text: str, names: Sequence[str], language: Optional[str] = None) -> bool:
     """Whether ``text`` names any of ``names`` (as :func:`name_pattern` finds them), an ``_`` read as a
     space: a name inside a code identifier counts (``Flow Setpoint`` in ``Outside_Air_Flow_Setpoint``).
-    A name written in the text as it is listed (ASCII) is found without compiling the pattern."""
+    A name written in the text as it is listed (ASCII) is found without compiling the pattern. In a
+    ``language`` other than English with a Snowball stemmer, a name inflected otherwise too (Dutch
+    *clubhuizen* for *clubhuis*: :func:`inflected_spans`)."""
     found = _named_variants(text, names)
-    if not found:
-        return False
     spaced = text.replace("_", " ")
-    return _written_as_listed(spaced, found) or _variants_pattern(found).search(spaced) is not None
+    if found and (_written_as_listed(spaced, found) or _variants_pattern(found).search(spaced) is not None):
+        return True
+    stem = stemmer(language)
+    return stem is not None and bool(inflected_spans(spaced, names, stem))
+
+
+#: Snowball's stemmers by ISO 639-1 code (English needs none: the patterns know its plurals)
+_SNOWBALL = {"ar": "arabic", "da": "danish", "nl": "dutch", "fi": "finnish", "fr": "french", "de": "german",
+             "hu": "hungarian", "it": "italian", "no": "norwegian", "nb": "norwegian", "nn": "norwegian",
+             "pt": "portuguese", "ro": "romanian", "ru": "russian", "es": "spanish", "sv": "swedish"}
+
+
+@functools.lru_cache(maxsize=None)
+def stemmer(language: Optional[str]):
+    """A cached word -> stem function for ``language`` (``nl``, ``fr-CA``), or None: English, no
+    language, or one Snowball has no stemmer for."""
+    code = (language or "").lower().split("-")[0]
+    if code not in _SNOWBALL:
+        return None
+    from nltk.stem.snowball import SnowballStemmer  # lazy: only sources in another language need it
+
+    return functools.lru_cache(maxsize=200_000)(SnowballStemmer(_SNOWBALL[code]).stem)
+
+
+_TOKEN = re.compile(r"\w+")
+_BETWEEN_WORDS = re.compile(r"[ _-]*")
+
+
+def _same_stem(a: str, b: str) -> bool:
+    """Two stems of one word: equal, one the other plus at most two letters (Dutch *molen* -> *mol*,
+    *molens* -> *molen*), or, long, the same but for the last letter (*clubhuis*, *clubhuiz*)."""
+    if a == b:
+        return True
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    if len(short) >= 3 and long_.startswith(short) and len(long_) - len(short) <= 2:
+        return True
+    return len(a) == len(b) >= 6 and a[:-1] == b[:-1]
+
+
+def _forms(word: str, stem) -> Tuple[str, str]:
+    return word, stem(word)
+
+
+def _same_word(a: Tuple[str, str], b: Tuple[str, str]) -> bool:
+    """Two words (as written, stemmed) are one word inflected: :func:`_same_stem` on any pair of forms."""
+    return any(_same_stem(x, y) for x in a for y in b)
+
+
+def inflected_spans(text: str, names: Sequence[str], stem) -> list:
+    """``(start, end)`` of each place in ``text`` where the words of one of ``names`` follow each
+    other (space, ``_`` or ``-`` between them) with the same stems (:func:`_same_stem`), the longest
+    name first, places not overlapping."""
+    # each word as written and as stemmed: the stemmer may change a word's root (Dutch drenkplaats ->
+    # drenkplat, drenkplaatsen -> drenkplaats), so the forms of the two words are compared crosswise
+    tokens = [(m.start(), m.end(), _forms(m.group().lower(), stem)) for m in _TOKEN.finditer(text)]
+    wanted = [tuple(_forms(word, stem) for word in _TOKEN.findall(name)) for name in name_variants(names)]
+    wanted = [words for words in wanted if words]
+    spans, index = [], 0
+    while index < len(tokens):
+        size = 0
+        for words in wanted:
+            count = len(words)
+            if index + count <= len(tokens) and all(
+                    _same_word(tokens[index + k][2], words[k]) for k in range(count)) and all(
+                    _BETWEEN_WORDS.fullmatch(text, tokens[index + k][1], tokens[index + k + 1][0])
+                    for k in range(count - 1)):
+                size = count
+                break
+        if size:
+            spans.append((tokens[index][0], tokens[index + size - 1][1]))
+            index += size
+        else:
+            index += 1
+    return spans
 
 
 def _is_word_character(character: str) -> bool:
@@ -200,12 +273,18 @@ def _written_as_listed(text: str, variants: Tuple[str, ...]) -> bool:
     return False
 
 
-def mask_names(text: str, names: Sequence[str], mask: str = "___") -> Tuple[str, int]:
-    """``text`` with every mention of ``names`` replaced by ``mask``; returns the count too."""
+def mask_names(text: str, names: Sequence[str], mask: str = "___", language: Optional[str] = None) -> Tuple[str, int]:
+    """``text`` with every mention of ``names`` replaced by ``mask``; returns the count too (in another
+    ``language``, the inflected mentions as well: :func:`mentions`)."""
     found = _named_variants(text, names)
-    if not found:
-        return text, 0                       # no name can match: no pattern to compile
-    return _variants_pattern(found).subn(mask, text)
+    masked, count = _variants_pattern(found).subn(mask, text) if found else (text, 0)   # else no pattern to compile
+    stem = stemmer(language)
+    if stem is None or not text:
+        return masked, count
+    spans = inflected_spans(masked, names, stem)
+    for start, end in reversed(spans):
+        masked = masked[:start] + mask + masked[end:]
+    return masked, count + len(spans)
 
 
 def content_words(text: str, mask: str = "___") -> int:

@@ -468,3 +468,28 @@ def test_property_chains_entail_links_that_are_never_offered_as_wrong_answers(tm
         for question in questions:
             wrong = set(question.notes["distractor_ids"])
             assert not wrong & builder.entailed(question.concept), question.id
+
+
+def test_a_dutch_definition_naming_the_answer_inflected_is_masked_with_lang_nl(tmp_path):
+    """*dorpskerk* is a kind of *kerk*; its definition says *kerken*: masked under --lang nl (the
+    source's language reaches the builder), not under English rules (-s, -es only)."""
+    from mcqa_probes.knowledge.ontology import Vocabulary
+
+    rows = ['k:bouw skos:prefLabel "bouwwerk"@LANG ; skos:definition "Iets dat gebouwd is door mensen."@LANG .',
+            'k:kerk skos:prefLabel "kerk"@LANG ; skos:broader k:bouw ; skos:definition "Een gebouw voor de eredienst."@LANG .',
+            'k:dorp skos:prefLabel "dorpskerk"@LANG ; skos:broader k:kerk ; '
+            'skos:definition "Een van de kerken die midden in een dorp staat."@LANG .']
+    rows += [f'k:b{i} skos:prefLabel "brug {i}"@LANG ; skos:broader k:bouw ; skos:definition "Een brug over de rivier {i}."@LANG .'
+             for i in range(8)]
+    stems = {}
+    for lang in ("nl", "en"):
+        path = tmp_path / f"kerken_{lang}.ttl"
+        path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix k: <http://example.org/k/> .\n"
+                        + "\n".join(row.replace(" skos:prefLabel", " a skos:Concept ; skos:prefLabel", 1).replace("LANG", lang)
+                                    for row in rows) + "\n")
+        builder, questions = build(load_source(path, vocabulary=Vocabulary(lang=lang)), "hypernymy",
+                                   min_answer_depth={"n": 0})
+        assert builder.language == lang
+        stems[lang] = [q.stem for q in questions if q.concept == "k:dorp" and q.notes["answer_id"] == "k:kerk"]
+    assert stems["nl"] and all("Een van de ___ die" in stem for stem in stems["nl"])
+    assert stems["en"] and all("Een van de kerken die" in stem for stem in stems["en"])

@@ -1,4 +1,6 @@
 """Definitions and names as the probes show them: markup out, names found however they are written."""
+import pytest
+
 from mcqa_probes.knowledge.text import clean_definition, mask_names, mentions
 
 
@@ -87,3 +89,24 @@ def test_a_name_written_as_listed_is_found_as_the_pattern_finds_it():
             found_plainly += 1
     assert found_plainly > 1000                     # the plain search does answer most finds
     assert not _written_as_listed("retinaé dystrophy", ("dystrophy",))      # non-ASCII: the pattern decides
+
+
+@pytest.mark.parametrize("language, text, names, expected", [
+    ("nl", "Een gebouw naast de clubhuizen en de molens.", ["clubhuis", "molen"], "Een gebouw naast de ___ en de ___."),
+    # the stemmer changes the root (drenkplaats -> drenkplat): the forms are compared crosswise
+    ("nl-BE", "Een drenkplaats is een plaats.", ["drenkplaatsen"], "Een ___ is een plaats."),
+    ("fr", "Les chevaux du moulin.", ["cheval"], "Les ___ du moulin."),
+    ("de", "Die Häuser der Mühlen-Kirchen.", ["Mühle Kirche"], "Die Häuser der ___."),
+])
+def test_in_another_language_an_inflected_name_is_masked_and_mentioned(language, text, names, expected):
+    masked, count = mask_names(text, names, "___", language)
+    assert masked == expected and count == expected.count("___")
+    assert mentions(text, names, language)
+    # English (the default) knows its plural endings only: these forms are not its
+    assert mask_names(text, names, "___", "en") == mask_names(text, names, "___") != (expected, count)
+    assert mentions("Een gebouw.", names, language) is False
+
+
+def test_a_language_without_a_stemmer_masks_as_english_does():
+    assert mask_names("Les chevaux.", ["cheval"], "___", "ja") == ("Les chevaux.", 0)
+    assert mask_names("Les chevals.", ["cheval"], "___", "ja") == ("Les ___.", 1)
