@@ -32,6 +32,8 @@ _ABBREVIATION = re.compile(r"(?:^|[\s(.])(?:[A-Za-z]|e\.g|i\.e|al|cf|vs|ca|appro
 #: what follows a stop that does not end a sentence: a word in lower case ("E. coli", "1.5 mm. long",
 #: "1. binding 2. activation")
 _LOWER_NEXT = re.compile(r"\s+[a-z]")
+#: scripts written without spaces between words (CJK ideographs, kana, Thai)
+_UNSPACED_SCRIPT = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0e7f]")
 _CAMEL = re.compile(r"^[A-Z]?[a-z0-9]*(?:[A-Z][a-z0-9]+|[A-Z]+(?=[A-Z][a-z]|$|[0-9]))+$|^[A-Z][a-z0-9]+$")
 _CAMEL_PART = re.compile(r"[0-9]+[A-Z]*(?=[A-Z][a-z]|$)|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
@@ -45,6 +47,12 @@ def clean_definition(text: Optional[str], max_words: int = 60) -> Tuple[str, boo
     value = _MARKDOWN_LINK.sub(lambda m: m.group(1), value)
     value = " ".join(value.replace("\\n", " ").split())
     words = value.split(" ")
+    if (max_words and len(words) <= max_words and len(value) > 2 * max_words and _UNSPACED_SCRIPT.search(value)
+            and 2 * len(_UNSPACED_SCRIPT.findall(value)) > len(value)):
+        # mostly Chinese or Japanese: no spaces between words; about two characters a word
+        head = value[:2 * max_words]
+        ends = [m.end() for m in _SENTENCE_END.finditer(head)]
+        return (head[: ends[-1]] if ends else head + " ..."), True
     if max_words and len(words) > max_words:
         head = " ".join(words[:max_words])
         ends = [m.end() for m in _SENTENCE_END.finditer(head)

@@ -110,3 +110,13 @@ def test_in_another_language_an_inflected_name_is_masked_and_mentioned(language,
 def test_a_language_without_a_stemmer_masks_as_english_does():
     assert mask_names("Les chevaux.", ["cheval"], "___", "ja") == ("Les chevaux.", 0)
     assert mask_names("Les chevals.", ["cheval"], "___", "ja") == ("Les ___.", 1)
+
+
+def test_a_long_definition_without_spaces_in_chinese_or_japanese_is_cut_at_a_sentence_end():
+    sentence = "大脑是中枢神经系统的主要部分，位于颅腔内。"          # 21 characters
+    cut, shortened = clean_definition(sentence * 10)
+    assert shortened and cut == sentence * 5                       # the last full stop within 120 characters
+    assert clean_definition(sentence) == (sentence, False)
+    # an English definition with a character or two of those scripts is counted in words, as before
+    english = "A long definition " * 6 + "that quotes 脑 once."
+    assert clean_definition(english) == (english.strip(), False)
