@@ -50,7 +50,7 @@ from mcqa_probes.builders.ontology_templates import (
 from mcqa_probes.builders.templates import lemma_set, render_stem, surface, template_ids
 from mcqa_probes.builders.wordnetqa import WordNetQABuilder, merged_settings
 from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph, Relation, RelationView
-from mcqa_probes.knowledge.text import content_words, mask_names, mentions
+from mcqa_probes.knowledge.text import content_words, mask_names, mentions, stemmer
 
 #: what an ontology build changes from the WordNet defaults (every key can be overridden)
 ONTOLOGY_SETTINGS: Dict[str, object] = {
@@ -145,8 +145,10 @@ class OntologyQABuilder(WordNetQABuilder):
             self.probe_name = None
             super().__init__(graph, settings, **({"progress": progress} if progress else {}))
         self.isa = Taxonomy(graph, int(self.settings["max_hops"])) if relation is not None else self.taxonomy
-        #: the source's language (--lang): names inflected in it are found too (mcqa_probes.knowledge.text.mentions)
-        self.language = ((graph.provenance or {}).get("vocabulary") or {}).get("lang")
+        #: the source's language (--lang) where it has a stemmer: names inflected in it are found too
+        #: (mcqa_probes.knowledge.text.mentions); None for English (its plurals are in the patterns)
+        language = ((graph.provenance or {}).get("vocabulary") or {}).get("lang")
+        self.language = language if stemmer(language) is not None else None
         self._names: Dict[str, FrozenSet[str]] = {}
         self._terms: Dict[str, str] = {}
         self._by_name: Optional[Dict[str, List[str]]] = None

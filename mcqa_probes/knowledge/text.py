@@ -176,11 +176,14 @@ def mentions(text: str, names: Sequence[str], language: Optional[str] = None) ->
     ``language`` other than English with a Snowball stemmer, a name inflected otherwise too (Dutch
     *clubhuizen* for *clubhuis*: :func:`inflected_spans`)."""
     found = _named_variants(text, names)
-    spaced = text.replace("_", " ")
-    if found and (_written_as_listed(spaced, found) or _variants_pattern(found).search(spaced) is not None):
-        return True
+    if found:
+        spaced = text.replace("_", " ")
+        if _written_as_listed(spaced, found) or _variants_pattern(found).search(spaced) is not None:
+            return True
+    if language is None or not text:
+        return False
     stem = stemmer(language)
-    return stem is not None and bool(inflected_spans(spaced, names, stem))
+    return stem is not None and bool(inflected_spans(text.replace("_", " "), names, stem))
 
 
 #: Snowball's stemmers by ISO 639-1 code (English needs none: the patterns know its plurals)
@@ -286,8 +289,8 @@ def mask_names(text: str, names: Sequence[str], mask: str = "___", language: Opt
     ``language``, the inflected mentions as well: :func:`mentions`)."""
     found = _named_variants(text, names)
     masked, count = _variants_pattern(found).subn(mask, text) if found else (text, 0)   # else no pattern to compile
-    stem = stemmer(language)
-    if stem is None or not text:
+    stem = stemmer(language) if language is not None and text else None
+    if stem is None:
         return masked, count
     spans = inflected_spans(masked, names, stem)
     for start, end in reversed(spans):

@@ -489,7 +489,7 @@ def test_a_dutch_definition_naming_the_answer_inflected_is_masked_with_lang_nl(t
                                     for row in rows) + "\n")
         builder, questions = build(load_source(path, vocabulary=Vocabulary(lang=lang)), "hypernymy",
                                    min_answer_depth={"n": 0})
-        assert builder.language == lang
+        assert builder.language == (lang if lang == "nl" else None)      # English: the patterns know its plurals
         stems[lang] = [q.stem for q in questions if q.concept == "k:dorp" and q.notes["answer_id"] == "k:kerk"]
     assert stems["nl"] and all("Een van de ___ die" in stem for stem in stems["nl"])
     assert stems["en"] and all("Een van de kerken die" in stem for stem in stems["en"])
