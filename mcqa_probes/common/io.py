@@ -26,6 +26,7 @@ process) and :func:`sha256_json` (a stable digest of a JSON-able value, e.g. a c
 import contextlib
 import csv
 from concurrent.futures import ThreadPoolExecutor
+import glob
 import hashlib
 import io
 import json
@@ -74,9 +75,9 @@ def _discard(temporary: str) -> None:
         os.unlink(temporary)
 
 
-#: the temporary files of the writes going on in this process (:func:`atomic_open`), each with the
-#: folder made for it (or None), for :func:`discard_writes_on_signal`
-_IN_FLIGHT: Dict[str, Optional[str]] = {}
+#: the files being written in this process (:func:`atomic_open`), each with the folder made for it
+#: (or None), for :func:`discard_writes_on_signal`; a file is listed before its temporary file is made
+_IN_FLIGHT: Dict[Path, Optional[str]] = {}
 
 
 def discard_writes_on_signal(signum: int = signal.SIGTERM) -> None:
@@ -86,8 +87,11 @@ def discard_writes_on_signal(signum: int = signal.SIGTERM) -> None:
     once and leaves ``.NAME.XXXX.tmp`` files half-written. For processes this package owns (a build's
     forked workers, a ``bin/`` command): call it from the main thread."""
     def stop(number, _frame) -> None:
-        for temporary, folder in list(_IN_FLIGHT.items()):
-            _discard(temporary)
+        for path, folder in list(_IN_FLIGHT.items()):
+            # its temporary file by its name's pattern (_temporary): the signal may come before
+            # atomic_open knows the name
+            for temporary in path.parent.glob(f".{glob.escape(path.name)}.*.tmp{glob.escape(path.suffix)}"):
+                _discard(str(temporary))
             if folder:
                 with contextlib.suppress(OSError):      # the folder made for it, if nothing else is there now
                     os.rmdir(folder)
@@ -104,9 +108,12 @@ def atomic_open(path: PathLike, mode: str = "w", encoding: Optional[str] = "utf-
     if mode not in ("w", "wt", "wb"):
         raise ValueError(f"atomic_open: mode must be 'w', 'wt' or 'wb', got {mode!r}")
     path = Path(path)
-    made = None if path.parent.is_dir() else str(path.parent)
-    temporary = _temporary(path)
-    _IN_FLIGHT[temporary] = made
+    _IN_FLIGHT[path] = None if path.parent.is_dir() else str(path.parent)
+    try:
+        temporary = _temporary(path)
+    except BaseException:
+        _IN_FLIGHT.pop(path, None)
+        raise
     try:
         if "b" in mode:
             stream = open(temporary, "wb")
@@ -121,7 +128,7 @@ def atomic_open(path: PathLike, mode: str = "w", encoding: Optional[str] = "utf-
         _discard(temporary)
         raise
     finally:
-        _IN_FLIGHT.pop(temporary, None)
+        _IN_FLIGHT.pop(path, None)
 
 
 def write_bytes(path: PathLike, data: bytes) -> Path:
@@ -228,7 +235,7 @@ def write_with(path: PathLike, writer: Callable[[str], None]) -> Path:
         _discard(temporary)
         raise
     finally:
-        _IN_FLIGHT.pop(temporary, None)
+        _IN_FLIGHT.pop(path, None)
     return path
 
 

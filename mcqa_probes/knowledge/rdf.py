@@ -403,7 +403,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         if str(ontology).startswith(OBO_PURL) and str(ontology).endswith(".owl"):
             name = str(ontology)[len(OBO_PURL):-len(".owl")] or name     # OBO's "ontology: go/subsets/goslim"
         else:
-            name = cid(ontology).rstrip("#/").rsplit("/", 1)[-1].replace(".owl", "") or name
+            name = cid(ontology).rstrip("#").rsplit("/", 1)[-1].replace(".owl", "") or name
         info = sorted(str(v) for v in graph.objects(ontology, rdflib.URIRef(OWL + "versionInfo")))
         iri = sorted(str(v) for v in graph.objects(ontology, rdflib.URIRef(OWL + "versionIRI")))
         dates = sorted(str(v) for v in graph.objects(ontology, rdflib.URIRef(OBO_IN_OWL + "date")))

@@ -393,7 +393,9 @@ def load_source(
         other = sorted(set(data.label_languages) - {vocabulary.lang.lower()},
                        key=lambda tag: (-data.label_languages[tag], tag))
         near = [tag for tag in other if tag.split("-")[0] == vocabulary.lang.lower().split("-")[0]]
-        hint = f"; labels are in {', '.join(other)}: give --lang {(near or other)[0]}" if other and not roots else ""
+        languages = ", ".join(f"{tag} ({data.label_languages[tag]})" for tag in other)
+        hint = (f"; labels are in {languages} (concepts per language): give --lang {(near or other)[0]}"
+                if other and not roots else "")
         raise SourceError(where, "no concepts left after reading and filtering (expected classes or concepts "
                                  "with a label" + (f" under --root {','.join(roots)}" if roots else "")
                                  + (f" in language {vocabulary.lang!r}" if other else "") + ")" + hint)

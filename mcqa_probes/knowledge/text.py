@@ -209,22 +209,28 @@ _BETWEEN_WORDS = re.compile(r"[ _-]*")
 
 
 def _same_stem(a: str, b: str) -> bool:
-    """Two stems of one word: equal, one the other plus at most two letters (Dutch *molen* -> *mol*,
-    *molens* -> *molen*), or, long, the same but for the last letter (*clubhuis*, *clubhuiz*)."""
+    """Two forms of one word: equal, and long enough to say so (a stem of three letters is shared by
+    unrelated words: Spanish *casa*, *casado*), or one the other with its last consonant doubled
+    (Dutch *brug*, *brugg*en), or, long, the same but for Dutch's s/z or f/v (*clubhuis*, *clubhuiz*en)."""
     if a == b:
-        return True
+        return len(a) >= 4
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
-    if len(short) >= 3 and long_.startswith(short) and len(long_) - len(short) <= 2:
+    if len(short) >= 3 and long_ == short + short[-1] and short[-1] not in "aeiouy":
         return True
-    return len(a) == len(b) >= 6 and a[:-1] == b[:-1]
+    return (len(a) == len(b) >= 6 and a[:-1] == b[:-1]
+            and {a[-1], b[-1]} in ({"s", "z"}, {"f", "v"}))
 
 
-def _forms(word: str, stem) -> Tuple[str, str]:
-    return word, stem(word)
+def _forms(word: str, stem) -> Tuple[str, ...]:
+    """A word as written and stemmed; a word with a digit as written only (1000 is not 10000)."""
+    return (word,) if not word.isalpha() else (word, stem(word))
 
 
-def _same_word(a: Tuple[str, str], b: Tuple[str, str]) -> bool:
-    """Two words (as written, stemmed) are one word inflected: :func:`_same_stem` on any pair of forms."""
+def _same_word(a: Tuple[str, ...], b: Tuple[str, ...]) -> bool:
+    """Two words (as written, stemmed) are one word inflected: :func:`_same_stem` on any pair of forms;
+    a word with a digit only as written, whatever its length."""
+    if len(a) == 1 or len(b) == 1:
+        return a[0] == b[0]
     return any(_same_stem(x, y) for x in a for y in b)
 
 

@@ -78,7 +78,9 @@ def _rows(path: Path, columns: Tuple[str, ...]):
                 del raw[:]
                 if not row or not any(cell.strip() for cell in row):
                     continue
-                if ended > start:
+                # a row over several lines, or one with a quote (a quote opened on the last line runs on
+                # to the end of the file without taking a line more)
+                if ended > start or '"' in row_lines[0]:
                     _check_cells_across_lines(path, row, start, ended, reader.dialect, len(names), where[0], row_lines)
                 while len(row) > len(names) and not row[-1].strip():     # Excel's trailing empty cells
                     row = row[:-1]

@@ -163,7 +163,7 @@ def test_labels_only_in_another_language_say_which_lang_to_give(tmp_path):
     path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix k: <http://example.org/k/> .\n"
                     "k:a a skos:Concept ; skos:prefLabel \"couteau\"@fr .\nk:b a skos:Concept ; skos:prefLabel \"pain\"@fr ;"
                     " skos:broader k:a .\n")
-    with pytest.raises(SourceError, match=r"in language 'en'\); labels are in fr: give --lang fr"):
+    with pytest.raises(SourceError, match=r"in language 'en'\); labels are in fr \(\d+\) \(concepts per language\): give --lang fr"):
         load_source(path)
     from mcqa_probes.knowledge.ontology import Vocabulary
 

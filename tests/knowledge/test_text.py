@@ -120,3 +120,19 @@ def test_a_long_definition_without_spaces_in_chinese_or_japanese_is_cut_at_a_sen
     # an English definition with a character or two of those scripts is counted in words, as before
     english = "A long definition " * 6 + "that quotes 脑 once."
     assert clean_definition(english) == (english.strip(), False)
+
+
+@pytest.mark.parametrize("language, text, names", [
+    ("es", "Un hombre casado.", ["casa"]),             # Snowball: casa, casado -> cas
+    ("de", "Eine Torte.", ["Tor"]),
+    ("de", "Die Armee.", ["Arm"]),
+    ("nl", "Een mol graaft.", ["molen"]),              # molen -> mol
+    ("nl", "Een kantoor.", ["kant"]),
+    ("nl", "Een schaal.", ["schaap"]),
+    ("fr", "Un ballot de paille.", ["ballon"]),
+    ("fr", "Une ferme isolée.", ["fer"]),
+    ("de", "Ein 10000er und ein 1000er.", ["1000"]),
+])
+def test_in_another_language_an_unrelated_word_that_looks_alike_is_not_masked(language, text, names):
+    assert mask_names(text, names, "___", language) == (text, 0)
+    assert not mentions(text, names, language)

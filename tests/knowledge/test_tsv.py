@@ -69,6 +69,10 @@ def test_csv_files_with_semicolons_as_spreadsheets_write_them_are_read_alike(tmp
     # a quote opened and never closed takes in the rows after it: an error where it opens
     ("concepts.tsv", "P:6\tstool\t\tA seat", "P:6\tstool\t\t\"A seat", 7, "a quoted cell runs on to line"),
     ("concepts.tsv", "P:5\tsofa", "P:5\t\"sofa", 6, "a quoted cell runs on to line"),
+    # on the last line: the quote takes no line more, and is still open at the end of the file
+    ("concepts.tsv", "P:16\tarmchair\teasy chair\tA chair", "P:16\tarmchair\teasy chair\t\"A chair", 17,
+     "a quoted cell runs on to the end of the file (line 17)"),
+    ("edges.tsv", "P:15\tis_a\tP:1\n", "P:15\tis_a\t\"P:1\n", 20, "a quoted cell runs on to the end of the file"),
 ])
 def test_a_malformed_table_is_an_error_naming_file_and_line(tmp_path, name, old, new, line, what):
     assert_error_at(tmp_path, name, old, new, line, what)
