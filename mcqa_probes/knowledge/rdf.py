@@ -565,6 +565,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             if (obj in known and str(predicate) not in NOT_LINKS and predicate not in parent_props
                     and predicate not in label_props):
                 link(concept.id, predicate, obj)
+    _equivalent_through_others(graph, known, cid, data)
     for prop, parent in graph.subject_objects(rdflib.RDFS.subPropertyOf):
         if isinstance(prop, rdflib.URIRef) and isinstance(parent, rdflib.URIRef):
             data.relation_parents.setdefault(_relation_id(graph, prop, cid), []).append(_relation_id(graph, parent, cid))
@@ -574,6 +575,33 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         data.relation_info[relation] = _relation_info(graph, relation, lookup, cid, relation_nodes.get(relation, ()),
                                                       path=path)
     return data
+
+
+def _equivalent_through_others(graph, known, cid, data: SourceData) -> None:
+    """Classes made equivalent through classes the file does not define (DBpedia's ``dbo:Region`` and
+    ``dbo:AdministrativeRegion`` are both ``owl:equivalentClass wd:Q3455524``) are kinds of each
+    other: implied parents both ways, so that neither is offered as a wrong answer for the other.
+    The equivalences are grouped over every ``owl:equivalentClass`` between named classes, either way."""
+    import rdflib  # lazy: RDF support is needed only for RDF sources
+
+    group: Dict = {}
+
+    def find(node):
+        while group.setdefault(node, node) != node:
+            group[node] = group[group[node]]
+            node = group[node]
+        return node
+
+    for left, right in graph.subject_objects(rdflib.URIRef(OWL + "equivalentClass")):
+        if isinstance(left, rdflib.URIRef) and isinstance(right, rdflib.URIRef):
+            group[find(left)] = find(right)
+    members: Dict = {}
+    for node in group:
+        if node in known:
+            members.setdefault(find(node), []).append(cid(node))
+    for ids in members.values():
+        ids = sorted(set(ids))
+        data.implied_parents.extend((a, b, None) for a in ids for b in ids if a != b)
 
 
 def _relation_id(graph, predicate, cid) -> str:

@@ -493,3 +493,22 @@ def test_a_dutch_definition_naming_the_answer_inflected_is_masked_with_lang_nl(t
         stems[lang] = [q.stem for q in questions if q.concept == "k:dorp" and q.notes["answer_id"] == "k:kerk"]
     assert stems["nl"] and all("Een van de ___ die" in stem for stem in stems["nl"])
     assert stems["en"] and all("Een van de kerken die" in stem for stem in stems["en"])
+
+
+def test_classes_equivalent_through_a_class_the_file_does_not_define_are_never_wrong_answers(tmp_path):
+    """DBpedia: Region and AdministrativeRegion are both owl:equivalentClass wd:Q3455524."""
+    path = tmp_path / "geo.ttl"
+    rows = ["ex:Place a owl:Class ; rdfs:label \"place\" .",
+            "ex:Region a owl:Class ; rdfs:label \"region\" ; rdfs:subClassOf ex:Place ; owl:equivalentClass wd:Q3455524 .",
+            "wd:Q3455524 owl:equivalentClass ex:AdminRegion .",         # stated the other way round
+            "ex:AdminRegion a owl:Class ; rdfs:label \"administrative region\" ; rdfs:subClassOf ex:Place .",
+            "ex:Historical a owl:Class ; rdfs:label \"historical region\" ; rdfs:subClassOf ex:Region ."]
+    rows += [f"ex:P{i} a owl:Class ; rdfs:label \"place {i}\" ; rdfs:subClassOf ex:Place ." for i in range(6)]
+    path.write_text("@prefix ex: <http://example.org/geo#> .\n@prefix wd: <http://www.wikidata.org/entity/> .\n"
+                    "@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                    + "\n".join(rows) + "\n")
+    builder = OntologyQABuilder(load_source(path))
+    assert "ex:AdminRegion" in builder.excluded_hypernymy("ex:Historical")      # a kind of region, so an answer
+    _, questions = build(load_source(path), "hypernymy")
+    asked = [q for q in questions if q.concept == "ex:Historical"]
+    assert asked and not any("administrative region" in q.choices for q in asked if q.notes["answer_id"] == "ex:Region")
