@@ -61,7 +61,19 @@ def probe_files(inputs: CardInputs) -> Dict[str, Path]:
         return {}
     root = Path(inputs.probes_dir)
     names = _manifest(inputs).get("probes") or WORDNETQA_PROBES
-    return {p: root / p / f"{inputs.split}.jsonl" for p in names if (root / p / f"{inputs.split}.jsonl").is_file()}
+    files = {p: root / p / f"{inputs.split}.jsonl" for p in names}
+    return {p: path for p, path in files.items() if path.is_file() and path.stat().st_size > 0}
+
+
+def empty_probe_files(inputs: CardInputs) -> List[str]:
+    """The probes whose split file is there but holds no question (a small relation probe built from
+    a user's ontology: too few concepts to fill every split); not scored, and said so."""
+    if not inputs.probes_dir:
+        return []
+    root = Path(inputs.probes_dir)
+    names = _manifest(inputs).get("probes") or WORDNETQA_PROBES
+    return [p for p in names if (root / p / f"{inputs.split}.jsonl").is_file()
+            and (root / p / f"{inputs.split}.jsonl").stat().st_size == 0]
 
 
 def probe_source(inputs: CardInputs) -> Optional[Dict[str, str]]:
@@ -191,6 +203,7 @@ class WordNetQaSection(McqaSection, title="WordNetQA / DictionaryQA (Richardson 
 
     def shared(self, section: Dict[str, Any], inputs: CardInputs, context: SectionContext) -> None:
         section["shared"]["probes"] = list(probe_files(inputs))
+        section["shared"]["empty"] = empty_probe_files(inputs)
         section["shared"]["split"] = inputs.split
         section["shared"]["source"] = probe_source(inputs)
         if not any(entry["status"] == "done" and not _is_causal_result(entry) for entry in section["models"].values()):
@@ -250,7 +263,9 @@ class WordNetQaSection(McqaSection, title="WordNetQA / DictionaryQA (Richardson 
                  + (" The paper's numbers are for WordNet / GCIDE probes, not this source: not shown."
                     if source.get("ontology") else
                     " The paper's numbers are on its own probe files (ours are rebuilt from WordNet 3.0 / GCIDE) and "
-                    "have no interval.")]
+                    "have no interval.")
+                 + (f" Not scored: {', '.join(shared['empty'])} (no question in the {split} split: a probe too small "
+                    f"to fill every split)." if shared.get("empty") else "")]
         ran = ran_models(section, models)
         references = [] if source.get("ontology") else reference_columns("wordnetqa", probes, _reference)
         scores = causal_scores([m for m in ran if _is_causal_result(section["models"][m["label"]])])

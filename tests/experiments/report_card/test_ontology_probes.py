@@ -72,3 +72,21 @@ def test_allennlp_trains_and_evaluates_on_ontology_probes(vehicle_probes, tiny_b
     metrics = json.loads((tmp_path / "metrics.json").read_text())
     assert 0 <= metrics["accuracy"] <= 1 and "cluster_accuracy" in metrics
     assert any(key.startswith("_breakdown/") for key in metrics)
+
+
+def test_a_probe_whose_split_is_empty_is_not_scored_and_the_card_says_so(vehicle_probes, tiny_causal,  # noqa: F811
+                                                                        tmp_path):
+    """A relation probe too small to fill every split (its test.jsonl empty): the card goes on."""
+    import shutil
+
+    probes = tmp_path / "probes"
+    shutil.copytree(vehicle_probes, probes)
+    (probes / "part_of" / "test.jsonl").write_text("")
+    inputs = CardInputs(probes_dir=str(probes), olmpics_dir=None, winoventi_tsv=None, csqa_dev=None,
+                        max_questions=3, cuda_device=-1, batch_size=4)
+    report = build_report_card([tiny_causal("gpt2", max_positions=512)], tmp_path / "card", inputs, command="test",
+                               progress=lambda line: None)
+    wordnetqa = section(report, "wordnetqa")
+    assert wordnetqa["shared"]["probes"] == ["definitions", "synonymy", "hypernymy", "hyponymy"]
+    notes = " ".join(n for table in wordnetqa["tables"] for n in table["notes"])
+    assert "Not scored: part_of (no question in the test split" in notes
