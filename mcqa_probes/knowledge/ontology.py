@@ -39,6 +39,7 @@ REPORT_KINDS = OrderedDict([
     ("label_from_iri", "classes without any label, named after their IRI (the name given in brackets)"),
     ("no_definition", "concepts without a definition (not asked in the definitions probe)"),
     ("undefined_parent", "edges to a concept that is never defined, dropped"),
+    ("self_parent", "edges from a concept to itself (C is_a C, C rdfs:subClassOf C), dropped"),
     ("edge_lifted", "edges to an obsolete or dropped concept, linked on to its parents"),
     ("edge_to_dropped", "edges to an obsolete or dropped concept with no parent, dropped"),
     ("link_to_dropped", "links to an obsolete or dropped concept by a relation that does not pass on to its "

@@ -61,6 +61,9 @@ CLASS_TYPES = {
 NOT_LINKS = {RDF + "type", RDFS + "subClassOf", SKOS + "broader", SKOS + "narrower", SKOS + "inScheme",
              SKOS + "topConceptOf", SKOS + "hasTopConcept", OWL + "equivalentClass", OWL + "disjointWith",
              RDFS + "seeAlso", RDFS + "isDefinedBy", OWL + "sameAs"} | {s + "supersededBy" for s in SCHEMA}
+#: the classes every class is a subclass of (``ex:Animal rdfs:subClassOf owl:Thing``): no parent to
+#: keep, nor a concept never defined to report (with --strict, an error)
+TOP_CLASSES = {OWL + "Thing", RDFS + "Resource"}
 #: SKOS's own semantics for the relations a thesaurus uses
 SKOS_RELATIONS = {"skos:related": {"name": "related to", "transitive": False, "symmetric": True},
                   "skos:broaderTransitive": {"name": "broader", "transitive": True, "symmetric": False}}
@@ -552,6 +555,8 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         for prop in parent_props:
             for parent in graph.objects(node, prop):
                 if isinstance(parent, rdflib.URIRef):
+                    if str(parent) in TOP_CLASSES:       # every class's: no parent, no edge to report
+                        continue
                     data.parents.append((concept.id, cid(parent), None))
                 elif isinstance(parent, rdflib.BNode):
                     on_property, target = restriction(parent)

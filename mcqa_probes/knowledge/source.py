@@ -313,6 +313,9 @@ def load_source(
 
     parent_edges: Dict[Tuple[str, str], Optional[int]] = {}
     for c, p, line in data.parents:
+        if c == p:          # C is_a C (a reasoner's output says so of every class): no edge, no cycle
+            report.add("self_parent", file_of(line, where), line, f"{c} is_a {c}")
+            continue
         for target in targets(c, p, line, "is_a"):
             parent_edges[(c, target)] = line
     link_edges: Dict[Tuple[str, str, str], Optional[int]] = {}

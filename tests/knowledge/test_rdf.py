@@ -368,3 +368,17 @@ def test_a_property_chain_that_is_no_list_is_an_error_naming_the_file(tmp_path):
                     'ex:B a owl:Class ; rdfs:label "b thing" .\n')
     with pytest.raises(SourceError, match=r"loop.ttl: owl:propertyChainAxiom of ex:locIn is no list"):
         load_source(path)
+
+
+def test_owl_thing_is_no_parent_and_a_class_under_itself_is_no_cycle(tmp_path):
+    """``ex:Animal rdfs:subClassOf owl:Thing`` (FOAF, Protégé): not a concept never defined, even with
+    --strict; ``ex:Dog rdfs:subClassOf ex:Dog`` (a reasoner's output): dropped and counted."""
+    path = tmp_path / "zoo.ttl"
+    path.write_text("@prefix ex: <http://example.org/z#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+                    "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                    'ex:Animal a owl:Class ; rdfs:subClassOf owl:Thing, rdfs:Resource ; rdfs:label "animal" .\n'
+                    'ex:Dog a owl:Class ; rdfs:subClassOf ex:Animal, ex:Dog ; rdfs:label "dog" .\n')
+    graph = load_source(path, strict=True)
+    assert list(graph.hypernyms("ex:Dog")) == ["ex:Animal"] and not list(graph.hypernyms("ex:Animal"))
+    counts = graph.provenance["report"].counts
+    assert counts.get("self_parent") == 1 and "undefined_parent" not in counts
