@@ -32,7 +32,7 @@ import graphlib
 import re
 import unicodedata
 from pathlib import Path
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
+from typing import Callable, Dict, Iterable, List, Optional, Pattern, Sequence, Set, Tuple, Union
 
 from mcqa_probes.common.io import sha256_bytes, sha256_file
 from mcqa_probes.knowledge.entailment import chain_relations, classify, sub_relation_links
@@ -55,16 +55,25 @@ KNOWN_RELATION_NAMES = {"BFO:0000050": "part of", "BFO:0000051": "has part", "RO
 PathLike = Union[str, Path]
 
 
-_SKOS_CONCEPT = r"(?:skos:Concept|<http://www\.w3\.org/2004/02/skos/core#Concept>)(?![\w#:-])"
-#: a resource declared a ``skos:Concept``: Turtle / N-Triples (``a`` or ``rdf:type``, maybe after other
-#: types), RDF/XML (a ``skos:Concept`` element, an ``rdf:type`` of it) or JSON-LD (an ``@type``); a
-#: vocabulary that only refers to the class (FOAF's ``rdfs:domain skos:Concept``) is not a thesaurus
-_DECLARES_SKOS_CONCEPT = re.compile(
-    r"(?:(?<![\w:<\"'])a|rdf:type|<http://www\.w3\.org/1999/02/22-rdf-syntax-ns#type>)\s+(?:[^\s.;,\"]+\s*,\s*)*"
-    + _SKOS_CONCEPT
-    + r"|<skos:Concept[\s/>]"
-    + r"|<rdf:type\s+rdf:resource=\"http://www\.w3\.org/2004/02/skos/core#Concept\""
-    + r"|\"@type\"\s*:\s*(?:\[[^\]]*?)?\"(?:skos:Concept|http://www\.w3\.org/2004/02/skos/core#Concept)\"")
+def _declares(prefixed: str, iri: str) -> Pattern:
+    """A resource declared of the class ``prefixed`` / ``iri``: Turtle / N-Triples (``a`` or ``rdf:type``,
+    maybe after other types), RDF/XML (an element of the class, an ``rdf:type`` of it) or JSON-LD (an
+    ``@type``); a vocabulary that only refers to the class (FOAF's ``rdfs:domain skos:Concept``) does
+    not declare one."""
+    named = f"(?:{re.escape(prefixed)}|<{re.escape(iri)}>)(?![\\w#:-])"
+    return re.compile(
+        r"(?:(?<![\w:<\"'])a|rdf:type|<http://www\.w3\.org/1999/02/22-rdf-syntax-ns#type>)\s+(?:[^\s.;,\"]+\s*,\s*)*"
+        + named
+        + f"|<{re.escape(prefixed)}[\\s/>]"
+        + f"|<rdf:type\\s+rdf:resource=\"{re.escape(iri)}\""
+        + f"|\"@type\"\\s*:\\s*(?:\\[[^\\]]*?)?\"(?:{re.escape(prefixed)}|{re.escape(iri)})\"")
+
+
+_DECLARES_SKOS_CONCEPT = _declares("skos:Concept", "http://www.w3.org/2004/02/skos/core#Concept")
+#: classes declared (OWL, RDFS): a file that declares more of them than of skos:Concept is an ontology
+#: with a small vocabulary inside (RiC-O), whatever its syntax puts first
+_DECLARES_CLASS = [_declares("owl:Class", "http://www.w3.org/2002/07/owl#Class"),
+                   _declares("rdfs:Class", "http://www.w3.org/2000/01/rdf-schema#Class")]
 
 
 def guess_format(path: PathLike) -> str:
@@ -86,7 +95,8 @@ def guess_format(path: PathLike) -> str:
     if suffix in SYNTAX_BY_SUFFIX:
         with open(path, "rb") as handle:
             head = handle.read(200_000).decode("utf-8", errors="replace")
-        if _DECLARES_SKOS_CONCEPT.search(head):
+        concepts = len(_DECLARES_SKOS_CONCEPT.findall(head))
+        if concepts and concepts >= sum(len(pattern.findall(head)) for pattern in _DECLARES_CLASS):
             return "skos"
         if suffix == ".owl" or "owl#Class" in head or "owl:Class" in head:
             return "owl"
