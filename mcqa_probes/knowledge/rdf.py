@@ -37,8 +37,8 @@ from mcqa_probes.knowledge.text import label_from_iri
 #: rdflib parser names by file suffix
 SYNTAX_BY_SUFFIX = {
     ".ttl": "turtle", ".turtle": "turtle", ".n3": "n3", ".nt": "nt", ".ntriples": "nt",
-    ".owl": "xml", ".rdf": "xml", ".xml": "xml", ".jsonld": "json-ld", ".json": "json-ld", ".nq": "nquads",
-    ".trig": "trig",
+    ".owl": "xml", ".rdf": "xml", ".xml": "xml", ".jsonld": "json-ld", ".json-ld": "json-ld", ".json": "json-ld",
+    ".nq": "nquads", ".trig": "trig",
 }
 #: how an error message names rdflib's syntaxes
 SYNTAX_NAMES = {"turtle": "Turtle", "n3": "N3", "nt": "N-Triples", "xml": "RDF/XML", "json-ld": "JSON-LD",
@@ -77,16 +77,49 @@ def syntax_of(path: str) -> Optional[str]:
     return SYNTAX_BY_SUFFIX.get(Path(path).suffix.lower())
 
 
+def _sniff(path: str) -> str:
+    """The RDF syntax of a file whose suffix does not say (``--format rdf`` on ``x.data``) by its first
+    characters: JSON-LD (``{``, ``[``), RDF/XML (``<``), else Turtle. OWL/XML and the OWL functional and
+    Manchester syntaxes, which rdflib does not read, are an error that says so."""
+    with open(path, "rb") as handle:
+        head = handle.read(20_000).decode("utf-8", errors="replace")
+    start = head.lstrip("\ufeff \t\r\n")
+    owl_xml = re.search(r"<(?:owl:)?Ontology\b[^>]*xmlns(?::owl)?=\"http://www\.w3\.org/2002/07/owl#\"", head)
+    if owl_xml and "rdf:RDF" not in head and "<RDF" not in head:
+        raise SourceError(path, "OWL/XML (Protégé's 'OWL/XML Syntax'), which is not read (expected RDF/XML, Turtle, "
+                                "N-Triples or JSON-LD: save the ontology as RDF/XML or Turtle)",
+                          head.count("\n", 0, owl_xml.start()) + 1)
+    functional = re.search(r"^\s*(?:Ontology\(|Prefix\(|Ontology:\s)", head, re.MULTILINE)
+    if functional and not re.search(r"^\s*@?prefix\s+\w*:\s*<", head, re.MULTILINE | re.IGNORECASE):
+        raise SourceError(path, "the OWL functional or Manchester syntax, which is not read (expected RDF/XML, "
+                                "Turtle, N-Triples or JSON-LD: save the ontology as RDF/XML or Turtle)",
+                          head.count("\n", 0, functional.start()) + 1)
+    if start.startswith(("{", "[")):
+        return "json-ld"
+    return "xml" if start.startswith("<") and not start.startswith("<http") else "turtle"
+
+
 def _parse(path: str, syntax: Optional[str]):
     import rdflib  # lazy: RDF support is needed only for RDF sources
 
+    used = syntax or syntax_of(path)
+    if used in (None, "xml"):
+        used = _sniff(path) if used is None else (_sniff(path) and "xml")
     graph = rdflib.Graph()
     try:
         with warnings.catch_warnings():     # rdflib's JSON-LD parser uses its own deprecated ConjunctiveGraph
             warnings.simplefilter("ignore", DeprecationWarning)
-            graph.parse(path, format=syntax or syntax_of(path) or "xml")
+            if used in ("nquads", "trig"):
+                # quads in named graphs: the union of every graph, as one file of triples
+                dataset = rdflib.Dataset(default_union=True)
+                dataset.parse(path, format=used)
+                for prefix, namespace in dataset.namespaces():
+                    graph.bind(prefix, namespace, override=False)
+                for triple in dataset.triples((None, None, None)):
+                    graph.add(triple)
+            else:
+                graph.parse(path, format=used)
     except Exception as error:  # rdflib raises a different class per syntax; each says where
-        used = syntax or syntax_of(path) or "xml"
         line = _turtle_line(path) if used in ("turtle", "n3") else None
         # else the line of the text around the fault, then rdflib's own count (it drifts on large Turtle files)
         raise SourceError(path, f"not valid {SYNTAX_NAMES.get(used, used)}: {_reason(error)}",

@@ -382,3 +382,24 @@ def test_owl_thing_is_no_parent_and_a_class_under_itself_is_no_cycle(tmp_path):
     assert list(graph.hypernyms("ex:Dog")) == ["ex:Animal"] and not list(graph.hypernyms("ex:Animal"))
     counts = graph.provenance["report"].counts
     assert counts.get("self_parent") == 1 and "undefined_parent" not in counts
+
+
+def test_quads_in_named_graphs_are_read_as_one_graph_and_owl_xml_is_named(tmp_path):
+    triples = ('<http://e/A> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://www.w3.org/2002/07/owl#Class> {g}.\n'
+               '<http://e/A> <http://www.w3.org/2000/01/rdf-schema#label> "animal" {g}.\n'
+               '<http://e/B> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://www.w3.org/2002/07/owl#Class> {h}.\n'
+               '<http://e/B> <http://www.w3.org/2000/01/rdf-schema#label> "bird" {h}.\n'
+               '<http://e/B> <http://www.w3.org/2000/01/rdf-schema#subClassOf> <http://e/A> {h}.\n')
+    quads = tmp_path / "zoo.nq"
+    quads.write_text(triples.format(g="<http://e/g1> ", h="<http://e/g2> "))
+    graph = load_source(quads)
+    assert sorted(graph.concepts) == ["http://e/A", "http://e/B"] and list(graph.hypernyms("http://e/B")) == ["http://e/A"]
+    # a suffix that says nothing: --format rdf reads what the text is (here N-Triples, as Turtle)
+    other = tmp_path / "zoo.data"
+    other.write_text(triples.format(g="", h=""))
+    assert sorted(load_source(other, format="rdf").concepts) == ["http://e/A", "http://e/B"]
+    owl_xml = tmp_path / "pizza.owl"
+    owl_xml.write_text('<?xml version="1.0"?>\n<Ontology xmlns="http://www.w3.org/2002/07/owl#" '
+                       'ontologyIRI="http://e/pizza">\n<Declaration><Class IRI="#Pizza"/></Declaration>\n</Ontology>\n')
+    with pytest.raises(SourceError, match=r"pizza.owl:2: OWL/XML .* save the ontology as RDF/XML or Turtle"):
+        load_source(owl_xml)
