@@ -414,6 +414,12 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     for type_iri in types:
         candidates.update(s for s in graph.subjects(rdflib.RDF.type, rdflib.URIRef(type_iri)) if isinstance(s, rdflib.URIRef))
     if kind != "skos":
+        # RDFS: the subject of rdfs:subClassOf is a class, typed or not (GS1's code lists); one with a
+        # label is a concept
+        labelled = props(vocabulary.labels)
+        candidates.update(s for s in graph.subjects(rdflib.RDFS.subClassOf, None)
+                          if isinstance(s, rdflib.URIRef) and s not in candidates
+                          and any(True for prop in labelled for _ in graph.objects(s, prop)))
         candidates.discard(rdflib.URIRef(OWL + "Thing"))
     # a bare declaration of an opaque id (``obo:XX_9 a owl:Class`` and nothing else: OWLAPI declares
     # every class a file refers to) does not define a concept: an edge to one is to a concept never

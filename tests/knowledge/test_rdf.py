@@ -403,3 +403,15 @@ def test_quads_in_named_graphs_are_read_as_one_graph_and_owl_xml_is_named(tmp_pa
                        'ontologyIRI="http://e/pizza">\n<Declaration><Class IRI="#Pizza"/></Declaration>\n</Ontology>\n')
     with pytest.raises(SourceError, match=r"pizza.owl:2: OWL/XML .* save the ontology as RDF/XML or Turtle"):
         load_source(owl_xml)
+
+
+def test_a_labelled_class_known_only_as_the_subject_of_subclassof_is_a_concept(tmp_path):
+    """RDFS: ``ex:Red rdfs:subClassOf ex:Colour`` makes ex:Red a class (GS1's code lists declare no type)."""
+    path = tmp_path / "codes.ttl"
+    path.write_text("@prefix ex: <http://e/> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+                    "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                    'ex:Colour a owl:Class ; rdfs:label "colour" .\n'
+                    'ex:Red rdfs:subClassOf ex:Colour ; rdfs:label "red" .\n'
+                    "ex:Unnamed rdfs:subClassOf ex:Colour .\n")
+    graph = load_source(path)
+    assert sorted(graph.concepts) == ["ex:Colour", "ex:Red"] and list(graph.hypernyms("ex:Red")) == ["ex:Colour"]
