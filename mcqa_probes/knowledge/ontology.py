@@ -163,6 +163,8 @@ class RawConcept:
     definition: Optional[str] = None
     examples: List[str] = field(default_factory=list)
     line: Optional[int] = None
+    #: the label is made from the IRI (a class with no label in this file): a merged file's real one wins
+    label_from_iri: bool = False
 
 
 @dataclass

@@ -578,6 +578,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             # an OWL / RDFS class with no label at all (Protege's default) is named after its IRI when
             # that reads as words; a label in another language is not replaced (--lang finds it)
             concept.label = label_from_iri(str(node)) or None
+            concept.label_from_iri = bool(concept.label)
             if concept.label:
                 report.add("label_from_iri", path, None, f"{concept.id} ({concept.label})")
         for prop in definition_props:

@@ -132,7 +132,8 @@ def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
                 merged.concepts[concept_id] = concept
                 continue
             report.add("merged", part.path, concept.line, concept_id)
-            mine.label = mine.label or concept.label
+            if not mine.label or (mine.label_from_iri and concept.label and not concept.label_from_iri):
+                mine.label, mine.label_from_iri = concept.label, concept.label_from_iri
             mine.definition = mine.definition or concept.definition
             mine.synonyms.extend(s for s in concept.synonyms if s not in mine.synonyms)
         merged.parents.extend(part.parents)

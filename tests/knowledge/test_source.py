@@ -561,3 +561,17 @@ def test_spellings_of_one_synonym_that_differ_in_case_give_one_name_whatever_the
                         + "".join(f'synonym: "{name}" EXACT []\n' for name in order))
         names.append(load_source(path)["MOD:1"].lemmas)
     assert names[0] == names[1] == ("tyrosine residue", "L-Tyrosine")
+
+
+def test_a_real_label_wins_over_a_name_made_from_the_iri_whatever_the_file_order(tmp_path):
+    """SIOC mentions foaf:Agent without a label (named *agent* after its IRI); FOAF labels it "Agent"."""
+    mentions = tmp_path / "sioc.ttl"
+    mentions.write_text("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                        "<http://x.org/foaf/Agent> a owl:Class ; rdfs:comment \"Something that acts.\" .\n")
+    labels = tmp_path / "foaf.ttl"
+    labels.write_text("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                      "<http://x.org/foaf/Agent> a owl:Class ; rdfs:label \"Agent\" .\n"
+                      "<http://x.org/foaf/Account> a owl:Class ; rdfs:label \"online account\" .\n")
+    for order in ([mentions, labels], [labels, mentions]):
+        graph = load_source(order)
+        assert graph["http://x.org/foaf/Agent"].lemmas[0] == "Agent"
