@@ -34,6 +34,7 @@ REPORT_KINDS = OrderedDict([
     ("repaired_clause", "clauses repaired (a malformed cross-reference list removed)"),
     ("old_synonym_tag", "OBO 1.0 synonym tags (exact_synonym: ...) read as synonym clauses"),
     ("escaped_backslash", "quoted texts with an escaped backslash that fastobo rejects, read as written"),
+    ("invalid_iri", "IRIs with a space or another character that IRIs do not allow, read as written"),
     ("obsolete", "obsolete or deprecated terms skipped"),
     ("no_label", "concepts without a usable label, dropped"),
     ("label_from_iri", "classes without any label, named after their IRI (the name given in brackets)"),

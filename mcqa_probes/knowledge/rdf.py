@@ -25,6 +25,8 @@ parse error is a :class:`~mcqa_probes.knowledge.ontology.SourceError` with the l
 gives one.
 """
 import ast
+import contextlib
+import logging
 import re
 import warnings
 from pathlib import Path
@@ -99,7 +101,7 @@ def _sniff(path: str) -> str:
     return "xml" if start.startswith("<") and not start.startswith("<http") else "turtle"
 
 
-def _parse(path: str, syntax: Optional[str]):
+def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = None):
     import rdflib  # lazy: RDF support is needed only for RDF sources
 
     used = syntax or syntax_of(path)
@@ -107,7 +109,7 @@ def _parse(path: str, syntax: Optional[str]):
         used = _sniff(path) if used is None else (_sniff(path) and "xml")
     graph = rdflib.Graph()
     try:
-        with warnings.catch_warnings():     # rdflib's JSON-LD parser uses its own deprecated ConjunctiveGraph
+        with warnings.catch_warnings(), _rdflib_log() as logged:   # rdflib's JSON-LD parser uses its own deprecated ConjunctiveGraph
             warnings.simplefilter("ignore", DeprecationWarning)
             if used in ("nquads", "trig"):
                 # quads in named graphs: the union of every graph, as one file of triples
@@ -124,7 +126,41 @@ def _parse(path: str, syntax: Optional[str]):
         # else the line of the text around the fault, then rdflib's own count (it drifts on large Turtle files)
         raise SourceError(path, f"not valid {SYNTAX_NAMES.get(used, used)}: {_reason(error)}",
                           line or _line_of_context(error, path) or _error_line(error)) from None
+    # rdflib reads an IRI with a space and only warns (the build reads it as written): counted with its line
+    bad_iris = sorted({bad.group(1) for bad in (_BAD_IRI.match(record.getMessage()) for record in logged) if bad})
+    if bad_iris and report is not None:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            text = handle.read()
+        for iri in bad_iris:
+            at = text.find(iri)
+            report.add("invalid_iri", path, text.count("\n", 0, at) + 1 if at >= 0 else None, f"<{iri}>")
     return graph
+
+
+#: rdflib's warning about an IRI it read anyway
+_BAD_IRI = re.compile(r"^(.*) does not look like a valid URI")
+
+
+@contextlib.contextmanager
+def _rdflib_log():
+    """rdflib's log records while a file is parsed, kept here instead of printed (a literal it cannot
+    convert, an rdf:XMLLiteral with an unbound prefix, prints a traceback on stderr: the value is
+    kept as text, which is all the build reads); yields the list of records."""
+    records: List[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    logger, handler = logging.getLogger("rdflib"), Keep()
+    propagate = logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        yield records
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate
 
 
 #: a Turtle file larger than this is not searched for its faulty statement (rdflib's line is given)
@@ -380,7 +416,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     from rdflib.collection import Collection  # lazy: as rdflib
 
     path = str(path)
-    graph = _parse(path, syntax)
+    graph = _parse(path, syntax, report)
     bound = [(str(prefix), str(namespace)) for prefix, namespace in graph.namespace_manager.namespaces()]
     namespaces = shared_namespaces(bound, {} if shared is None else shared)
     lookup = {prefix: namespace for prefix, namespace in namespaces}

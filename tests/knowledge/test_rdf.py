@@ -415,3 +415,18 @@ def test_a_labelled_class_known_only_as_the_subject_of_subclassof_is_a_concept(t
                     "ex:Unnamed rdfs:subClassOf ex:Colour .\n")
     graph = load_source(path)
     assert sorted(graph.concepts) == ["ex:Colour", "ex:Red"] and list(graph.hypernyms("ex:Red")) == ["ex:Colour"]
+
+
+def test_rdflib_warnings_are_counted_or_kept_quiet_not_printed(tmp_path, capsys):
+    """An IRI with a space (rdflib reads it and warns) is counted with its line; an rdf:XMLLiteral that
+    rdflib cannot convert (it logs a traceback) is read as text, without a word on stderr."""
+    path = tmp_path / "odd.ttl"
+    path.write_text("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                    "@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n"
+                    '<http://e/A> a owl:Class ; rdfs:label "animal" ; rdfs:comment "<b:x>An animal.</b:x>"^^rdf:XMLLiteral .\n'
+                    '<http://e/bad iri> a owl:Class ; rdfs:label "bad" .\n')
+    graph = load_source(path)
+    assert "http://e/A" in graph.concepts
+    report = graph.provenance["report"]
+    assert report.counts.get("invalid_iri") == 1 and report.examples["invalid_iri"] == [f"{path}:5 <http://e/bad iri>"]
+    assert capsys.readouterr().err == ""
