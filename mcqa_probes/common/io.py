@@ -83,8 +83,8 @@ _IN_FLIGHT: Dict[Path, Optional[str]] = {}
 def discard_writes_on_signal(signum: int = signal.SIGTERM) -> None:
     """Have ``signum`` (by default SIGTERM: ``kill PID``, a parent's death) remove the temporary files
     of the writes still going on in this process, and the folders made for them that nothing else is
-    in, then end the process (status 128 + signum) as the signal would. Without this the signal ends the process at
-    once and leaves ``.NAME.XXXX.tmp`` files half-written. For processes this package owns (a build's
+    in, then end the process (status 128 + signum) as the signal would. Without this the signal ends
+    the process at once and leaves ``.NAME.XXXX.tmp`` files half-written. For processes this package owns (a build's
     forked workers, a ``bin/`` command): call it from the main thread."""
     def stop(number, _frame) -> None:
         for path, folder in list(_IN_FLIGHT.items()):
@@ -100,6 +100,16 @@ def discard_writes_on_signal(signum: int = signal.SIGTERM) -> None:
     signal.signal(signum, stop)
 
 
+def _listed_temporary(path: Path) -> str:
+    """:func:`_temporary`, the file listed in ``_IN_FLIGHT`` first (the caller un-lists it when done)."""
+    _IN_FLIGHT[path] = None if path.parent.is_dir() else str(path.parent)
+    try:
+        return _temporary(path)
+    except BaseException:
+        _IN_FLIGHT.pop(path, None)
+        raise
+
+
 @contextlib.contextmanager
 def atomic_open(path: PathLike, mode: str = "w", encoding: Optional[str] = "utf-8",
                 newline: Optional[str] = None) -> Iterator[Any]:
@@ -108,12 +118,7 @@ def atomic_open(path: PathLike, mode: str = "w", encoding: Optional[str] = "utf-
     if mode not in ("w", "wt", "wb"):
         raise ValueError(f"atomic_open: mode must be 'w', 'wt' or 'wb', got {mode!r}")
     path = Path(path)
-    _IN_FLIGHT[path] = None if path.parent.is_dir() else str(path.parent)
-    try:
-        temporary = _temporary(path)
-    except BaseException:
-        _IN_FLIGHT.pop(path, None)
-        raise
+    temporary = _listed_temporary(path)
     try:
         if "b" in mode:
             stream = open(temporary, "wb")
@@ -225,7 +230,7 @@ def write_with(path: PathLike, writer: Callable[[str], None]) -> Path:
     """``writer(temporary_path)`` writes the file (e.g. matplotlib's ``savefig``); then it is fsync'ed
     and renamed over ``path``. The temporary name ends with ``path``'s suffix."""
     path = Path(path)
-    temporary = _temporary(path)
+    temporary = _listed_temporary(path)
     try:
         writer(temporary)
         with open(temporary, "rb") as stream:
