@@ -14,7 +14,7 @@
 import functools
 import html
 import re
-from typing import Iterable, Optional, Pattern, Sequence, Tuple
+from typing import Iterable, List, Optional, Pattern, Sequence, Tuple
 
 #: an HTML/XML tag or comment (``<br/>``, ``<a href="...">``, ``</p>``), not a comparison: HPO writes
 #: "(<60 mmHg) without a decrease ... (> or = to 100 mmHg)"
@@ -95,9 +95,36 @@ def label_from_iri(iri: str) -> str:
     """The words of an IRI's local name (``.../animals#HasEggs`` -> ``has eggs``, ``American_Hot`` ->
     ``american hot``, acronyms kept); '' for an opaque id (digits: ``SO_0000110``, ``c_1234``)."""
     local = re.split(r"[#/:]", iri.rstrip("/#"))[-1]
-    if not _WORDY_NAME.fullmatch(local):
+    letters, digits = sum(c.isalpha() for c in local), sum(c.isdigit() for c in local)
+    if not _WORDY_NAME.fullmatch(local) and not (
+            # an acronym (OLEDTV) or a name with a digit in it (MP3Player), not an id (SO_0000110)
+            re.fullmatch(r"[A-Za-z0-9_\-]+", local) and letters >= 4 and letters > 2 * digits):
         return ""
-    return _as_words([part for chunk in re.split(r"[_\-]+", local) for part in _CAMEL_PART.findall(chunk)])
+    # words of each part between underscores; parts joined by a hyphen stay one word (Wi-FiRouter:
+    # wi-fi router); a mixed acronym stays whole (IoTDevice: IoT device)
+    words: List[str] = []
+    for underscored in re.split(r"_+", local):
+        joined = False
+        for chunk in (c for c in underscored.split("-") if c):
+            parts = [p for piece in _MIXED_ACRONYM.split(chunk) if piece
+                     for p in ([piece] if _MIXED_ACRONYM.fullmatch(piece) else _CAMEL_PART.findall(piece))]
+            merged: List[str] = []
+            for part in parts:      # a number after an acronym is part of it (MP3Player: MP3 player)
+                if part.isdigit() and merged and merged[-1].isupper():
+                    merged[-1] += part
+                else:
+                    merged.append(part)
+            parts = [p if _MIXED_ACRONYM.fullmatch(p) else _as_words([p]) for p in merged]
+            if joined and words and parts:
+                words[-1] = f"{words[-1]}-{parts[0]}"
+                parts = parts[1:]
+            words.extend(parts)
+            joined = True
+    return " ".join(words)
+
+
+#: an acronym written with a small letter inside (IoT, PhD): kept whole in a name made from an IRI
+_MIXED_ACRONYM = re.compile(r"([A-Z][a-z][A-Z])(?![a-z])")
 
 
 def name_variants(names: Sequence[str]) -> Tuple[str, ...]:

@@ -1,7 +1,7 @@
 """Definitions and names as the probes show them: markup out, names found however they are written."""
 import pytest
 
-from mcqa_probes.knowledge.text import clean_definition, mask_names, mentions
+from mcqa_probes.knowledge.text import clean_definition, label_from_iri, mask_names, mentions
 
 
 def test_markup_goes_and_a_comparison_stays():
@@ -136,3 +136,12 @@ def test_a_long_definition_without_spaces_in_chinese_or_japanese_is_cut_at_a_sen
 def test_in_another_language_an_unrelated_word_that_looks_alike_is_not_masked(language, text, names):
     assert mask_names(text, names, "___", language) == (text, 0)
     assert not mentions(text, names, language)
+
+
+@pytest.mark.parametrize("local, name", [
+    ("HasEggs", "has eggs"), ("American_Hot", "american hot"), ("DVDFormat", "DVD format"),
+    ("Wi-FiRouter", "wi-fi router"), ("e-Reader", "e-reader"), ("IoTDevice", "IoT device"),
+    ("OLEDTV", "OLEDTV"), ("MP3Player", "MP3 player"), ("SO_0000110", ""), ("c_1234", ""), ("UBERON_0001062", ""),
+])
+def test_a_name_made_from_an_iri_keeps_hyphens_acronyms_and_numbers_of_a_word(local, name):
+    assert label_from_iri(f"http://example.org/shop#{local}") == name
