@@ -239,6 +239,9 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
     id_lines = {key: Line(number, path) for key, number in id_lines.items()}
     edge_lines = {key: Line(number, path) for key, number in edge_lines.items()}
 
+    #: where an OBO file's term may give its definition as a property value besides def:
+    definition_properties = {"IAO:0000115"}
+    genus_lines: List[Tuple[str, str, Optional[int]]] = []      # (genus, concept, line) of intersection_of
     name, versions = Path(path).stem, {}
     for clause in document.header:
         kind = type(clause).__name__
@@ -296,12 +299,23 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
         implied_links: List[Tuple[str, str, Optional[int]]] = []
         genus: List[str] = []
         differentia: List[Tuple[str, str]] = []
+        other_definitions: List[str] = []
         for clause in frame:
             clause_kind = type(clause).__name__
             if clause_kind == "NameClause":
+                if concept.label is not None:
+                    raise SourceError(path, f"a second name clause in the frame of {raw_id} ('{clause.name}' after "
+                                            f"'{concept.label}'; expected one name per term: another name is a "
+                                            f"synonym clause)", concept.line)
                 concept.label = str(clause.name)
             elif clause_kind == "DefClause":
                 concept.definition = restore(str(clause.definition))
+            elif clause_kind == "PropertyValueClause":
+                # a definition given as a property value (property_value: IAO:0000115 "..." xsd:string):
+                # its OWL rendering's definition annotation too
+                value = clause.property_value
+                if curie(str(value.relation)) in definition_properties and hasattr(value, "value"):
+                    other_definitions.append(restore(str(value.value)))
             elif clause_kind == "SynonymClause":
                 synonym = clause.synonym
                 if str(synonym.scope).upper() in scopes:
@@ -313,6 +327,13 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
             elif clause_kind == "RelationshipClause":
                 relation, target = str(clause.typedef), str(clause.term)
                 line = edge_lines.get((raw_id, relation, target))
+                restricted = {str(q.key): str(q.value) for q in clause.qualifiers or ()
+                              if str(q.key) in NOT_EXISTENTIAL}
+                if restricted.pop("all_only", "false").lower() == "true" or restricted:
+                    # all_only / cardinality: no "some" link (OWL renders it as another restriction)
+                    report.add("qualified_link", path, line, f"{concept_id} {relation} {target} "
+                               + (" ".join(f"{k}={v}" for k, v in sorted(restricted.items())) or "all_only"))
+                    continue
                 if relation in parent_relations or curie(relation) in parent_relations:
                     parents.append((curie(target), line))
                 else:
@@ -323,6 +344,7 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
             elif clause_kind == "IntersectionOfClause":
                 target = curie(str(clause.term))
                 if clause.typedef is None:
+                    genus_lines.append((target, concept_id, concept.line))
                     implied.append((concept_id, target, concept.line))
                     genus.append(target)
                 else:
@@ -334,6 +356,8 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
             elif clause_kind == "EquivalentToClause":
                 implied.extend([(concept_id, curie(str(clause.term)), concept.line),
                                 (curie(str(clause.term)), concept_id, concept.line)])
+        if other_definitions:           # as an RDF reader picks among several: the first in order
+            concept.definition = min([d for d in (concept.definition, *other_definitions) if d is not None])
         if obsolete:
             data.obsolete.add(concept_id)
             report.add("obsolete", path, concept.line, concept_id)
@@ -355,7 +379,18 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
         if genus or differentia:
             data.definitions.append((concept_id, genus, differentia, []))
     data.existential_relations.update(relation for _, relation, _, _ in data.links)
+    relations = set(data.relation_info) | {relation for _, relation, _, _ in data.links}
+    for target, concept_id, line in genus_lines:
+        if target in relations:         # "intersection_of: part_of": a relation whose target is left off
+            raise SourceError(path, f"intersection_of clause of {concept_id} names the relation {target} without "
+                                    f"its target (expected 'intersection_of: {target} <ID>' or 'intersection_of: "
+                                    f"<CLASS ID>')", line)
     return data
+
+
+#: relationship qualifiers that make a link something else than "some" (OWLAPI's rendering: an
+#: owl:allValuesFrom or a cardinality restriction)
+NOT_EXISTENTIAL = ("all_only", "cardinality", "minCardinality", "maxCardinality")
 
 
 #: a header ``property_value: owl:versionInfo "X" xsd:string``

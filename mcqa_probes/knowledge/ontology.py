@@ -39,6 +39,8 @@ REPORT_KINDS = OrderedDict([
     ("no_label", "concepts without a usable label, dropped"),
     ("label_from_iri", "classes without any label, named after their IRI (the name given in brackets)"),
     ("no_definition", "concepts without a definition (not asked in the definitions probe)"),
+    ("qualified_link", "relationship clauses with an all_only or cardinality qualifier (not a 'some' link, as "
+                       "OWL renders them), skipped"),
     ("undefined_parent", "edges to a concept that is never defined, dropped"),
     ("self_parent", "edges from a concept to itself (C is_a C, C rdfs:subClassOf C), dropped"),
     ("edge_lifted", "edges to an obsolete or dropped concept, linked on to its parents"),

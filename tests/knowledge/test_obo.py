@@ -133,3 +133,43 @@ def test_a_file_that_is_not_utf8_is_an_error_with_its_line(tmp_path):
     path.write_bytes(VEHICLES.read_bytes().replace(b"name: wheel", b"name: wh\xe9el"))
     with pytest.raises(SourceError, match=r"latin1.obo:\d+: not UTF-8"):
         read(path)
+
+
+HEADER = "format-version: 1.4\nontology: ex\n\n[Typedef]\nid: part_of\nname: part of\n\n"
+
+
+def _obo(tmp_path, text):
+    path = tmp_path / "ex.obo"
+    path.write_text(HEADER + text)
+    return path
+
+
+def test_a_relationship_with_all_only_or_a_cardinality_is_no_some_link_and_is_counted(tmp_path):
+    """``{maxCardinality="0"}``: a ventricle is part of no heart; OWL renders these as other restrictions."""
+    report = SourceReport()
+    data = read_obo(str(_obo(tmp_path, "[Term]\nid: EX:1\nname: heart\n\n[Term]\nid: EX:2\nname: ventricle\n"
+                                       'relationship: part_of EX:1 {maxCardinality="0"}\n'
+                                       'relationship: part_of EX:3 {all_only="true"}\n'
+                                       'relationship: part_of EX:4 {source="PMID:1"}\n'
+                                       'relationship: part_of EX:5 {all_only="false"}\n')), Vocabulary(), report)
+    assert [(s, o) for s, _, o, _ in data.links] == [("EX:2", "EX:4"), ("EX:2", "EX:5")]
+    assert report.counts["qualified_link"] == 2
+
+
+def test_a_definition_given_as_a_property_value_is_read_as_its_owl_rendering_reads_it(tmp_path):
+    data = read_obo(str(_obo(tmp_path, '[Term]\nid: EX:1\nname: root\nproperty_value: IAO:0000115 "The base of a '
+                                       'plant." xsd:string\n\n[Term]\nid: EX:2\nname: leaf\ndef: "A flat organ." []\n'
+                                       'property_value: IAO:0000115 "A green organ." xsd:string\n')),
+                    Vocabulary(), SourceReport())
+    assert data.concepts["EX:1"].definition == "The base of a plant."
+    assert data.concepts["EX:2"].definition == "A flat organ."          # the first in order, as from RDF
+
+
+@pytest.mark.parametrize("frame, message", [
+    ("[Term]\nid: EX:1\nname: tuber\nname: tuber2\n", r"ex.obo:\d+: a second name clause in the frame of EX:1"),
+    ("[Term]\nid: EX:1\nname: leaf\n\n[Term]\nid: EX:2\nname: blade\nintersection_of: part_of\n"
+     "intersection_of: EX:1\n", r"ex.obo:\d+: intersection_of clause of EX:2 names the relation part_of without its target"),
+])
+def test_a_used_clause_that_breaks_the_rules_is_an_error_with_its_line(tmp_path, frame, message):
+    with pytest.raises(SourceError, match=message):
+        read_obo(str(_obo(tmp_path, frame)), Vocabulary(), SourceReport())
