@@ -6,7 +6,7 @@ from collections import deque
 
 import pytest
 
-from mcqa_probes.builders.ontology_qa import OntologyQABuilder
+from mcqa_probes.builders.ontology_qa import OntologyQABuilder, _rank
 from mcqa_probes.data.question import question_from_json
 from mcqa_probes.knowledge.source import load_source
 from tests.conftest import FIXTURES
@@ -220,8 +220,22 @@ def test_definitions_mask_a_concepts_own_name_and_a_definition_that_only_repeats
     # the two are counted, with or without a cap on the concepts asked
     with_definition = [c for c in clinics.ids(["n"]) if clinics[c].definition]
     assert builder.summary["unusable_definition"] == 2 == len(with_definition) - builder.summary["askable"]
-    capped, _ = build(clinics, "definitions", max_concepts=len(with_definition) - 1)
-    assert 1 <= capped.summary["unusable_definition"] <= 2
+    # with a cap, only the definitions tested (in the cap's hash order, until the cap is reached) are
+    # counted: the unusable ones ranked before the cap-th usable one
+    unusable = {"schema:Hospital", "schema:Pharmacy"}
+    ranked = sorted(with_definition, key=lambda c: _rank("definitions", c))
+    for cap in range(1, len(with_definition)):
+        usable_seen, expected = 0, 0
+        for concept_id in ranked:
+            if concept_id in unusable:
+                expected += 1
+            else:
+                usable_seen += 1
+                if usable_seen == cap:
+                    break
+        capped, capped_questions = build(clinics, "definitions", max_concepts=cap)
+        assert capped.summary.get("unusable_definition", 0) == expected, cap
+        assert len({q.concept for q in capped_questions}) <= cap
 
 
 def test_synonymy_asks_for_another_name(vehicles):
