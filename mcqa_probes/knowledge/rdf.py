@@ -79,10 +79,11 @@ def syntax_of(path: str) -> Optional[str]:
     return SYNTAX_BY_SUFFIX.get(Path(path).suffix.lower())
 
 
-def _sniff(path: str) -> str:
-    """The RDF syntax of a file whose suffix does not say (``--format rdf`` on ``x.data``) by its first
-    characters: JSON-LD (``{``, ``[``), RDF/XML (``<``), else Turtle. OWL/XML and the OWL functional and
-    Manchester syntaxes, which rdflib does not read, are an error that says so."""
+def _sniff(path: str, given: Optional[str]) -> str:
+    """The RDF syntax to parse ``path`` with: ``given`` (by ``--format`` or the suffix), else by its first
+    characters (``--format rdf`` on ``x.data``): JSON-LD (``{``, ``[``), RDF/XML (``<``), else Turtle.
+    OWL/XML and the OWL functional and Manchester syntaxes, which rdflib does not read (and a ``.owl``
+    file may hold), are an error that says so."""
     with open(path, "rb") as handle:
         head = handle.read(20_000).decode("utf-8", errors="replace")
     start = head.lstrip("\ufeff \t\r\n")
@@ -96,6 +97,8 @@ def _sniff(path: str) -> str:
         raise SourceError(path, "the OWL functional or Manchester syntax, which is not read (expected RDF/XML, "
                                 "Turtle, N-Triples or JSON-LD: save the ontology as RDF/XML or Turtle)",
                           head.count("\n", 0, functional.start()) + 1)
+    if given is not None:
+        return given
     if start.startswith(("{", "[")):
         return "json-ld"
     return "xml" if start.startswith("<") and not start.startswith("<http") else "turtle"
@@ -105,8 +108,8 @@ def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = No
     import rdflib  # lazy: RDF support is needed only for RDF sources
 
     used = syntax or syntax_of(path)
-    if used in (None, "xml"):
-        used = _sniff(path) if used is None else (_sniff(path) and "xml")
+    if used in (None, "xml"):       # the text tells what a suffix does not, or an XML that is no RDF/XML
+        used = _sniff(path, used)
     graph = rdflib.Graph()
     try:
         with warnings.catch_warnings(), _rdflib_log() as logged:   # rdflib's JSON-LD parser uses its own deprecated ConjunctiveGraph

@@ -245,16 +245,14 @@ def load_source(
     # --lang in no label, or in few, of a file whose labels are tagged: the few concepts with an
     # untagged label, or with one in --lang, would make a probe while most of the source is dropped
     wanted = vocabulary.lang.lower().split("-")[0]
-    # the file's languages, the most used first
-    tags = sorted(data.label_languages, key=lambda tag: (-data.label_languages[tag], tag))
+    tags = _languages_by_use(data)
     in_wanted = sum(count for tag, count in data.label_languages.items() if tag.split("-")[0] == wanted)
     if (concepts and tags and tags[0].split("-")[0] != wanted and data.label_languages[tags[0]] > in_wanted
             and report.counts.get("no_label", 0) > len(concepts)):
-        languages = ", ".join(f"{tag} ({data.label_languages[tag]})" for tag in tags)
         raise SourceError(where, f"--lang {vocabulary.lang}: {report.counts['no_label']} concepts dropped for want of "
                                  f"a label in this language, {len(concepts)} kept (expected most concepts labelled "
-                                 f"in --lang; the file's labels, concepts per language: {languages}): "
-                                 f"give --lang {tags[0]}")
+                                 f"in --lang; the file's labels, concepts per language: "
+                                 f"{_languages_text(data, tags)}): give --lang {tags[0]}")
 
     # a skipped concept (no label, obsolete, deprecated) in the middle of the hierarchy: the edges to it
     # go on to its own parents, so that "exactly one correct answer" still sees every ancestor
@@ -404,11 +402,10 @@ def load_source(
         implied_links = sorted({edge for edge in implied_links if edge[0] in keep and edge[2] in keep}
                                | set(through_outside))
     if not concepts:
-        other = sorted(set(data.label_languages) - {vocabulary.lang.lower()},
-                       key=lambda tag: (-data.label_languages[tag], tag))
+        other = [tag for tag in _languages_by_use(data) if tag != vocabulary.lang.lower()]
         near = [tag for tag in other if tag.split("-")[0] == vocabulary.lang.lower().split("-")[0]]
-        languages = ", ".join(f"{tag} ({data.label_languages[tag]})" for tag in other)
-        hint = (f"; labels are in {languages} (concepts per language): give --lang {(near or other)[0]}"
+        hint = (f"; labels are in {_languages_text(data, other)} (concepts per language): give --lang "
+                f"{(near or other)[0]}"
                 if other and not roots else "")
         raise SourceError(where, "no concepts left after reading and filtering (expected classes or concepts "
                                  "with a label" + (f" under --root {','.join(roots)}" if roots else "")
@@ -533,6 +530,16 @@ def _nfc(text: Optional[str]) -> Optional[str]:
     """Text in Unicode's composed form (NFC): ``café`` written with one ``é`` or with ``e`` and a combining
     accent is one name (the name tests and the leakage masking compare characters)."""
     return unicodedata.normalize("NFC", text) if text and not text.isascii() else text
+
+
+def _languages_by_use(data: SourceData) -> List[str]:
+    """The language tags of the file's labels, the one that labels most concepts first."""
+    return sorted(data.label_languages, key=lambda tag: (-data.label_languages[tag], tag))
+
+
+def _languages_text(data: SourceData, tags: List[str]) -> str:
+    """``nl-be (1345), en-gb (1)``: the tags with the number of concepts labelled in each."""
+    return ", ".join(f"{tag} ({data.label_languages[tag]})" for tag in tags)
 
 
 def _name_key(name: str) -> str:

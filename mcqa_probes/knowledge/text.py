@@ -203,14 +203,13 @@ def mentions(text: str, names: Sequence[str], language: Optional[str] = None) ->
     ``language`` other than English with a Snowball stemmer, a name inflected otherwise too (Dutch
     *clubhuizen* for *clubhuis*: :func:`inflected_spans`)."""
     found = _named_variants(text, names)
-    if found:
-        spaced = text.replace("_", " ")
-        if _written_as_listed(spaced, found) or _variants_pattern(found).search(spaced) is not None:
-            return True
-    if language is None or not text:
+    stem = stemmer(language) if language is not None and text else None
+    if not found and stem is None:
         return False
-    stem = stemmer(language)
-    return stem is not None and bool(inflected_spans(text.replace("_", " "), names, stem))
+    spaced = text.replace("_", " ")
+    if found and (_written_as_listed(spaced, found) or _variants_pattern(found).search(spaced) is not None):
+        return True
+    return stem is not None and bool(inflected_spans(spaced, names, stem))
 
 
 #: Snowball's stemmers by ISO 639-1 code (English needs none: the patterns know its plurals)

@@ -57,23 +57,23 @@ def probe_files(inputs: CardInputs) -> Dict[str, Path]:
     """The probe files present under ``probes_dir`` (``<probe>/<split>.jsonl``): the probes its
     manifest lists (a build from a user's ontology has relation probes such as ``part_of``), else
     the paper's, in the paper's order."""
-    if not inputs.probes_dir:
-        return {}
-    root = Path(inputs.probes_dir)
-    names = _manifest(inputs).get("probes") or WORDNETQA_PROBES
-    files = {p: root / p / f"{inputs.split}.jsonl" for p in names}
-    return {p: path for p, path in files.items() if path.is_file() and path.stat().st_size > 0}
+    return {p: path for p, path in _split_files(inputs).items() if path.stat().st_size > 0}
 
 
 def empty_probe_files(inputs: CardInputs) -> List[str]:
     """The probes whose split file is there but holds no question (a small relation probe built from
     a user's ontology: too few concepts to fill every split); not scored, and said so."""
+    return [p for p, path in _split_files(inputs).items() if path.stat().st_size == 0]
+
+
+def _split_files(inputs: CardInputs) -> Dict[str, Path]:
+    """``<probes_dir>/<probe>/<split>.jsonl`` of the manifest's probes (else the paper's) that exist."""
     if not inputs.probes_dir:
-        return []
+        return {}
     root = Path(inputs.probes_dir)
     names = _manifest(inputs).get("probes") or WORDNETQA_PROBES
-    return [p for p in names if (root / p / f"{inputs.split}.jsonl").is_file()
-            and (root / p / f"{inputs.split}.jsonl").stat().st_size == 0]
+    files = {p: root / p / f"{inputs.split}.jsonl" for p in names}
+    return {p: path for p, path in files.items() if path.is_file()}
 
 
 def probe_source(inputs: CardInputs) -> Optional[Dict[str, str]]:
