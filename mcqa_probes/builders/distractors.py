@@ -138,16 +138,16 @@ class DistractorSampler:
         family: Family,
         valid: Callable[[str], bool],
         key_of: Callable[[str], str],
-        taken_texts: Sequence[str],
+        taken_keys: Sequence[str],
         count: int = 4,
     ) -> Optional[Selection]:
         """Up to ``count`` valid members of ``family``, topped up with random valid concepts.
 
-        ``key_of(candidate)`` is the lower-case text of its choice: no two choices (``taken_texts``
-        included) may have the same. Returns None when a non-random family has no valid member, or
+        ``key_of(candidate)`` is the key of its choice's text (the builder's ``choice_key``: the text in
+        lower case for WordNet): no two choices (``taken_keys``, the answer's, included) may have the same. Returns None when a non-random family has no valid member, or
         when not enough random concepts can be found.
         """
-        taken = {text.lower() for text in taken_texts}
+        taken = set(taken_keys)
         chosen: List[str] = []
         from_family: List[str] = []
         chains: List[str] = []

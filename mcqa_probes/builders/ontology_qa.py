@@ -50,7 +50,7 @@ from mcqa_probes.builders.ontology_templates import (
 from mcqa_probes.builders.templates import lemma_set, render_stem, surface, template_ids
 from mcqa_probes.builders.wordnetqa import WordNetQABuilder, merged_settings
 from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph, Relation, RelationView
-from mcqa_probes.knowledge.text import content_words, mask_names, mentions, stemmer
+from mcqa_probes.knowledge.text import content_words, distinct_names, mask_names, mentions, name_key, stemmer
 
 #: what an ontology build changes from the WordNet defaults (every key can be overridden)
 ONTOLOGY_SETTINGS: Dict[str, object] = {
@@ -149,6 +149,9 @@ class OntologyQABuilder(WordNetQABuilder):
         #: (mcqa_probes.knowledge.text.mentions); None for English (its plurals are in the patterns)
         language = ((graph.provenance or {}).get("vocabulary") or {}).get("lang")
         self.language = language if stemmer(language) is not None else None
+        #: the source's language as given (None: English), for the English-only plural rules
+        self.language_code = language
+        self._spellings: Dict[str, List[str]] = {}
         self._names: Dict[str, FrozenSet[str]] = {}
         self._terms: Dict[str, str] = {}
         self._by_name: Optional[Dict[str, List[str]]] = None
@@ -182,12 +185,26 @@ class OntologyQABuilder(WordNetQABuilder):
 
     # ------------------------------------------------------------------ names and definitions
     def names(self, concept_id: str) -> FrozenSet[str]:
-        """The concept's names (label and synonyms), lower case, underscores as spaces."""
+        """The concept's names (label and synonyms) as :func:`~mcqa_probes.knowledge.text.name_key`
+        keys: lower case, without spaces, ``_`` or ``-`` (two concepts named ``A-minor RNA motif`` and
+        ``A minor RNA motif`` share a name)."""
         found = self._names.get(concept_id)
         if found is None:
-            found = self._names[concept_id] = frozenset(
-                " ".join(lemma.replace("_", " ").lower().split()) for lemma in self.graph[concept_id].lemmas)
+            found = self._names[concept_id] = frozenset(name_key(lemma) for lemma in self.graph[concept_id].lemmas)
         return found
+
+    def spellings(self, concept: Concept) -> List[str]:
+        """The concept's names as choices show them, without respellings of an earlier one (case,
+        space, ``_``, ``-``, an English plural: :func:`~mcqa_probes.knowledge.text.distinct_names`):
+        ``protein-coding`` is no synonym of ``protein coding``."""
+        found = self._spellings.get(concept.id)
+        if found is None:
+            found = self._spellings[concept.id] = distinct_names(lemma_set(concept), self.language_code)
+        return found
+
+    def choice_key(self, text: str) -> str:
+        """Two choices may not be one name respelled (:func:`~mcqa_probes.knowledge.text.name_key`)."""
+        return name_key(text)
 
     def namesakes(self, concept_id: str) -> Tuple[str, ...]:
         """The other concepts that share a name (label or synonym) with this one."""
@@ -218,8 +235,8 @@ class OntologyQABuilder(WordNetQABuilder):
         if kind == "definitions":
             return lambda concept: self.usable_definition(concept.id)
         if kind == "synonymy":
-            return lambda concept: surface(_second_name(lemma_set(concept)))
-        return lambda concept: surface(lemma_set(concept)[0])
+            return lambda concept: surface(_second_name(self.spellings(concept)))
+        return lambda concept: surface(self.spellings(concept)[0])
 
     # ------------------------------------------------------------------ who is asked
     def askable(self, probe: str) -> List[str]:
@@ -227,7 +244,7 @@ class OntologyQABuilder(WordNetQABuilder):
         if probe == "definitions":
             return [c for c in ids if self.usable_definition(c)]
         if probe == "synonymy":
-            return [c for c in ids if len(lemma_set(self.graph[c])) > 1]
+            return [c for c in ids if len(self.spellings(self.graph[c])) > 1]
         if probe == "hypernymy":
             return [c for c in ids if self.graph.hypernyms(c)]
         if probe == "hyponymy":
@@ -408,13 +425,13 @@ class OntologyQABuilder(WordNetQABuilder):
         concept = self.graph[concept_id]
         term = self._terms.get(concept_id)
         if term is None:
-            term = self._terms[concept_id] = surface(lemma_set(concept)[0])
+            term = self._terms[concept_id] = surface(self.spellings(concept)[0])
         answer = self.graph[answer_id]
         own_answer = None
         context = ""
         summary = self.summary
         if template_kind == "synonymy":
-            names = lemma_set(concept)[1:]
+            names = self.spellings(concept)[1:]
             own_answer = surface(names[index % len(names)])       # index counts every variant
         if template_kind == "definitions" and mentions(concept.definition, concept.lemmas, self.language):
             summary["definition_names_its_concept"] = summary.get("definition_names_its_concept", 0) + 1

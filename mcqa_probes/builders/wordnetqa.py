@@ -224,6 +224,10 @@ class WordNetQABuilder:
             raise KeyError(f"not a WordNetQA probe: {probe!r} (expected one of {', '.join(WORDNET_PROBES)})")
         return probe
 
+    def choice_key(self, text: str) -> str:
+        """What two choices of one question may not share: their text in lower case."""
+        return text.lower()
+
     def choice_renderer(self, probe: str) -> Callable[[Concept], str]:
         return CHOICE_RENDERERS[self.kind(probe)]
 
@@ -287,7 +291,8 @@ class WordNetQABuilder:
         # concept -> its choice text, and that text in lower case (two choices may not be the same):
         # made on first use and read by the dicts' own lookup (the builds' most frequent call)
         text_of = _Memo(lambda concept_id: render(graph[concept_id])).__getitem__
-        key_of = _Memo(lambda concept_id: text_of(concept_id).lower()).__getitem__
+        choice_key = self.choice_key
+        key_of = _Memo(lambda concept_id: choice_key(text_of(concept_id))).__getitem__
 
         max_family = settings["max_family_distractors"]
         max_family = int(max_family.get(kind, count)) if isinstance(max_family, dict) else int(max_family)
@@ -316,7 +321,8 @@ class WordNetQABuilder:
                     shown_answer = answer_text if own_answer is None else own_answer
                     seen_sets = set()
                     found = self._perturbations(
-                        rng, families, max_perturbations, concept_id, concept.pos, valid, key_of, shown_answer, count,
+                        rng, families, max_perturbations, concept_id, concept.pos, valid, key_of, choice_key(shown_answer),
+                        count,
                         with_pools,
                     )
                     if not found:
@@ -346,7 +352,7 @@ class WordNetQABuilder:
                     index += 1
         return questions
 
-    def _perturbations(self, rng, families, max_perturbations, concept_id, pos, valid, key_of, answer_text, count,
+    def _perturbations(self, rng, families, max_perturbations, concept_id, pos, valid, key_of, answer_key, count,
                        with_pools):
         """``(family, selection)`` for random plus up to ``max_perturbations - 1`` other families
         (``with_pools``: a dict, kept by the caller for one probe, of each concept's families that have
@@ -357,14 +363,14 @@ class WordNetQABuilder:
         shuffle(rng.getrandbits, others)
         wanted = len(others) if max_perturbations is None else int(max_perturbations) - 1
         found = []
-        selection = self.sampler.select(rng, concept_id, pos, RANDOM, valid, key_of, [answer_text], count)
+        selection = self.sampler.select(rng, concept_id, pos, RANDOM, valid, key_of, [answer_key], count)
         if selection is not None:
             found.append((RANDOM, selection))
         taken = 0
         for family in others:
             if taken >= wanted:
                 break
-            selection = self.sampler.select(rng, concept_id, pos, family, valid, key_of, [answer_text], count)
+            selection = self.sampler.select(rng, concept_id, pos, family, valid, key_of, [answer_key], count)
             if selection is not None:
                 found.append((family, selection))
                 taken += 1

@@ -134,8 +134,46 @@ def name_variants(names: Sequence[str]) -> Tuple[str, ...]:
 
 @functools.lru_cache(maxsize=200_000)
 def _name_variants(names: Tuple[str, ...]) -> Tuple[str, ...]:
-    found = {" ".join(name.replace("_", " ").split()).lower() for name in names if name and name.strip()}
+    # a hyphen between words is a space too ("ON-bipolar cell" names the "ON bipolar cell" of a text)
+    found = {" ".join(name.replace("_", " ").replace("-", " ").split()).lower() for name in names if name and name.strip()}
+    found.discard("")
     return tuple(sorted(found, key=lambda n: (-len(n), n)))
+
+
+def _english(language: Optional[str]) -> bool:
+    return (language or "en").lower().split("-")[0] == "en"
+
+
+def name_key(name: str) -> str:
+    """What two spellings of one name have in common: lower case, without spaces, ``_`` or ``-``
+    (``Low-set ears``, ``low set ears`` and ``Lowset ears`` give one key). Names with one key are one
+    name: a distractor spelled so like the answer is the answer."""
+    return _squashed(name.strip())
+
+
+def _plural_of(plural: str, singular: str) -> bool:
+    """``plural`` (a :func:`name_key`) is the English plural of ``singular``: ``+s``, ``+es``, ``y`` -> ``ies``."""
+    if not plural.startswith(singular[:-1]) or len(singular) < 2:
+        return False
+    tail = plural[len(singular):] if plural.startswith(singular) else None
+    if tail in ("s", "es"):
+        return True
+    return singular.endswith("y") and singular[-2] not in "aeiouy" and plural == singular[:-1] + "ies"
+
+
+def distinct_names(names: Sequence[str], language: Optional[str] = None) -> List[str]:
+    """``names`` without the respellings of an earlier one, in their order: the same :func:`name_key`,
+    or in English one the plural of the other (``Deficit in non-word repetition`` after ``Deficit in
+    nonword repetition``; ``Dental anomalies`` after ``Dental anomaly``). A respelling is not another name."""
+    english = _english(language)
+    kept, keys = [], []
+    for name in names:
+        key = name_key(name)
+        if any(key == other or (english and (_plural_of(key, other) or _plural_of(other, key))) for other in keys):
+            continue
+        keys.append(key)
+        kept.append(name)
+    return kept
 
 
 def name_pattern(names: Sequence[str]) -> Optional[Pattern]:

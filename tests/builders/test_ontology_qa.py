@@ -2,6 +2,7 @@
 closure of the test's own), no shared names, leakage masked or dropped, notes with the source's ids."""
 import json
 import random
+import re
 from collections import deque
 
 import pytest
@@ -168,18 +169,21 @@ def test_no_distractor_shares_a_name_with_the_concept_or_the_answer(vehicles, pr
         assert len({c.lower() for c in question.choices}) == len(question.choices)
 
 
+@pytest.mark.parametrize("synonym, namesake", [("sail", "VO:0000016"), ("Vehicle-Component", "VO:0000013")])
 @pytest.mark.parametrize("probe, step", [("hypernymy", "hypernyms"), ("hyponymy", "hyponyms")])
-def test_no_distractor_is_named_like_another_correct_answer(tmp_path, probe, step):
+def test_no_distractor_is_named_like_another_correct_answer(tmp_path, probe, step, synonym, namesake):
     """watercraft is also called "sail" here, the name of a vehicle component: "sail" offered as a
-    wrong answer for what a sailboat is (or for a kind of watercraft) would be a second right one."""
+    wrong answer for what a sailboat is (or for a kind of watercraft) would be a second right one.
+    So is "vehicle_component" when watercraft is also called "Vehicle-Component": one name respelled."""
     text = (ONTOLOGIES / "vehicles.obo").read_text()
     source = tmp_path / "namesakes.obo"
-    source.write_text(text.replace('synonym: "vessel" EXACT []', 'synonym: "vessel" EXACT []\nsynonym: "sail" EXACT []'))
+    source.write_text(text.replace('synonym: "vessel" EXACT []', f'synonym: "vessel" EXACT []\nsynonym: "{synonym}" EXACT []'))
     graph = load_source(source)
-    assert "sail" in graph["VO:0000003"].lemmas and graph["VO:0000016"].lemmas[0] == "sail"
+    assert synonym in graph["VO:0000003"].lemmas and graph[namesake].lemmas[0] in ("sail", "vehicle_component")
 
     def names(concept_id):
-        return {" ".join(n.replace("_", " ").lower().split()) for n in graph[concept_id].lemmas}
+        # the test's own spelling rule: case, spaces, "_" and "-" do not make another name
+        return {re.sub(r"[\s_-]+", "", n.lower()) for n in graph[concept_id].lemmas}
 
     at_risk = 0
     for seed in range(6):
@@ -526,3 +530,39 @@ def test_classes_equivalent_through_a_class_the_file_does_not_define_are_never_w
     _, questions = build(load_source(path), "hypernymy")
     asked = [q for q in questions if q.concept == "ex:Historical"]
     assert asked and not any("administrative region" in q.choices for q in asked if q.notes["answer_id"] == "ex:Region")
+
+
+def test_a_respelled_name_is_no_synonym_and_never_a_second_choice(tmp_path):
+    """sports car's "sports-car" and truck's "Trucks" are the term respelled: no synonymy answer; a
+    canoe whose only other name is "canoes" is not asked; a concept labelled "road-bike" and another
+    "road bike" are never two choices of one question."""
+    text = (ONTOLOGIES / "vehicles.obo").read_text()
+    text = text.replace('synonym: "roadster" EXACT []', 'synonym: "roadster" EXACT []\nsynonym: "sports-car" EXACT []')
+    text = text.replace('synonym: "lorry" EXACT []', 'synonym: "Trucks" EXACT []\nsynonym: "lorry" EXACT []')
+    text = text.replace("name: canoe\n", 'name: canoe\nsynonym: "canoes" EXACT []\n')
+    text = text.replace('synonym: "road bike" EXACT []', "")
+    text += "\n[Term]\nid: VO:0000040\nname: road-bike\nis_a: VO:0000006 ! bicycle\n"
+    text += "\n[Term]\nid: VO:0000041\nname: road bike\nis_a: VO:0000002 ! land vehicle\n"
+    source = tmp_path / "respelled.obo"
+    source.write_text(text)
+    graph = load_source(source)
+    assert "sports-car" in graph["VO:0000021"].lemmas and "canoes" in graph["VO:0000026"].lemmas
+
+    _, synonymy = build(graph, "synonymy")
+    answers = {q.concept: set() for q in synonymy}
+    for question in synonymy:
+        answers[question.concept].add(question.choices[question.answer_index])
+    assert answers["VO:0000021"] == {"roadster"} and answers["VO:0000007"] == {"lorry"}
+    assert "VO:0000026" not in answers
+
+    def key(text):
+        return re.sub(r"[\s_-]+", "", text.lower())
+
+    shown_together = 0
+    for probe in ("synonymy", "hypernymy", "hyponymy"):
+        for seed in range(4):
+            builder = OntologyQABuilder(graph, {})
+            for question in builder.build(probe, random.Random(f"{seed}:{probe}")):
+                assert len({key(c) for c in question.choices}) == len(question.choices), question.id
+                shown_together += bool({"VO:0000040", "VO:0000041"} & set(question.notes["choice_ids"]))
+    assert shown_together     # the two were offered, never side by side

@@ -1,7 +1,7 @@
 """Definitions and names as the probes show them: markup out, names found however they are written."""
 import pytest
 
-from mcqa_probes.knowledge.text import clean_definition, label_from_iri, mask_names, mentions
+from mcqa_probes.knowledge.text import clean_definition, distinct_names, label_from_iri, mask_names, mentions, name_key
 
 
 def test_markup_goes_and_a_comparison_stays():
@@ -145,3 +145,32 @@ def test_in_another_language_an_unrelated_word_that_looks_alike_is_not_masked(la
 ])
 def test_a_name_made_from_an_iri_keeps_hyphens_acronyms_and_numbers_of_a_word(local, name):
     assert label_from_iri(f"http://example.org/shop#{local}") == name
+
+
+@pytest.mark.parametrize("name, text", [
+    ("ON-bipolar cell", "An ON bipolar cell that depolarizes."),
+    ("ON bipolar cell", "An ON-bipolar cell that depolarizes."),
+    ("non protein-coding", "A non protein coding gene."),
+    ("-10 signal", "The Pribnow box, a -10 signal of bacterial promoters."),
+])
+def test_a_name_written_with_a_hyphen_is_found_written_with_a_space_and_back(name, text):
+    masked, count = mask_names(text, [name])
+    assert count == 1 and "___" in masked and "bipolar" not in masked and "coding" not in masked
+    assert "10 signal" not in masked
+    assert mentions(text, [name])
+
+
+def test_respellings_share_a_key_and_are_one_name():
+    assert name_key("Low-set ears") == name_key("low set ears") == name_key("Lowset_ears") == "lowsetears"
+    assert name_key("road bike") != name_key("road bikes")
+    assert distinct_names(["Low-set ears", "Low set ears", "Low-set pinnae", "Lowset ears", "Melotia"]) == [
+        "Low-set ears", "Low-set pinnae", "Melotia"]
+    # an English plural is a respelling too: +s, +es, consonant + y -> ies; not a longer word
+    assert distinct_names(["dental anomaly", "Dental anomalies", "box", "boxes", "day", "days", "dayss"]) == [
+        "dental anomaly", "box", "day", "dayss"]
+    assert distinct_names(["Overfolded helix", "Overfolded helices"]) == ["Overfolded helix", "Overfolded helices"]
+    assert distinct_names(["bus", "busy", "G quartet", "guanine tetrad", "G-quartet"]) == [
+        "bus", "busy", "G quartet", "guanine tetrad"]
+    # in another language, English plural rules are not applied (Spanish casa, casas: left to Snowball)
+    assert distinct_names(["casa", "casas", "Casa"], "es") == ["casa", "casas"]
+    assert distinct_names(["casa", "casas"], "en-GB") == ["casa"]
