@@ -32,7 +32,8 @@ from typing import Dict, List, Optional, Tuple
 
 from mcqa_probes.knowledge.identifiers import curie, relation_name
 from mcqa_probes.knowledge.ontology import (
-    OBO_EQUIVALENTS, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, own_name, without_own_name,
+    OBO_EQUIVALENTS, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, obsolete_synonym_type, own_name,
+    without_own_name,
 )
 
 #: OBO 1.0's synonym tags, each with its scope (OBO 1.2 writes ``synonym: "text" EXACT []``)
@@ -243,9 +244,13 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
     definition_properties = {"IAO:0000115"}
     genus_lines: List[Tuple[str, str, Optional[int]]] = []      # (genus, concept, line) of intersection_of
     name, versions = Path(path).stem, {}
+    obsolete_types = set()          # synonym types whose synonyms are no longer names
     for clause in document.header:
         kind = type(clause).__name__
-        if kind == "OntologyClause":
+        if kind == "SynonymTypedefClause":
+            if obsolete_synonym_type(str(clause.typedef), str(clause.description)):
+                obsolete_types.add(str(clause.typedef))
+        elif kind == "OntologyClause":
             name = own_name(str(clause.ontology))
         elif kind == "DataVersionClause":
             versions.setdefault("data", str(clause.version))
@@ -318,7 +323,11 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                     other_definitions.append(restore(str(value.value)))
             elif clause_kind == "SynonymClause":
                 synonym = clause.synonym
-                if str(synonym.scope).upper() in scopes:
+                if str(synonym.scope).upper() not in scopes:
+                    pass
+                elif synonym.type is not None and str(synonym.type) in obsolete_types:
+                    report.add("obsolete_synonym", path, concept.line, f"{concept_id} '{restore(str(synonym.desc))}'")
+                else:
                     concept.synonyms.append(restore(str(synonym.desc)))
             elif clause_kind == "IsAClause":
                 target = str(clause.term)

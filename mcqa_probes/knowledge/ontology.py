@@ -14,6 +14,7 @@ vocabulary that says which property means what, and the raw data one file yields
 
 Plain Python: no torch, no allennlp.
 """
+import re
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -39,6 +40,7 @@ REPORT_KINDS = OrderedDict([
     ("no_label", "concepts without a usable label, dropped"),
     ("label_from_iri", "classes without any label, named after their IRI (the name given in brackets)"),
     ("no_definition", "concepts without a definition (not asked in the definitions probe)"),
+    ("obsolete_synonym", "synonyms of an obsolete synonym type (HPO's 'discarded/obsoleted synonym'), skipped"),
     ("qualified_link", "relationship clauses with an all_only or cardinality qualifier (not a 'some' link, as "
                        "OWL renders them), skipped"),
     ("undefined_parent", "edges to a concept that is never defined, dropped"),
@@ -53,6 +55,18 @@ REPORT_KINDS = OrderedDict([
     ("classified", "classes that a defined class's definition covers without a parent edge saying so (kept out "
                    "of its distractors, never asked as its answers)"),
 ])
+
+
+#: a synonym type that marks a name as no longer the concept's (HPO's ``obsolete_synonym``,
+#: "discarded/obsoleted synonym"): its synonyms are no names; read from the type's id or its name
+_OBSOLETE_SYNONYM_TYPE = re.compile(r"obsolete|deprecated|discarded", re.IGNORECASE)
+
+
+def obsolete_synonym_type(*names: str) -> bool:
+    """Whether a synonym type, by its id (``obsolete_synonym``, an IRI ending so) or its name, marks
+    its synonyms obsolete: the OBO reader asks with the ``synonymtypedef`` clause's id and text, the
+    RDF reader with the type's IRI and ``rdfs:label``, alike."""
+    return any(_OBSOLETE_SYNONYM_TYPE.search(name or "") for name in names)
 
 
 @dataclass

@@ -33,7 +33,9 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from mcqa_probes.knowledge.identifiers import KNOWN_PREFIXES, OBO_PURL, curie, expand, relation_name
-from mcqa_probes.knowledge.ontology import RawConcept, SourceData, SourceError, SourceReport, Vocabulary, own_name, without_own_name
+from mcqa_probes.knowledge.ontology import (
+    RawConcept, SourceData, SourceError, SourceReport, Vocabulary, obsolete_synonym_type, own_name, without_own_name,
+)
 from mcqa_probes.knowledge.text import label_from_iri
 
 #: rdflib parser names by file suffix
@@ -411,6 +413,24 @@ def shared_namespaces(bound: Iterable[Tuple[str, str]], shared: Dict[str, str]) 
     return [(prefix, namespace) for namespace, prefix in shared.items()]
 
 
+
+def _obsolete_synonyms(graph) -> Set[Tuple[object, object, str]]:
+    """``(class, property, text)`` of the synonyms whose OWL axiom annotation gives them an obsolete
+    synonym type (``oboInOwl:hasSynonymType``, as an OBO file's ``synonymtypedef`` is rendered: the
+    type's IRI and ``rdfs:label`` say it, :func:`~mcqa_probes.knowledge.ontology.obsolete_synonym_type`)."""
+    import rdflib  # lazy: RDF support is needed only for RDF sources
+
+    found: Set[Tuple[object, object, str]] = set()
+    owl = rdflib.Namespace(OWL)
+    for axiom, kind in graph.subject_objects(rdflib.URIRef(OBO_IN_OWL + "hasSynonymType")):
+        labels = [str(label) for label in graph.objects(kind, rdflib.RDFS.label)]
+        if not obsolete_synonym_type(re.split(r"[#/]", str(kind))[-1], *labels):
+            continue
+        for source in graph.objects(axiom, owl.annotatedSource):
+            for prop in graph.objects(axiom, owl.annotatedProperty):
+                found.update((source, prop, str(target)) for target in graph.objects(axiom, owl.annotatedTarget))
+    return found
+
 def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Optional[str] = None,
              syntax: Optional[str] = None, shared: Optional[Dict[str, str]] = None) -> SourceData:
     """Read one RDF file (see the module docstring); ``kind``: ``owl``, ``rdf``, ``skos`` or None (any);
@@ -601,6 +621,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             if united:
                 data.unions.setdefault(concept_id, []).extend(m for m in united if m not in data.unions.get(concept_id, ()))
 
+    obsolete_synonyms = _obsolete_synonyms(graph)
     for node in concept_nodes:
         concept = RawConcept(id=cid(node))
         labelled = False
@@ -626,8 +647,12 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                 concept.definition = picked[0]
                 break
         for prop in synonym_props:
-            concept.synonyms.extend(_pick(texts(node, prop), vocabulary.lang, every=untagged_too,
-                                          untagged_alone=untagged_too))
+            values = texts(node, prop)
+            if obsolete_synonyms:
+                for value in [v for v in values if (node, prop, str(v)) in obsolete_synonyms]:
+                    values.remove(value)
+                    report.add("obsolete_synonym", path, None, f"{concept.id} '{value}'")
+            concept.synonyms.extend(_pick(values, vocabulary.lang, every=untagged_too, untagged_alone=untagged_too))
         for prop in example_props:
             concept.examples.extend(_pick(texts(node, prop), vocabulary.lang, every=untagged_too))
         data.concepts[concept.id] = concept

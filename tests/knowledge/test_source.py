@@ -575,3 +575,43 @@ def test_a_real_label_wins_over_a_name_made_from_the_iri_whatever_the_file_order
     for order in ([mentions, labels], [labels, mentions]):
         graph = load_source(order)
         assert graph["http://x.org/foaf/Agent"].lemmas[0] == "Agent"
+
+
+def test_a_synonym_of_an_obsolete_synonym_type_is_no_name_in_obo_and_in_its_owl_rendering(tmp_path):
+    """HPO's *Nevus of Ota* keeps "Mongolian spot" as an EXACT synonym of type ``obsolete_synonym``
+    ("discarded/obsoleted synonym"): a name it no longer has. Skipped and counted from the OBO file and
+    from its OWL rendering (the type on the synonym's axiom annotation); a synonym of another type stays."""
+    obo, ttl = tmp_path / "hp.obo", tmp_path / "hp.ttl"
+    obo.write_text('format-version: 1.2\nsynonymtypedef: layperson "layperson term"\n'
+                   'synonymtypedef: obsolete_synonym "discarded/obsoleted synonym"\nontology: hp\n\n'
+                   '[Term]\nid: HP:1\nname: Abnormal skin pigmentation\n\n'
+                   '[Term]\nid: HP:2\nname: Nevus of Ota\nsynonym: "Mongolian spot" EXACT obsolete_synonym []\n'
+                   'synonym: "Ota spot" RELATED obsolete_synonym []\nsynonym: "Oculodermal melanocytosis" EXACT []\n'
+                   'synonym: "Blue-grey patch" EXACT layperson []\n'
+                   "is_a: HP:1\n")
+    ttl.write_text(
+        "@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        "@prefix obo: <http://purl.obolibrary.org/obo/> .\n@prefix oio: <http://www.geneontology.org/formats/oboInOwl#> .\n"
+        "<http://purl.obolibrary.org/obo/hp.owl> a owl:Ontology .\n"
+        '<http://purl.obolibrary.org/obo/hp#obsolete_synonym> a owl:AnnotationProperty ; rdfs:label "discarded/obsoleted synonym" ;'
+        " rdfs:subPropertyOf oio:SynonymTypeProperty .\n"
+        '<http://purl.obolibrary.org/obo/hp#layperson> a owl:AnnotationProperty ; rdfs:label "layperson term" ;'
+        " rdfs:subPropertyOf oio:SynonymTypeProperty .\n"
+        'obo:HP_1 a owl:Class ; rdfs:label "Abnormal skin pigmentation" .\n'
+        'obo:HP_2 a owl:Class ; rdfs:label "Nevus of Ota" ; rdfs:subClassOf obo:HP_1 ; oio:hasExactSynonym "Mongolian spot", '
+        '"Oculodermal melanocytosis", "Blue-grey patch" ; oio:hasRelatedSynonym "Ota spot" .\n'
+        '[ a owl:Axiom ; owl:annotatedSource obo:HP_2 ; owl:annotatedProperty oio:hasRelatedSynonym ; owl:annotatedTarget "Ota spot" ;'
+        " oio:hasSynonymType <http://purl.obolibrary.org/obo/hp#obsolete_synonym> ] .\n"
+        '[ a owl:Axiom ; owl:annotatedSource obo:HP_2 ; owl:annotatedProperty oio:hasExactSynonym ; owl:annotatedTarget "Mongolian spot" ;'
+        " oio:hasSynonymType <http://purl.obolibrary.org/obo/hp#obsolete_synonym> ] .\n"
+        '[ a owl:Axiom ; owl:annotatedSource obo:HP_2 ; owl:annotatedProperty oio:hasExactSynonym ; owl:annotatedTarget "Blue-grey patch" ;'
+        " oio:hasSynonymType <http://purl.obolibrary.org/obo/hp#layperson> ] .\n")
+    lemmas = []
+    for path in (obo, ttl):
+        graph = load_source(path)
+        assert "Mongolian spot" not in graph["HP:2"].lemmas, path
+        assert {"Oculodermal melanocytosis", "Blue-grey patch"} <= set(graph["HP:2"].lemmas), path
+        report = graph.provenance["report"]      # a RELATED synonym is no name in any case: not counted
+        assert report.counts["obsolete_synonym"] == 1 and "HP:2 'Mongolian spot'" in report.examples["obsolete_synonym"][0]
+        lemmas.append(graph["HP:2"].lemmas)
+    assert lemmas[0] == lemmas[1]
