@@ -244,7 +244,8 @@ class OntologyQABuilder(WordNetQABuilder):
         if probe == "definitions":
             return [c for c in ids if self.usable_definition(c)]
         if probe == "synonymy":
-            return [c for c in ids if len(self.spellings(self.graph[c])) > 1]
+            graph = self.graph
+            return [c for c in ids if len(graph[c].lemmas) > 1 and len(self.spellings(graph[c])) > 1]
         if probe == "hypernymy":
             return [c for c in ids if self.graph.hypernyms(c)]
         if probe == "hyponymy":
