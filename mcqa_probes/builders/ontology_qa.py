@@ -26,7 +26,9 @@ for ontologies:
   ``r part_of h`` gives ``c located_in h`` when ``located_in`` is transitive over ``part_of``; the
   walk follows every relation a chain goes through, a little more than the chains entail) is never
   offered; nor one that shares a name
-  (label or synonym) with the concept or the answer.
+  (label or synonym) with the concept or the answer, names compared respelled (case, spaces, ``_``,
+  ``-``: :func:`~mcqa_probes.knowledge.text.name_key`); a concept's respellings (and, in English,
+  plurals) of a name are not its synonyms.
 * **definition leakage**: a definition in a stem that names the answer (genus-first definitions
   name the parent the hypernymy probe asks for) has that name masked (``___``), or the question is
   dropped with ``leakage: drop``; a definition that names its own concept is masked in every choice
