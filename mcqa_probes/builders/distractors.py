@@ -144,8 +144,9 @@ class DistractorSampler:
         """Up to ``count`` valid members of ``family``, topped up with random valid concepts.
 
         ``key_of(candidate)`` is the key of its choice's text (the builder's ``choice_key``: the text in
-        lower case for WordNet): no two choices (``taken_keys``, the answer's, included) may have the same. Returns None when a non-random family has no valid member, or
-        when not enough random concepts can be found.
+        lower case for WordNet): no two choices (``taken_keys``, the answer's, included) may have the
+        same. Returns None when a non-random family has no valid member, or when not enough random
+        concepts can be found.
         """
         taken = set(taken_keys)
         chosen: List[str] = []

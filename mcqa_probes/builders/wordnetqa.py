@@ -288,7 +288,7 @@ class WordNetQABuilder:
         max_perturbations = settings["max_perturbations"]
         count = int(settings["num_choices"]) - 1
         graph = self.graph
-        # concept -> its choice text, and that text in lower case (two choices may not be the same):
+        # concept -> its choice text, and that text's key (two choices may not share one: choice_key):
         # made on first use and read by the dicts' own lookup (the builds' most frequent call)
         text_of = _Memo(lambda concept_id: render(graph[concept_id])).__getitem__
         choice_key = self.choice_key

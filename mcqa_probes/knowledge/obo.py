@@ -323,12 +323,11 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                     other_definitions.append(restore(str(value.value)))
             elif clause_kind == "SynonymClause":
                 synonym = clause.synonym
-                if str(synonym.scope).upper() not in scopes:
-                    pass
-                elif synonym.type is not None and str(synonym.type) in obsolete_types:
-                    report.add("obsolete_synonym", path, concept.line, f"{concept_id} '{restore(str(synonym.desc))}'")
-                else:
-                    concept.synonyms.append(restore(str(synonym.desc)))
+                if str(synonym.scope).upper() in scopes:     # a synonym of another scope is no name anyway
+                    if synonym.type is not None and str(synonym.type) in obsolete_types:
+                        report.add("obsolete_synonym", path, concept.line, f"{concept_id} '{restore(str(synonym.desc))}'")
+                    else:
+                        concept.synonyms.append(restore(str(synonym.desc)))
             elif clause_kind == "IsAClause":
                 target = str(clause.term)
                 if "is_a" in parent_relations:

@@ -413,7 +413,6 @@ def shared_namespaces(bound: Iterable[Tuple[str, str]], shared: Dict[str, str]) 
     return [(prefix, namespace) for namespace, prefix in shared.items()]
 
 
-
 def _obsolete_synonyms(graph) -> Set[Tuple[object, object, str]]:
     """``(class, property, text)`` of the synonyms whose OWL axiom annotation gives them an obsolete
     synonym type (``oboInOwl:hasSynonymType``, as an OBO file's ``synonymtypedef`` is rendered: the
