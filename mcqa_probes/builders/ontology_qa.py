@@ -153,6 +153,7 @@ class OntologyQABuilder(WordNetQABuilder):
         self.language = language if stemmer(language) is not None else None
         #: the source's language as given (None: English), for the English-only plural rules
         self.language_code = language
+        self.english = (language or "en").lower().split("-")[0] == "en"
         self._spellings: Dict[str, List[str]] = {}
         self._names: Dict[str, FrozenSet[str]] = {}
         self._terms: Dict[str, str] = {}
@@ -188,11 +189,12 @@ class OntologyQABuilder(WordNetQABuilder):
     # ------------------------------------------------------------------ names and definitions
     def names(self, concept_id: str) -> FrozenSet[str]:
         """The concept's names (label and synonyms) as :func:`~mcqa_probes.knowledge.text.name_key`
-        keys: lower case, without spaces, ``_`` or ``-`` (two concepts named ``A-minor RNA motif`` and
-        ``A minor RNA motif`` share a name)."""
+        keys: lower case, without spaces, ``_`` or ``-``, in English without a plural ending (two
+        concepts named ``A-minor RNA motif`` and ``A minor RNA motif`` share a name)."""
         found = self._names.get(concept_id)
         if found is None:
-            found = self._names[concept_id] = frozenset(name_key(lemma) for lemma in self.graph[concept_id].lemmas)
+            english = self.english
+            found = self._names[concept_id] = frozenset(name_key(lemma, english) for lemma in self.graph[concept_id].lemmas)
         return found
 
     def spellings(self, concept: Concept) -> List[str]:
@@ -206,7 +208,7 @@ class OntologyQABuilder(WordNetQABuilder):
 
     def choice_key(self, text: str) -> str:
         """Two choices may not be one name respelled (:func:`~mcqa_probes.knowledge.text.name_key`)."""
-        return name_key(text)
+        return name_key(text, self.english)
 
     def namesakes(self, concept_id: str) -> Tuple[str, ...]:
         """The other concepts that share a name (label or synonym) with this one."""

@@ -144,12 +144,21 @@ def _english(language: Optional[str]) -> bool:
     return (language or "en").lower().split("-")[0] == "en"
 
 
-def name_key(name: str) -> str:
+def name_key(name: str, english: bool = True) -> str:
     """What two spellings of one name have in common: lower case, without spaces, ``_`` or ``-``
-    (``Low-set ears``, ``low set ears`` and ``Lowset ears`` give one key). Names with one key are one
-    name: a distractor spelled so like the answer is the answer. (String methods, no pattern or cache:
-    called for every name of every concept, 500,000 concepts and more.)"""
-    return "".join(name.lower().split()).replace("_", "").replace("-", "")
+    (``Low-set ears``, ``low set ears`` and ``Lowset ears`` give one key), and in English a regular
+    plural ending taken off a key of five letters or more (HPO's *Ear anomalies*, a synonym of one
+    concept, and *Ear anomaly*, of another; a shorter key is often an acronym: *IRE*, *IRES*). Names
+    with one key are one name: a distractor spelled so like the answer is the answer. (String methods,
+    no pattern or cache: called for every name of every concept, 500,000 concepts and more.)"""
+    key = "".join(name.lower().split()).replace("_", "").replace("-", "")
+    if not english or len(key) < 5 or not key.endswith("s") or key.endswith(("ss", "us", "is")):
+        return key
+    if key.endswith("ies"):
+        return key[:-3] + "y"
+    if key.endswith(("sses", "xes", "ches", "shes")):      # classes, boxes, branches (not diseases, sizes)
+        return key[:-2]
+    return key[:-1]
 
 
 def _plural_of(plural: str, singular: str) -> bool:
@@ -169,10 +178,12 @@ def distinct_names(names: Sequence[str], language: Optional[str] = None) -> List
     english = _english(language)
     kept, keys = [], []
     for name in names:
-        key = name_key(name)
-        if any(key == other or (english and (_plural_of(key, other) or _plural_of(other, key))) for other in keys):
+        # the key, and the letters as written for the plural test (a short name, "viruses" / "virus")
+        key, letters = name_key(name, english), name_key(name, english=False)
+        if any(key == other or (english and (_plural_of(letters, written) or _plural_of(written, letters)))
+               for other, written in keys):
             continue
-        keys.append(key)
+        keys.append((key, letters))
         kept.append(name)
     return kept
 

@@ -161,14 +161,19 @@ def test_a_name_written_with_a_hyphen_is_found_written_with_a_space_and_back(nam
 
 
 def test_respellings_share_a_key_and_are_one_name():
-    assert name_key("Low-set ears") == name_key("low set ears") == name_key("Lowset_ears") == "lowsetears"
-    assert name_key("road bike") != name_key("road bikes")
+    assert name_key("Low-set ears") == name_key("low set ears") == name_key("Lowset_ears") == "lowsetear"
+    # in English a regular plural is taken off a key of five letters or more (not off an acronym)
+    assert name_key("Ear anomalies") == name_key("ear anomaly") and name_key("road bikes") == name_key("road-bike")
+    assert [name_key(n) for n in ("Diseases", "classes", "Branches", "boxes", "IRES", "status", "analysis")] == [
+        "disease", "class", "branch", "box", "ires", "status", "analysis"]
+    assert name_key("casas", english=False) == "casas" and name_key("IRES") != name_key("IRE")
     assert distinct_names(["Low-set ears", "Low set ears", "Low-set pinnae", "Lowset ears", "Melotia"]) == [
         "Low-set ears", "Low-set pinnae", "Melotia"]
     # an English plural is a respelling too: +s, +es, consonant + y -> ies; not a longer word
     assert distinct_names(["dental anomaly", "Dental anomalies", "box", "boxes", "day", "days", "dayss"]) == [
         "dental anomaly", "box", "day", "dayss"]
     assert distinct_names(["Overfolded helix", "Overfolded helices"]) == ["Overfolded helix", "Overfolded helices"]
+    assert distinct_names(["virus", "viruses", "Disease", "diseases", "IRE", "IRES"]) == ["virus", "Disease", "IRE"]
     assert distinct_names(["bus", "busy", "G quartet", "guanine tetrad", "G-quartet"]) == [
         "bus", "busy", "G quartet", "guanine tetrad"]
     # in another language, English plural rules are not applied (Spanish casa, casas: left to Snowball)
