@@ -52,7 +52,7 @@ from mcqa_probes.builders.ontology_templates import (
 from mcqa_probes.builders.templates import lemma_set, render_stem, surface, template_ids
 from mcqa_probes.builders.wordnetqa import WordNetQABuilder, merged_settings
 from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph, Relation, RelationView
-from mcqa_probes.knowledge.text import content_words, distinct_names, mask_names, mentions, name_key, stemmer
+from mcqa_probes.knowledge.text import content_words, distinct_names, is_english, mask_names, mentions, name_key, stemmer
 
 #: what an ontology build changes from the WordNet defaults (every key can be overridden)
 ONTOLOGY_SETTINGS: Dict[str, object] = {
@@ -153,7 +153,7 @@ class OntologyQABuilder(WordNetQABuilder):
         self.language = language if stemmer(language) is not None else None
         #: the source's language as given (None: English), for the English-only plural rules
         self.language_code = language
-        self.english = (language or "en").lower().split("-")[0] == "en"
+        self.english = is_english(language)
         self._spellings: Dict[str, List[str]] = {}
         self._names: Dict[str, FrozenSet[str]] = {}
         self._terms: Dict[str, str] = {}

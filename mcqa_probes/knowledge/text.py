@@ -140,8 +140,16 @@ def _name_variants(names: Tuple[str, ...]) -> Tuple[str, ...]:
     return tuple(sorted(found, key=lambda n: (-len(n), n)))
 
 
-def _english(language: Optional[str]) -> bool:
+def is_english(language: Optional[str]) -> bool:
+    """Whether a language tag (``en``, ``en-GB``; None: the default) is English, whose plural rules
+    the name tests know."""
     return (language or "en").lower().split("-")[0] == "en"
+
+
+def _letters(text: str) -> str:
+    """``text`` in lower case without spaces, ``_`` or ``-``: what :func:`name_key` and the leakage
+    check's quick test (:func:`_squashed`) compare (string methods: the same as removing ``[\s_-]+``)."""
+    return "".join(text.lower().split()).replace("_", "").replace("-", "")
 
 
 def name_key(name: str, english: bool = True) -> str:
@@ -151,7 +159,7 @@ def name_key(name: str, english: bool = True) -> str:
     concept, and *Ear anomaly*, of another; a shorter key is often an acronym: *IRE*, *IRES*). Names
     with one key are one name: a distractor spelled so like the answer is the answer. (String methods,
     no pattern or cache: called for every name of every concept, 500,000 concepts and more.)"""
-    key = "".join(name.lower().split()).replace("_", "").replace("-", "")
+    key = _letters(name)
     if not english or len(key) < 5 or not key.endswith("s") or key.endswith(("ss", "us", "is")):
         return key
     if key.endswith("ies"):
@@ -163,19 +171,16 @@ def name_key(name: str, english: bool = True) -> str:
 
 def _plural_of(plural: str, singular: str) -> bool:
     """``plural`` (a :func:`name_key`) is the English plural of ``singular``: ``+s``, ``+es``, ``y`` -> ``ies``."""
-    if not plural.startswith(singular[:-1]) or len(singular) < 2:
+    if len(singular) < 2:
         return False
-    tail = plural[len(singular):] if plural.startswith(singular) else None
-    if tail in ("s", "es"):
-        return True
-    return singular.endswith("y") and singular[-2] not in "aeiouy" and plural == singular[:-1] + "ies"
+    return plural in (singular + "s", singular + "es") or (_ies_plural(singular) and plural == singular[:-1] + "ies")
 
 
 def distinct_names(names: Sequence[str], language: Optional[str] = None) -> List[str]:
     """``names`` without the respellings of an earlier one, in their order: the same :func:`name_key`,
     or in English one the plural of the other (``Deficit in non-word repetition`` after ``Deficit in
     nonword repetition``; ``Dental anomalies`` after ``Dental anomaly``). A respelling is not another name."""
-    english = _english(language)
+    english = is_english(language)
     kept, keys = [], []
     for name in names:
         # the key, and the letters as written for the plural test (a short name, "viruses" / "virus")
@@ -217,14 +222,11 @@ def _word_pattern(word: str, last: bool) -> str:
     return re.escape(word)
 
 
-_SEPARATORS = re.compile(r"[\s_-]+")
-
-
 @functools.lru_cache(maxsize=400_000)
 def _squashed(text: str) -> str:
     """``text`` in lower case without spaces, ``_`` or ``-`` (a definition is tested against the
     names of every concept it is shown with: cached)."""
-    return _SEPARATORS.sub("", text.lower())
+    return _letters(text)
 
 
 @functools.lru_cache(maxsize=200_000)
