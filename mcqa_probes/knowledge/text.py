@@ -156,17 +156,43 @@ def name_key(name: str, english: bool = True) -> str:
     """What two spellings of one name have in common: lower case, without spaces, ``_`` or ``-``
     (``Low-set ears``, ``low set ears`` and ``Lowset ears`` give one key), and in English a regular
     plural ending taken off a key of five letters or more (HPO's *Ear anomalies*, a synonym of one
-    concept, and *Ear anomaly*, of another; a shorter key is often an acronym: *IRE*, *IRES*). Names
-    with one key are one name: a distractor spelled so like the answer is the answer. (String methods,
+    concept, and *Ear anomaly*, of another; a shorter key is often an acronym: *IRE*, *IRES*), and a
+    Latin, Greek or Germanic plural given its singular's key (:data:`_IRREGULAR`). Names with one key are one name: a distractor spelled so like the answer is the answer. (String methods,
     no pattern or cache: called for every name of every concept, 500,000 concepts and more.)"""
     key = _letters(name)
-    if not english or len(key) < 5 or not key.endswith("s") or key.endswith(("ss", "us", "is")):
+    if not english or len(key) < 5:
         return key
-    if key.endswith("ies"):
-        return key[:-3] + "y"
-    if key.endswith(("sses", "xes", "ches", "shes")):      # classes, boxes, branches (not diseases, sizes)
-        return key[:-2]
-    return key[:-1]
+    if key.endswith("s") and not key.endswith(("ss", "us", "is")):
+        if key.endswith("ies"):
+            key = key[:-3] + "y"
+        elif key.endswith(("sses", "xes", "ches", "shes")):      # classes, boxes, branches (not diseases, sizes)
+            key = key[:-2]
+        else:
+            key = key[:-1]
+    if key.endswith(_IRREGULAR_ENDINGS):
+        key = _irregular(key)
+    return key
+
+
+#: the Latin, Greek and Germanic plurals that ontologies write (*vertebrae*, *hemangiomata*,
+#: *foramina*, *ganglia*, *helices*, *testes*, *nuclei*, *diverticula*, *clubfeet*): a key (the
+#: regular ``-s`` already off) ending so is rewritten once, singular and plural to one key. A
+#: singular can land on another word's key (*basis*, *base*): two names taken for one are never
+#: both offered, a question lost; two taken for two could both be right.
+_IRREGULAR = (("feet", "foot"), ("teeth", "tooth"), ("mata", "ma"), ("ina", "en"), ("ion", "ia"),
+              ("ix", "ice"), ("ex", "ice"), ("is", "e"), ("us", "i"), ("um", "a"))
+_IRREGULAR_ENDINGS = tuple(ending for ending, _ in _IRREGULAR) + ("ae",)
+
+
+def _irregular(key: str) -> str:
+    """``key`` with :data:`_IRREGULAR`'s first matching ending replaced (``-ae`` first taken to ``-a``:
+    *laminae*, *lamina* and *lamina* as *lumina* is to *lumen*)."""
+    if key.endswith("ae"):
+        key = key[:-1]
+    for ending, replacement in _IRREGULAR:
+        if key.endswith(ending):
+            return key[:-len(ending)] + replacement
+    return key
 
 
 def _plural_of(plural: str, singular: str) -> bool:
