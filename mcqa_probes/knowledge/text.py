@@ -157,8 +157,9 @@ def name_key(name: str, english: bool = True) -> str:
     (``Low-set ears``, ``low set ears`` and ``Lowset ears`` give one key), and in English a regular
     plural ending taken off a key of five letters or more (HPO's *Ear anomalies*, a synonym of one
     concept, and *Ear anomaly*, of another; a shorter key is often an acronym: *IRE*, *IRES*), and a
-    Latin, Greek or Germanic plural given its singular's key (:data:`_IRREGULAR`). Names with one key are one name: a distractor spelled so like the answer is the answer. (String methods,
-    no pattern or cache: called for every name of every concept, 500,000 concepts and more.)"""
+    Latin, Greek or Germanic plural given its singular's key (:data:`_IRREGULAR`). Names with one
+    key are one name: a distractor spelled so like the answer is the answer. (String methods, no
+    pattern or cache: called for every name of every concept, 500,000 concepts and more.)"""
     key = _letters(name)
     if not english or len(key) < 5:
         return key
@@ -185,8 +186,8 @@ _IRREGULAR_ENDINGS = tuple(ending for ending, _ in _IRREGULAR) + ("ae",)
 
 
 def _irregular(key: str) -> str:
-    """``key`` with :data:`_IRREGULAR`'s first matching ending replaced (``-ae`` first taken to ``-a``:
-    *laminae*, *lamina* and *lamina* as *lumina* is to *lumen*)."""
+    """``key`` with :data:`_IRREGULAR`'s first matching ending replaced; ``-ae`` is first taken to
+    ``-a``, so *laminae* goes where *lamina* goes (``lamen``, as *lumina* goes to *lumen*)."""
     if key.endswith("ae"):
         key = key[:-1]
     for ending, replacement in _IRREGULAR:

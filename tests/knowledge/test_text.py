@@ -196,8 +196,7 @@ def test_latin_greek_and_germanic_plurals_share_their_singulars_key():
     # the regular rule still holds with them, and a short key (an acronym) is left alone
     assert name_key("deletions") == name_key("deletion") and name_key("houses") == name_key("house")
     assert name_key("ALAE") != name_key("ALA") and name_key("TEETH") == "tooth"
-    # two different words may meet (basis, base: never both offered), but a singular never meets its
-    # own regular plural's neighbours: helix is not matrix, nucleus not nuclear
+    # only the ending is rewritten: two words that differ before it keep two keys
     assert name_key("helix") != name_key("matrix") and name_key("nucleus") != name_key("nuclear")
     # not in another language
     assert name_key("vertebrae", english=False) != name_key("vertebra", english=False)
