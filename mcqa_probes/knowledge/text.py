@@ -220,33 +220,64 @@ def distinct_names(names: Sequence[str], language: Optional[str] = None) -> List
     return kept
 
 
-def name_pattern(names: Sequence[str]) -> Optional[Pattern]:
+def name_pattern(names: Sequence[str], language: Optional[str] = None) -> Optional[Pattern]:
     """A pattern matching any of ``names`` as whole words, with space, ``_`` or ``-`` between words
-    and an optional plural ``s``/``es``; None when there is no name. Compiled once per set of names."""
-    return _variants_pattern(name_variants(names))
+    and an optional plural ``s``/``es`` (in English, a last word also in its other number's Latin,
+    Greek or Germanic form: :func:`_last_word_endings`); None when there is no name. Compiled once
+    per set of names."""
+    return _variants_pattern(name_variants(names), is_english(language))
 
 
 @functools.lru_cache(maxsize=200_000)
-def _variants_pattern(variants: Tuple[str, ...]) -> Optional[Pattern]:
+def _variants_pattern(variants: Tuple[str, ...], english: bool = True) -> Optional[Pattern]:
     """The pattern of :func:`name_pattern` over ``variants`` (:func:`name_variants`' order: longest first)."""
     if not variants:
         return None
     # words joined by space, _ or -, or written together as code (MediaObject: schema.org's comments);
-    # a last word in consonant + y also as its plural in -ies (dystrophy, dystrophies)
-    alternatives = ["[ _-]*".join(_word_pattern(word, last=index == len(name.split(" ")) - 1)
-                                  for index, word in enumerate(name.split(" "))) for name in variants]
+    # a last word in consonant + y also as its plural in -ies (dystrophy, dystrophies), and one with
+    # a Latin, Greek or Germanic ending in its other number (vertebra, vertebrae)
+    alternatives = []
+    for name in variants:
+        words = name.split(" ")
+        parts = [re.escape(word) for word in words[:-1]]
+        stem, endings = _last_word_endings(words[-1], english and len(_letters(name)) >= 5)
+        parts.append(re.escape(stem) + ("(?:" + "|".join(map(re.escape, endings)) + ")" if len(endings) > 1
+                                        else re.escape(endings[0])))
+        alternatives.append("[ _-]*".join(parts))
     return re.compile(r"(?<![\w])(?:" + "|".join(alternatives) + r")(?:e?s)?(?![\w])", re.IGNORECASE)
+
+
+#: the singular and plural endings that :func:`name_key` folds (:data:`_IRREGULAR`), as written:
+#: the leakage check finds *vertebrae* for *vertebra*, *diverticulum* for *diverticula*
+_IRREGULAR_NUMBERS = (("foot", "feet"), ("tooth", "teeth"), ("ma", "mata"), ("en", "ina"), ("ion", "ia"),
+                      ("ix", "ices"), ("ex", "ices"), ("is", "es"), ("us", "i"), ("um", "a"), ("a", "ae"))
+
+
+@functools.lru_cache(maxsize=200_000)
+def _last_word_endings(word: str, irregular: bool) -> Tuple[str, Tuple[str, ...]]:
+    """``(stem, endings)``: the forms of a name's last word that its pattern matches, ``stem`` followed
+    by any of ``endings`` (longest first; the word as written is one): a consonant + ``y`` also as
+    ``-ies``, and with ``irregular`` (English, a name of five letters or more) a word of four letters
+    or more in its other number too (*helix*: ``hel`` + ``ices``/``ix``; *ganglia*: ``gangli`` +
+    ``ion``/``um``/``ae``/``a``)."""
+    if _ies_plural(word):
+        return word[:-1], ("ies", "y")
+    others = []
+    if irregular and len(word) >= 4:
+        for singular, plural in _IRREGULAR_NUMBERS:
+            for written, other in ((singular, plural), (plural, singular)):
+                if word.endswith(written):         # len(word) >= 4: only foot, tooth, ... whole
+                    others.append((written, other))
+    if not others:
+        return word, ("",)
+    stem = word[:-max(len(written) for written, _ in others)]
+    endings = {word[len(stem):]} | {word[len(stem):len(word) - len(written)] + other for written, other in others}
+    return stem, tuple(sorted(endings, key=lambda e: (-len(e), e)))
 
 
 def _ies_plural(word: str) -> bool:
     """A word whose plural ends in -ies (``dystrophy``; not ``day``)."""
     return len(word) > 2 and word.endswith("y") and word[-2].isalpha() and word[-2] not in "aeiouy"
-
-
-def _word_pattern(word: str, last: bool) -> str:
-    if last and _ies_plural(word):
-        return re.escape(word[:-1]) + "(?:y|ies)"
-    return re.escape(word)
 
 
 @functools.lru_cache(maxsize=400_000)
@@ -257,13 +288,18 @@ def _squashed(text: str) -> str:
 
 
 @functools.lru_cache(maxsize=200_000)
-def _squashed_names(names: Tuple[str, ...]) -> Tuple[str, ...]:
-    # without a final -y that the plural changes (dystroph: dystrophy, dystrophies)
-    return tuple(_squashed(name)[:-1] if _ies_plural(name.split(" ")[-1]) else _squashed(name)
-                 for name in _name_variants(names))
+def _squashed_names(names: Tuple[str, ...], english: bool = True) -> Tuple[str, ...]:
+    # the letters every form of a variant that its pattern matches starts with: without the ending
+    # of the last word that a plural changes (dystroph: dystrophy, dystrophies; gangli: ganglion, ganglia)
+    found = []
+    for name in _name_variants(names):
+        letters, last = _squashed(name), name.split(" ")[-1]
+        stem, _ = _last_word_endings(last, english and len(letters) >= 5)
+        found.append(letters[:len(letters) - (len(last) - len(stem))])
+    return tuple(found)
 
 
-def _named_variants(text: str, names: Sequence[str]) -> Tuple[str, ...]:
+def _named_variants(text: str, names: Sequence[str], english: bool = True) -> Tuple[str, ...]:
     """The variants of ``names`` (:func:`name_variants`) whose letters, without spaces, ``_`` or ``-``,
     are in ``text``'s: the only ones that can match there (empty: none can). The pattern of these
     alone is smaller (an ontology term has many synonyms, a text names one or two) and shared by every
@@ -272,7 +308,8 @@ def _named_variants(text: str, names: Sequence[str]) -> Tuple[str, ...]:
         return ()
     squashed = _squashed(text)
     key = tuple(names)
-    return tuple(variant for variant, letters in zip(_name_variants(key), _squashed_names(key)) if letters in squashed)
+    return tuple(variant for variant, letters in zip(_name_variants(key), _squashed_names(key, english))
+                 if letters in squashed)
 
 
 def mentions(text: str, names: Sequence[str], language: Optional[str] = None) -> bool:
@@ -281,12 +318,13 @@ def mentions(text: str, names: Sequence[str], language: Optional[str] = None) ->
     A name written in the text as it is listed (ASCII) is found without compiling the pattern. In a
     ``language`` other than English with a Snowball stemmer, a name inflected otherwise too (Dutch
     *clubhuizen* for *clubhuis*: :func:`inflected_spans`)."""
-    found = _named_variants(text, names)
+    english = is_english(language)
+    found = _named_variants(text, names, english)
     stem = stemmer(language) if language is not None and text else None
     if not found and stem is None:
         return False
     spaced = text.replace("_", " ")
-    if found and (_written_as_listed(spaced, found) or _variants_pattern(found).search(spaced) is not None):
+    if found and (_written_as_listed(spaced, found) or _variants_pattern(found, english).search(spaced) is not None):
         return True
     return stem is not None and bool(inflected_spans(spaced, names, stem))
 
@@ -398,8 +436,9 @@ def _written_as_listed(text: str, variants: Tuple[str, ...]) -> bool:
 def mask_names(text: str, names: Sequence[str], mask: str = "___", language: Optional[str] = None) -> Tuple[str, int]:
     """``text`` with every mention of ``names`` replaced by ``mask``; returns the count too (in another
     ``language``, the inflected mentions as well: :func:`mentions`)."""
-    found = _named_variants(text, names)
-    masked, count = _variants_pattern(found).subn(mask, text) if found else (text, 0)   # else no pattern to compile
+    english = is_english(language)
+    found = _named_variants(text, names, english)
+    masked, count = _variants_pattern(found, english).subn(mask, text) if found else (text, 0)  # else no pattern to compile
     stem = stemmer(language) if language is not None and text else None
     if stem is None:
         return masked, count

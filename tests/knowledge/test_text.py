@@ -40,6 +40,29 @@ def test_a_name_is_found_in_its_plural_including_y_to_ies():
     assert not mentions("a daisy", ["day"]) and not mentions("tragedies", ["trage"])
 
 
+def test_a_name_is_found_in_its_latin_greek_or_germanic_plural_and_singular():
+    """The leakage check knows the plurals that name_key folds: a definition writing *vertebrae* names
+    *vertebra*, one writing *nevus* names *Blue nevi*; in English only, a whole word still."""
+    cases = [("Fusion of two vertebrae.", ["vertebra"]), ("A vertebra.", ["Vertebrae"]),
+             ("Multiple diverticula of the colon.", ["diverticulum"]), ("A ganglion of the retina.", ["ganglia"]),
+             ("The histopathology of blue nevi.", ["blue nevus"]), ("A blue nevus.", ["Blue nevi"]),
+             ("Enlarged testes.", ["testis"]), ("Cortices thin.", ["cortex"]), ("Two helices.", ["Helix"]),
+             ("Xanthomata in the skin.", ["xanthoma"]), ("Foramina of the skull.", ["foramen"]),
+             ("Bilateral clubfeet.", ["clubfoot"]), ("Peg-shaped teeth.", ["peg-shaped tooth"]),
+             ("Laminae of the vertebral arch.", ["lamina"])]
+    for text, names in cases:
+        assert mentions(text, names), (text, names)
+        masked, count = mask_names(text, names, "#")
+        assert count == 1 and masked.count("#") == 1, (text, names, masked)
+    assert mask_names("Fusion of two vertebrae.", ["vertebra"], "#") == ("Fusion of two #.", 1)
+    assert mask_names("Blue nevi and blue nevuses.", ["blue nevus"], "#") == ("# and #.", 2)
+    # whole words only; a name under five letters (an acronym) and other languages keep the regular endings
+    assert not mentions("vertebraeque", ["vertebra"]) and not mentions("a helicest", ["helix"])
+    assert not mentions("the feet", ["foot"]) and mentions("club feet", ["club foot"])
+    assert not mentions("blue nevi", ["blue nevus"], "ja") and not mentions("las vertebrae", ["vertebra"], "ja")
+    assert mentions("les vertebras", ["vertebra"], "ja")
+
+
 def test_a_text_is_masked_as_by_the_pattern_of_all_the_names():
     """mask_names compiles only the names whose letters a text holds; it masks what the pattern of
     every name masks (longest name first, plurals, separators, case)."""
@@ -71,7 +94,8 @@ def test_a_name_written_as_listed_is_found_as_the_pattern_finds_it():
     from mcqa_probes.knowledge.text import _written_as_listed, name_pattern
 
     rng = random.Random(7)
-    words = ["eye", "abnormality", "of", "the", "dystrophy", "day", "cell", "cells", "s", "es", "x-ray", "a", "rod"]
+    words = ["eye", "abnormality", "of", "the", "dystrophy", "day", "cell", "cells", "s", "es", "x-ray", "a", "rod",
+             "vertebra", "vertebrae", "nevi", "helices", "ganglion", "clubfoot"]
     separators = [" ", "_", "-", "", ", ", "(", ")", "  ", "é ", ". "]
     found_plainly = 0
     for _ in range(20000):
@@ -107,7 +131,7 @@ def test_in_another_language_an_inflected_name_is_masked_and_mentioned(language,
     assert mentions("Een gebouw.", names, language) is False
 
 
-def test_a_language_without_a_stemmer_masks_as_english_does():
+def test_a_language_without_a_stemmer_masks_the_regular_plural_endings():
     assert mask_names("Les chevaux.", ["cheval"], "___", "ja") == ("Les chevaux.", 0)
     assert mask_names("Les chevals.", ["cheval"], "___", "ja") == ("Les ___.", 1)
 
