@@ -5,6 +5,7 @@ semantic-cluster key, and the ISA hops / distractor family / distractor depth fr
 The same extraction serves the allennlp Metrics (fed from instance metadata during
 ``allennlp evaluate``) and ``bin/probe_report`` (fed from a predictions file), so both agree.
 """
+import math
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
@@ -12,6 +13,13 @@ import numpy
 
 from mcqa_probes.common.io import McqaFormatError, read_jsonl
 from mcqa_probes.data.question import cluster_key
+
+def chance_level(choice_counts: Iterable[int]) -> float:
+    """The accuracy of guessing uniformly: the mean of 1/K over questions of K choices (NaN for none),
+    summed exactly (five choices a question give 0.2, not 0.19999999999999962)."""
+    counts = list(choice_counts)
+    return math.fsum(1 / count for count in counts) / len(counts) if counts else float("nan")
+
 
 def distractor_family(notes: Dict[str, Any]) -> Optional[str]:
     """``random``, ``sister``, ``hypernym``/``hyponym`` (up/down), as written by the builders and the released files."""

@@ -26,6 +26,7 @@ from mcqa_probes.data.causal_prompts import DEFAULT_TEMPLATE
 from mcqa_probes.data.dataset_readers.causal_lm_mc import CausalLmMcReader
 from mcqa_probes.metrics.determinism import DETERMINISM_SEED, EMPTY, audit_fields
 from mcqa_probes.metrics.item_records import ItemSink
+from mcqa_probes.metrics.probe_records import chance_level
 from mcqa_probes.models.causal_lm_mc import SCORES, CausalLmMc
 from mcqa_probes.training.evaluation import evaluate_instances
 
@@ -80,12 +81,6 @@ def build(model_name: str, score: str = "sum", template: Optional[str] = None, b
     place_model(model, resolve_cuda_device(cuda_device), precision)
     model.eval()
     return reader, model
-
-
-def chance_level(instances: List[Instance]) -> float:
-    """Expected accuracy of uniform guessing: the mean of 1 / number of choices (the audit's chance)."""
-    sizes = [len(instance["metadata"]["prompt"].requests) for instance in instances]
-    return sum(1 / size for size in sizes) / len(sizes) if sizes else float("nan")
 
 
 def first_questions(instances: Iterable[Instance], limit: Optional[int]) -> List[Instance]:
@@ -180,7 +175,7 @@ def causal_zero_shot_evaluate(
         model.audit_determinism(0)
     if items is not None:
         items.records += kept
-    chance = chance_level(instances)
+    chance = chance_level(len(instance["metadata"]["prompt"].requests) for instance in instances)   # the audit's
     questions = len({instance["metadata"].metadata.get("question_key", i) for i, instance in enumerate(instances)})
     result: Dict[str, Any] = {
         "model": model_name,

@@ -13,7 +13,7 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple
 from mcqa_probes.common.io import sha256_json
 from mcqa_probes.data.causal_prompts import DEFAULT_TEMPLATE
 from mcqa_probes.data.question import read_questions
-from mcqa_probes.metrics.probe_records import BOOTSTRAP_SAMPLES, ClusterTally
+from mcqa_probes.metrics.probe_records import BOOTSTRAP_SAMPLES, ClusterTally, chance_level
 
 #: The probe files looked for under --probes-dir, in the paper's order.
 WORDNETQA_PROBES = ("definitions", "synonymy", "hypernymy", "hyponymy", "dictionary")
@@ -98,7 +98,7 @@ def first_questions(path, limit: Optional[int]) -> List[Any]:
 
 def chance(questions: List[Any]) -> float:
     """Mean 1/K over ``questions`` (NaN for none)."""
-    return sum(1 / len(q.choices) for q in questions) / len(questions) if questions else float("nan")
+    return chance_level(len(q.choices) for q in questions)
 
 
 def absent(reason: str) -> Dict[str, Any]:

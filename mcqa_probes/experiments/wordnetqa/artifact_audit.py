@@ -35,6 +35,7 @@ from mcqa_probes.common.environment import environment
 from mcqa_probes.common.progress import progress as progress_bar
 from mcqa_probes.common.io import McqaFormatError, atomic_open, read_jsonl, sha256_file, write_json, write_text
 from mcqa_probes.metrics.item_records import write_item_records
+from mcqa_probes.metrics.probe_records import chance_level
 from mcqa_probes.reports.tables import Section, markdown_table
 from mcqa_probes.resources.glove import glove_50d_file
 from mcqa_probes.experiments.grid import RESULT_FILE, GridOptions, Trial, config_variables, describe_metrics, run_grid
@@ -245,7 +246,7 @@ def random_baseline(paths: Dict[str, str], seed: int = 0) -> Dict[str, float]:
         questions = list(read_questions(paths[split]))
         hits = sum(generator.randrange(len(q.choices)) == q.answer_index for q in questions)
         result[split] = hits / len(questions)
-        result[f"{split}_chance"] = sum(1 / len(q.choices) for q in questions) / len(questions)
+        result[f"{split}_chance"] = chance_level(len(q.choices) for q in questions)
     return result
 
 
