@@ -166,10 +166,14 @@ def name_key(name: str, english: bool = True) -> str:
     if key.endswith("s") and not key.endswith(("ss", "us", "is")):
         if key.endswith("ies"):
             key = key[:-3] + "y"
-        elif key.endswith(("sses", "xes", "ches", "shes")):      # classes, boxes, branches (not diseases, sizes)
-            key = key[:-2]
+        elif key.endswith(("sses", "xes", "ches", "shes")) or (key.endswith("uses") and len(key) >= 7):
+            key = key[:-2]                # classes, boxes, branches, viruses (not diseases, sizes)
         else:
             key = key[:-1]
+    if key.endswith("use") and len(key) >= 5:
+        # *viruses* is *virus* + es, *houses* is *house* + s: a singular in -use and one in -us share
+        # their key, whichever the plural is (house, houses: ``hoi``; sinus, sinuses: ``sini``)
+        key = key[:-1]
     if key.endswith(_IRREGULAR_ENDINGS):
         key = _irregular(key)
     return key

@@ -215,13 +215,17 @@ def test_latin_greek_and_germanic_plurals_share_their_singulars_key():
              ("Overfolded helix", "Overfolded helices"), ("cortex", "cortices"), ("index", "indexes"),
              ("index", "indices"), ("Undescended testis", "Undescended testes"), ("diagnosis", "diagnoses"),
              ("Melanocytic nevus", "Melanocytic nevi"), ("criterion", "criteria"), ("Clubfoot", "Clubfeet"),
-             ("Small tooth", "Small teeth"), ("protein complex", "protein complexes"), ("retina", "retinae")]
+             ("Small tooth", "Small teeth"), ("protein complex", "protein complexes"), ("retina", "retinae"),
+             # -us + es beside -use + s: both singulars keep their plurals
+             ("virus", "viruses"), ("Paranasal sinus", "Paranasal sinuses"), ("fetus", "fetuses"),
+             ("house", "houses"), ("clause", "clauses"), ("fuse", "fuses")]
     assert [(a, b) for a, b in pairs if name_key(a) != name_key(b)] == []
     # the regular rule still holds with them, and a short key (an acronym) is left alone
     assert name_key("deletions") == name_key("deletion") and name_key("houses") == name_key("house")
     assert name_key("ALAE") != name_key("ALA") and name_key("TEETH") == "tooth"
     # only the ending is rewritten: two words that differ before it keep two keys
     assert name_key("helix") != name_key("matrix") and name_key("nucleus") != name_key("nuclear")
+    assert name_key("virus") != name_key("viral") and name_key("house") != name_key("hose")
     # not in another language
     assert name_key("vertebrae", english=False) != name_key("vertebra", english=False)
     assert distinct_names(["Bladder diverticulum", "Bladder diverticula"], "de") == [
