@@ -262,15 +262,15 @@ def _last_word_endings(word: str, irregular: bool) -> Tuple[str, Tuple[str, ...]
     """``(stem, endings)``: the forms of a name's last word that its pattern matches, ``stem`` followed
     by any of ``endings`` (longest first; the word as written is one): a consonant + ``y`` also as
     ``-ies``, and with ``irregular`` (English, a name of five letters or more) a word of four letters
-    or more in its other number too (*helix*: ``hel`` + ``ices``/``ix``; *ganglia*: ``gangli`` +
-    ``ion``/``um``/``ae``/``a``)."""
+    or more in its other number too (*helix*: ``hel`` + ``ices``/``ix``; *ganglia*: ``gangl`` +
+    ``iae``/``ion``/``ium``/``ia``: a form that is no word costs nothing)."""
     if _ies_plural(word):
         return word[:-1], ("ies", "y")
     others = []
     if irregular and len(word) >= 4:
         for singular, plural in _IRREGULAR_NUMBERS:
             for written, other in ((singular, plural), (plural, singular)):
-                if word.endswith(written):         # len(word) >= 4: only foot, tooth, ... whole
+                if word.endswith(written):         # the whole word only for foot, feet, tooth, teeth, mata
                     others.append((written, other))
     if not others:
         return word, ("",)

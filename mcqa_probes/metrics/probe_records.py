@@ -14,6 +14,7 @@ import numpy
 from mcqa_probes.common.io import McqaFormatError, read_jsonl
 from mcqa_probes.data.question import cluster_key
 
+
 def chance_level(choice_counts: Iterable[int]) -> float:
     """The accuracy of guessing uniformly: the mean of 1/K over questions of K choices (NaN for none),
     summed exactly (five choices a question give 0.2, not 0.19999999999999962)."""

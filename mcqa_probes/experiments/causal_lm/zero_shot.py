@@ -175,7 +175,8 @@ def causal_zero_shot_evaluate(
         model.audit_determinism(0)
     if items is not None:
         items.records += kept
-    chance = chance_level(len(instance["metadata"]["prompt"].requests) for instance in instances)   # the audit's
+    # the expected accuracy of uniform guessing, as the artifact audit's chance
+    chance = chance_level(len(instance["metadata"]["prompt"].requests) for instance in instances)
     questions = len({instance["metadata"].metadata.get("question_key", i) for i, instance in enumerate(instances)})
     result: Dict[str, Any] = {
         "model": model_name,
