@@ -32,8 +32,8 @@ from typing import Dict, List, Optional, Tuple
 
 from mcqa_probes.knowledge.identifiers import curie, relation_name
 from mcqa_probes.knowledge.ontology import (
-    OBO_EQUIVALENTS, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, obsolete_synonym_type, own_name,
-    without_own_name,
+    OBO_EQUIVALENTS, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, inner_name,
+    obsolete_synonym_type, own_name, source_bytes, without_own_name,
 )
 
 #: OBO 1.0's synonym tags, each with its scope (OBO 1.2 writes ``synonym: "text" EXACT []``)
@@ -159,7 +159,7 @@ class _Repairer:
 
 
 def _read_lines(path: str) -> List[str]:
-    data = Path(path).read_bytes()
+    data = source_bytes(path)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -243,7 +243,7 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
     #: where an OBO file's term may give its definition as a property value besides def:
     definition_properties = {"IAO:0000115"}
     genus_lines: List[Tuple[str, str, Optional[int]]] = []      # (genus, concept, line) of intersection_of
-    name, versions = Path(path).stem, {}
+    name, versions = Path(inner_name(path)).stem, {}
     obsolete_types = set()          # synonym types whose synonyms are no longer names
     for clause in document.header:
         kind = type(clause).__name__

@@ -11,12 +11,20 @@ vocabulary that says which property means what, and the raw data one file yields
   ones as defaults, and the language of the labels.
 * :class:`SourceData`: the concepts, parent edges and relation links of one file, before
   :func:`mcqa_probes.knowledge.source.load_source` merges files, filters and checks them.
+* :func:`source_bytes` / :func:`source_text` / :func:`inner_name`: a file as its reader sees it; a
+  compressed release (``chebi.obo.gz``, ``mesh.nt.bz2``, ``x.ttl.xz``) is read as the file inside it.
 
 Plain Python: no torch, no allennlp.
 """
+import bz2
+import functools
+import gzip
+import lzma
+import os
 import re
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 
@@ -27,6 +35,58 @@ class SourceError(ValueError):
         self.path, self.line, self.reason = str(path), line, message
         where = f"{path}:{line}" if line is not None else f"{path}"
         super().__init__(f"{where}: {message}")
+
+
+#: the compressions a source file may have, by suffix: read as the file inside (``hp.obo.gz`` is OBO)
+COMPRESSIONS = {".gz": (gzip.decompress, "gzip"), ".bz2": (bz2.decompress, "bzip2"), ".xz": (lzma.decompress, "xz")}
+
+
+def inner_name(path: Any) -> str:
+    """The file's name without a compression suffix (``so.obo.gz`` -> ``so.obo``): what its format,
+    its syntax and its name as a source are read from."""
+    name = Path(path).name
+    suffix = Path(name).suffix.lower()
+    return name[: -len(suffix)] if suffix in COMPRESSIONS and len(name) > len(suffix) else name
+
+
+def source_bytes(path: Any) -> bytes:
+    """The bytes of a source file, decompressed when its suffix says it is compressed (a damaged
+    archive is a :class:`SourceError`); the readers open a file only through this and
+    :func:`source_text`."""
+    path = str(path)
+    compression = COMPRESSIONS.get(Path(path).suffix.lower())
+    if compression is None or inner_name(path) == Path(path).name:
+        with open(path, "rb") as handle:
+            return handle.read()
+    stat = os.stat(path)
+    return _decompressed(path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=2)
+def _decompressed(path: str, mtime_ns: int, size: int) -> bytes:
+    """A compressed file's content, kept for the next reader of the same file (the RDF reader looks
+    at a file several times: its syntax, the parse, the line of a fault)."""
+    decompress, name = COMPRESSIONS[Path(path).suffix.lower()]
+    with open(path, "rb") as handle:
+        data = handle.read()
+    try:
+        return decompress(data)
+    except (OSError, EOFError, lzma.LZMAError, ValueError) as error:
+        raise SourceError(path, f"not a whole {name} file ({error}); expected a "
+                                f"{Path(inner_name(path)).suffix or 'source'} file compressed by {name}") from None
+
+
+def source_head(path: Any, size: int) -> bytes:
+    """The first ``size`` bytes of :func:`source_bytes` (of a plain file, without reading the rest)."""
+    if Path(path).suffix.lower() in COMPRESSIONS and inner_name(path) != Path(path).name:
+        return source_bytes(path)[:size]
+    with open(path, "rb") as handle:
+        return handle.read(size)
+
+
+def source_text(path: Any, errors: str = "strict") -> str:
+    """:func:`source_bytes` decoded as UTF-8 (``errors`` as for :meth:`bytes.decode`)."""
+    return source_bytes(path).decode("utf-8", errors=errors)
 
 
 #: the kinds of entries of a report, in the order the summary prints them, with their wording

@@ -34,7 +34,8 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from mcqa_probes.knowledge.identifiers import KNOWN_PREFIXES, OBO_PURL, curie, expand, relation_name
 from mcqa_probes.knowledge.ontology import (
-    RawConcept, SourceData, SourceError, SourceReport, Vocabulary, obsolete_synonym_type, own_name, without_own_name,
+    RawConcept, SourceData, SourceError, SourceReport, Vocabulary, inner_name, obsolete_synonym_type, own_name,
+    source_bytes, source_head, source_text, without_own_name,
 )
 from mcqa_probes.knowledge.text import label_from_iri
 
@@ -78,7 +79,7 @@ _OWN_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]*:[^\s:/]+$")
 
 
 def syntax_of(path: str) -> Optional[str]:
-    return SYNTAX_BY_SUFFIX.get(Path(path).suffix.lower())
+    return SYNTAX_BY_SUFFIX.get(Path(inner_name(path)).suffix.lower())
 
 
 def _sniff(path: str, given: Optional[str]) -> str:
@@ -86,8 +87,7 @@ def _sniff(path: str, given: Optional[str]) -> str:
     characters (``--format rdf`` on ``x.data``): JSON-LD (``{``, ``[``), RDF/XML (``<``), else Turtle.
     OWL/XML and the OWL functional and Manchester syntaxes, which rdflib does not read (and a ``.owl``
     file may hold), are an error that says so."""
-    with open(path, "rb") as handle:
-        head = handle.read(20_000).decode("utf-8", errors="replace")
+    head = source_head(path, 20_000).decode("utf-8", errors="replace")
     start = head.lstrip("\ufeff \t\r\n")
     owl_xml = re.search(r"<(?:owl:)?Ontology\b[^>]*xmlns(?::owl)?=\"http://www\.w3\.org/2002/07/owl#\"", head)
     if owl_xml and "rdf:RDF" not in head and "<RDF" not in head:
@@ -106,6 +106,14 @@ def _sniff(path: str, given: Optional[str]) -> str:
     return "xml" if start.startswith("<") and not start.startswith("<http") else "turtle"
 
 
+def _parse_source(path: str) -> Dict[str, object]:
+    """What rdflib's ``parse`` reads for ``path``: the file itself, or a compressed file's content with
+    the base IRI the file inside would give (relative IRIs resolve alike)."""
+    if inner_name(path) == Path(path).name:
+        return {"source": path}
+    return {"data": source_bytes(path), "publicID": Path(path).with_name(inner_name(path)).absolute().as_uri()}
+
+
 def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = None):
     import rdflib  # lazy: RDF support is needed only for RDF sources
 
@@ -119,13 +127,13 @@ def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = No
             if used in ("nquads", "trig"):
                 # quads in named graphs: the union of every graph, as one file of triples
                 dataset = rdflib.Dataset(default_union=True)
-                dataset.parse(path, format=used)
+                dataset.parse(**_parse_source(path), format=used)
                 for prefix, namespace in dataset.namespaces():
                     graph.bind(prefix, namespace, override=False)
                 for triple in dataset.triples((None, None, None)):
                     graph.add(triple)
             else:
-                graph.parse(path, format=used)
+                graph.parse(**_parse_source(path), format=used)
     except Exception as error:  # rdflib raises a different class per syntax; each says where
         line = _turtle_line(path) if used in ("turtle", "n3") else None
         # else the line of the text around the fault, then rdflib's own count (it drifts on large Turtle files)
@@ -134,8 +142,7 @@ def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = No
     # rdflib reads an IRI with a space and only warns (the build reads it as written): counted with its line
     bad_iris = sorted({bad.group(1) for bad in (_BAD_IRI.match(record.getMessage()) for record in logged) if bad})
     if bad_iris and report is not None:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            text = handle.read()
+        text = source_text(path, errors="replace")
         for iri in bad_iris:
             at = text.find(iri)
             report.add("invalid_iri", path, text.count("\n", 0, at) + 1 if at >= 0 else None, f"<{iri}>")
@@ -185,9 +192,10 @@ def _turtle_line(path: str) -> Optional[int]:
     import rdflib  # lazy: RDF support is needed only for RDF sources
 
     try:
-        if Path(path).stat().st_size > TURTLE_SEARCH_BYTES:
+        text = source_text(path)
+        if len(text) > TURTLE_SEARCH_BYTES:
             return None
-        lines = Path(path).read_text(encoding="utf-8").split("\n")
+        lines = text.split("\n")
     except (OSError, UnicodeDecodeError):
         return None
     directives = [i for i, line in enumerate(lines) if _DIRECTIVE.match(line)]
@@ -248,7 +256,7 @@ def _line_of_context(error: Exception, path: str) -> Optional[int]:
     invalid = re.match(r"^Invalid line:\s*(.*)$", str(error).strip())        # N-Triples: the rest of the line
     if invalid:
         try:
-            lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
+            lines = source_text(path, errors="replace").splitlines()
         except OSError:
             return None
         import rdflib  # lazy: RDF support is needed only for RDF sources
@@ -267,7 +275,7 @@ def _line_of_context(error: Exception, path: str) -> Optional[int]:
     if not re.search(r"at \^ in", str(error)):
         return None
     try:
-        text = Path(path).read_text(encoding="utf-8", errors="replace")
+        text = source_text(path, errors="replace")
     except OSError:
         return None
     return _line_in_text(error, text)
@@ -337,8 +345,7 @@ def line_naming(path: str, identifier: str, namespaces: Iterable[Tuple[str, str]
     rdflib gives statements no line numbers; for an edge to or from a concept never defined this is
     the line that names it."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            text = handle.read()
+        text = source_text(path, errors="replace")
     except OSError:
         return None
     pairs = list(namespaces) + _DECLARED_PREFIX.findall(text) + _XML_PREFIX.findall(text)
@@ -492,7 +499,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                   if any(str(o).lower() in true_values for o in graph.objects(s, rdflib.URIRef(OWL + "deprecated")))
                   or any(True for s_ in SCHEMA for _ in graph.objects(s, rdflib.URIRef(s_ + "supersededBy")))}
 
-    name, version = Path(path).stem, "unknown"
+    name, version = Path(inner_name(path)).stem, "unknown"
     # the file's own ontology: of several (a vocabulary bundled with the modules it imports, PROV-O's
     # prov.ttl), one no other imports, the one said most about
     ontologies = sorted(graph.subjects(rdflib.RDF.type, rdflib.URIRef(OWL + "Ontology")), key=str)

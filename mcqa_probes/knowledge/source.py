@@ -39,7 +39,9 @@ from mcqa_probes.knowledge.entailment import chain_relations, classify, sub_rela
 from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph, reachable
 from mcqa_probes.knowledge.identifiers import normalise, relation_name
 from mcqa_probes.knowledge.obo import read_obo
-from mcqa_probes.knowledge.ontology import Line, SourceData, SourceError, SourceReport, Vocabulary, file_of
+from mcqa_probes.knowledge.ontology import (
+    COMPRESSIONS, Line, SourceData, SourceError, SourceReport, Vocabulary, file_of, inner_name, source_head,
+)
 from mcqa_probes.knowledge.rdf import SYNTAX_BY_SUFFIX, line_naming, read_rdf
 from mcqa_probes.knowledge.text import camel_case_source, clean_definition, readable_label
 from mcqa_probes.knowledge.tsv import read_tsv
@@ -79,28 +81,31 @@ _DECLARES_CLASS = [_declares("owl:Class", "http://www.w3.org/2002/07/owl#Class")
 def guess_format(path: PathLike) -> str:
     """``tsv`` for a directory, ``obo`` for ``.obo``, ``skos`` / ``owl`` / ``rdf`` for RDF syntaxes (by
     the classes the file declares: looked at in the first 200 kB: ``skos`` when it declares a
-    ``skos:Concept``), else an error naming the choices."""
+    ``skos:Concept``), else an error naming the choices; a compressed file by the suffix and the
+    text of the file inside (:func:`~mcqa_probes.knowledge.ontology.inner_name`)."""
     path = Path(path)
     if path.is_dir():
         return "tsv"
     if not path.exists():
         raise SourceError(str(path), "no such file or directory (expected an OBO, OWL, RDF, SKOS file or a "
                                      "directory with concepts.tsv and edges.tsv)")
-    suffix = path.suffix.lower()
+    suffix = Path(inner_name(path)).suffix.lower()
     if suffix == ".obo":
         return "obo"
     if suffix in (".tsv", ".csv"):
         raise SourceError(str(path), "a TSV source is the directory that holds concepts.tsv and edges.tsv: "
                                      f"give --source {path.parent}")
     if suffix in SYNTAX_BY_SUFFIX:
-        with open(path, "rb") as handle:
-            head = handle.read(200_000).decode("utf-8", errors="replace")
+        head = source_head(path, 200_000).decode("utf-8", errors="replace")
         concepts = len(_DECLARES_SKOS_CONCEPT.findall(head))
         if concepts and concepts >= sum(len(pattern.findall(head)) for pattern in _DECLARES_CLASS):
             return "skos"
         if suffix == ".owl" or "owl#Class" in head or "owl:Class" in head:
             return "owl"
         return "rdf"
+    if suffix in (".zip", ".tar", ".tgz", ".7z"):
+        raise SourceError(str(path), f"an archive ({suffix}): give the ontology file in it (a file compressed by "
+                                     f"{', '.join(COMPRESSIONS)} is read as it is)")
     raise SourceError(str(path), f"cannot tell the format from the suffix {suffix or '(none)'}; give --format "
                                  f"({'|'.join(FORMATS)})")
 

@@ -615,3 +615,47 @@ def test_a_synonym_of_an_obsolete_synonym_type_is_no_name_in_obo_and_in_its_owl_
         assert report.counts["obsolete_synonym"] == 1 and "HP:2 'Mongolian spot'" in report.examples["obsolete_synonym"][0]
         lemmas.append(graph["HP:2"].lemmas)
     assert lemmas[0] == lemmas[1]
+
+
+@pytest.mark.parametrize("name, compress", [
+    ("vehicles.obo", "gzip"), ("vehicles.owl", "bz2"), ("kitchen_skos.ttl", "lzma"), ("clinics_rdfs.ttl", "gzip")])
+def test_a_compressed_file_is_read_as_the_file_inside(tmp_path, name, compress):
+    """A release as it is downloaded (chebi.obo.gz, mesh.nt.bz2): the same graph as the file inside,
+    its format guessed from the inner suffix, and its report naming the compressed file."""
+    import importlib
+
+    plain = ONTOLOGIES / name
+    suffix = {"gzip": ".gz", "bz2": ".bz2", "lzma": ".xz"}[compress]
+    packed = tmp_path / (name + suffix)
+    packed.write_bytes(importlib.import_module(compress).compress(plain.read_bytes()))
+    assert guess_format(packed) == guess_format(plain)
+    expected, graph = load_source(plain), load_source(packed)
+    assert sorted(graph.triples()) == sorted(expected.triples()) and len(graph) == len(expected)
+    assert (graph.source, graph.version) == (expected.source, expected.version)
+    assert graph.provenance["files"][0]["path"] == str(packed)
+    examples = [e for shown in graph.provenance["report"].examples.values() for e in shown]
+    assert examples == [e.replace(str(plain), str(packed)) for shown in
+                        expected.provenance["report"].examples.values() for e in shown]
+    if name == "vehicles.obo":
+        assert any(e.startswith(f"{packed}:26 ") for e in examples)     # the line inside, the file as given
+
+
+def test_a_damaged_compressed_file_a_fault_inside_one_and_an_archive_are_errors_naming_the_file(tmp_path):
+    import gzip
+
+    whole = gzip.compress(VEHICLES.read_bytes())
+    cut = tmp_path / "cut.obo.gz"
+    cut.write_bytes(whole[: len(whole) // 2])
+    with pytest.raises(SourceError, match=r"cut\.obo\.gz: not a whole gzip file .*expected a \.obo file compressed by gzip"):
+        load_source(cut)
+    text = VEHICLES.read_text()
+    broken = tmp_path / "broken.obo.gz"
+    broken.write_bytes(gzip.compress(text.replace("is_a: VO:0000003", "is_a VO:0000003", 1).encode()))
+    line = text[: text.index("is_a: VO:0000003")].count("\n") + 1
+    with pytest.raises(SourceError) as caught:
+        load_source(broken)
+    assert str(caught.value).startswith(f"{broken}:{line}: is_a clause without a colon")
+    archive = tmp_path / "vehicles.zip"
+    archive.write_bytes(b"PK")
+    with pytest.raises(SourceError, match="an archive .*give the ontology file in it"):
+        load_source(archive)
