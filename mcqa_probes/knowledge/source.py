@@ -215,6 +215,9 @@ def load_source(
     report = SourceReport()
     parts, shared = [], {}
     for path in paths:
+        if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://", str(path)) and not Path(path).exists():
+            raise SourceError(str(path), "a URL, which is not downloaded here: download the file (curl -LO URL, "
+                                         "a .gz as it is) and give its path")
         log(f"reading {path}")
         parts.append(read_file(path, format, vocabulary, report, shared))
     data = _merge(parts, report)

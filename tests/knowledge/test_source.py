@@ -39,6 +39,8 @@ def test_the_format_is_guessed_from_the_file():
         guess_format(ONTOLOGIES / "products_tsv" / "concepts.tsv")
     with pytest.raises(SourceError, match="no such file"):
         guess_format(ONTOLOGIES / "missing.obo")
+    with pytest.raises(SourceError, match=r"^http://purl\.obolibrary\.org/obo/so\.obo: a URL, .*download the file"):
+        load_source("http://purl.obolibrary.org/obo/so.obo")
 
 
 def test_a_parent_that_is_never_defined_is_counted_and_dropped_or_with_strict_an_error(tmp_path):
