@@ -1,4 +1,5 @@
-"""A taxonomy kept in a spreadsheet: a directory with ``concepts.tsv`` and ``edges.tsv`` (or ``.csv``),
+"""A taxonomy kept in a spreadsheet: a directory with ``concepts.tsv`` and ``edges.tsv`` (or ``.csv``;
+either may be compressed, ``concepts.tsv.gz``),
 read with the standard ``csv`` module.
 
 ``concepts.tsv``: a header ``id, label, synonyms, definition``, then one row per concept (in a ``.csv``
@@ -13,12 +14,15 @@ concept whose ``deprecated`` / ``obsolete`` column is ``true`` is skipped, any o
 ignored; empty cells past the header's end (a spreadsheet's export) are ignored.
 """
 import csv
+import io
 import re
 from pathlib import Path
 from typing import List, Optional, Tuple
 
 from mcqa_probes.knowledge.identifiers import normalise, relation_name
-from mcqa_probes.knowledge.ontology import Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary
+from mcqa_probes.knowledge.ontology import (
+    COMPRESSIONS, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, inner_name, source_bytes,
+)
 from mcqa_probes.knowledge.rdf import SKOS_RELATIONS
 
 CONCEPT_COLUMNS = ("id", "label", "synonyms", "definition")
@@ -28,7 +32,8 @@ OPTIONAL_COLUMNS = ("deprecated", "obsolete")
 
 
 def table_path(directory: Path, stem: str) -> Path:
-    for suffix in (".tsv", ".csv"):
+    """``stem.tsv`` or ``stem.csv`` in ``directory``, or either compressed (``concepts.tsv.gz``)."""
+    for suffix in (".tsv", ".csv", *(f"{table}{packed}" for packed in COMPRESSIONS for table in (".tsv", ".csv"))):
         if (directory / f"{stem}{suffix}").is_file():
             return directory / f"{stem}{suffix}"
     raise SourceError(str(directory), f"no {stem}.tsv (or {stem}.csv) in the directory (expected {stem}.tsv "
@@ -38,7 +43,8 @@ def table_path(directory: Path, stem: str) -> Path:
 def _rows(path: Path, columns: Tuple[str, ...]):
     """``(line, row, extra)`` after checking the header; ``extra`` maps optional columns to values."""
     try:
-        handle = open(path, encoding="utf-8-sig", newline="")
+        handle = (open(path, encoding="utf-8-sig", newline="") if inner_name(path) == path.name else
+                  io.TextIOWrapper(io.BytesIO(source_bytes(path)), encoding="utf-8-sig", newline=""))
     except OSError as error:
         raise SourceError(str(path), f"cannot be read ({error.strerror})") from None
     with handle:
@@ -50,7 +56,7 @@ def _rows(path: Path, columns: Tuple[str, ...]):
                 yield line
 
         try:
-            if path.suffix == ".tsv":
+            if Path(inner_name(path)).suffix == ".tsv":
                 reader = csv.reader(lines(), dialect="excel-tab")
             else:
                 first = handle.readline()
@@ -129,7 +135,7 @@ def _check_cells_across_lines(path: Path, row: List[str], start: int, ended: int
 
 def _first_bad_line(path: Path) -> Optional[int]:
     """The line of the first byte that is not UTF-8 (the reader's error counts within a buffer)."""
-    data = path.read_bytes()
+    data = source_bytes(path)
     try:
         data.decode("utf-8-sig")
     except UnicodeDecodeError as error:

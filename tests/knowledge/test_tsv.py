@@ -158,3 +158,27 @@ def test_columns_are_found_by_name_and_a_spreadsheets_trailing_empty_cells_are_i
     reordered = ["\t".join([row[1].upper() if i == 0 else row[1], row[0], row[3], row[2]]) + "\t" for i, row in enumerate(rows)]
     (folder / "concepts.tsv").write_text("\n".join(reordered) + "\n")     # label, id, definition, synonyms + an empty cell
     assert read(folder).concepts == read(PRODUCTS).concepts and len(read(folder).concepts) > 3
+
+
+def test_compressed_tables_are_read_as_the_tables_inside(tmp_path):
+    """concepts.tsv.gz and edges.tsv.bz2 (a taxonomy exported and compressed): the same data, and a
+    fault inside one named with the compressed file and the line inside it."""
+    import bz2
+    import gzip
+
+    folder = tmp_path / "products_tsv"
+    folder.mkdir()
+    (folder / "concepts.tsv.gz").write_bytes(gzip.compress((PRODUCTS / "concepts.tsv").read_bytes()))
+    (folder / "edges.tsv.bz2").write_bytes(bz2.compress((PRODUCTS / "edges.tsv").read_bytes()))
+    expected, data = read(PRODUCTS), read(folder)
+    assert data.concepts == expected.concepts and data.parents == expected.parents and data.links == expected.links
+    assert all(line.path == str(folder / "edges.tsv.bz2") for _, _, line in data.parents)
+    lines = (PRODUCTS / "concepts.tsv").read_text().split("\n")
+    lines[3] += "\textra cell"
+    (folder / "concepts.tsv.gz").write_bytes(gzip.compress("\n".join(lines).encode()))
+    with pytest.raises(SourceError, match=r"concepts\.tsv\.gz:4: "):
+        read(folder)
+    (folder / "concepts.tsv.gz").write_bytes(gzip.compress("\n".join(lines).encode("latin-1", "replace")
+                                                           .replace(b"couch", b"c\xf6uch")))
+    with pytest.raises(SourceError, match=r"concepts\.tsv\.gz:\d+: not UTF-8"):
+        read(folder)
