@@ -16,10 +16,8 @@ vocabulary that says which property means what, and the raw data one file yields
 
 Plain Python: no torch, no allennlp.
 """
-import bz2
 import functools
-import gzip
-import lzma
+import importlib
 import os
 import re
 from collections import Counter, OrderedDict
@@ -37,8 +35,9 @@ class SourceError(ValueError):
         super().__init__(f"{where}: {message}")
 
 
-#: the compressions a source file may have, by suffix: read as the file inside (``hp.obo.gz`` is OBO)
-COMPRESSIONS = {".gz": (gzip.decompress, "gzip"), ".bz2": (bz2.decompress, "bzip2"), ".xz": (lzma.decompress, "xz")}
+#: the compressions a source file may have, by suffix (the standard library's module, the name said):
+#: read as the file inside (``hp.obo.gz`` is OBO)
+COMPRESSIONS = {".gz": ("gzip", "gzip"), ".bz2": ("bz2", "bzip2"), ".xz": ("lzma", "xz")}
 
 
 def inner_name(path: Any) -> str:
@@ -49,13 +48,17 @@ def inner_name(path: Any) -> str:
     return name[: -len(suffix)] if suffix in COMPRESSIONS and len(name) > len(suffix) else name
 
 
+def is_compressed(path: Any) -> bool:
+    """Whether the file's suffix says it is compressed (:data:`COMPRESSIONS`)."""
+    return inner_name(path) != Path(path).name
+
+
 def source_bytes(path: Any) -> bytes:
     """The bytes of a source file, decompressed when its suffix says it is compressed (a damaged
     archive is a :class:`SourceError`); the readers open a file only through this and
     :func:`source_text`."""
     path = str(path)
-    compression = COMPRESSIONS.get(Path(path).suffix.lower())
-    if compression is None or inner_name(path) == Path(path).name:
+    if not is_compressed(path):
         with open(path, "rb") as handle:
             return handle.read()
     stat = os.stat(path)
@@ -66,19 +69,25 @@ def source_bytes(path: Any) -> bytes:
 def _decompressed(path: str, mtime_ns: int, size: int) -> bytes:
     """A compressed file's content, kept for the next reader of the same file (the RDF reader looks
     at a file several times: its syntax, the parse, the line of a fault)."""
-    decompress, name = COMPRESSIONS[Path(path).suffix.lower()]
+    module, name = COMPRESSIONS[Path(path).suffix.lower()]
+    try:
+        # lazy: a Python built without liblzma or libbz2 reads every other file
+        decompress = importlib.import_module(module).decompress
+    except ImportError:
+        raise SourceError(path, f"this Python has no {module} module to read a {name} file; expected the file "
+                                f"decompressed ({Path(inner_name(path)).suffix or 'source'})") from None
     with open(path, "rb") as handle:
         data = handle.read()
     try:
         return decompress(data)
-    except (OSError, EOFError, lzma.LZMAError, ValueError) as error:
+    except Exception as error:      # noqa: BLE001 (gzip: OSError, EOFError; lzma: LZMAError; bz2: OSError)
         raise SourceError(path, f"not a whole {name} file ({error}); expected a "
                                 f"{Path(inner_name(path)).suffix or 'source'} file compressed by {name}") from None
 
 
 def source_head(path: Any, size: int) -> bytes:
     """The first ``size`` bytes of :func:`source_bytes` (of a plain file, without reading the rest)."""
-    if Path(path).suffix.lower() in COMPRESSIONS and inner_name(path) != Path(path).name:
+    if is_compressed(path):
         return source_bytes(path)[:size]
     with open(path, "rb") as handle:
         return handle.read(size)

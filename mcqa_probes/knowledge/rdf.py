@@ -34,8 +34,8 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from mcqa_probes.knowledge.identifiers import KNOWN_PREFIXES, OBO_PURL, curie, expand, relation_name
 from mcqa_probes.knowledge.ontology import (
-    RawConcept, SourceData, SourceError, SourceReport, Vocabulary, inner_name, obsolete_synonym_type, own_name,
-    source_bytes, source_head, source_text, without_own_name,
+    RawConcept, SourceData, SourceError, SourceReport, Vocabulary, inner_name, is_compressed, obsolete_synonym_type,
+    own_name, source_bytes, source_head, source_text, without_own_name,
 )
 from mcqa_probes.knowledge.text import label_from_iri
 
@@ -109,7 +109,7 @@ def _sniff(path: str, given: Optional[str]) -> str:
 def _parse_source(path: str) -> Dict[str, object]:
     """What rdflib's ``parse`` reads for ``path``: the file itself, or a compressed file's content with
     the base IRI the file inside would give (relative IRIs resolve alike)."""
-    if inner_name(path) == Path(path).name:
+    if not is_compressed(path):
         return {"source": path}
     return {"data": source_bytes(path), "publicID": Path(path).with_name(inner_name(path)).absolute().as_uri()}
 

@@ -21,7 +21,8 @@ from typing import List, Optional, Tuple
 
 from mcqa_probes.knowledge.identifiers import normalise, relation_name
 from mcqa_probes.knowledge.ontology import (
-    COMPRESSIONS, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, inner_name, source_bytes,
+    COMPRESSIONS, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, inner_name, is_compressed,
+    source_bytes,
 )
 from mcqa_probes.knowledge.rdf import SKOS_RELATIONS
 
@@ -43,7 +44,7 @@ def table_path(directory: Path, stem: str) -> Path:
 def _rows(path: Path, columns: Tuple[str, ...]):
     """``(line, row, extra)`` after checking the header; ``extra`` maps optional columns to values."""
     try:
-        handle = (open(path, encoding="utf-8-sig", newline="") if inner_name(path) == path.name else
+        handle = (open(path, encoding="utf-8-sig", newline="") if not is_compressed(path) else
                   io.TextIOWrapper(io.BytesIO(source_bytes(path)), encoding="utf-8-sig", newline=""))
     except OSError as error:
         raise SourceError(str(path), f"cannot be read ({error.strerror})") from None
