@@ -1,6 +1,5 @@
-"""A taxonomy kept in a spreadsheet: a directory with ``concepts.tsv`` and ``edges.tsv`` (or ``.csv``;
-either may be compressed, ``concepts.tsv.gz``),
-read with the standard ``csv`` module.
+"""A taxonomy kept in a spreadsheet: a directory with ``concepts.tsv`` and ``edges.tsv`` (or ``.csv``,
+either maybe compressed: ``concepts.tsv.gz``), read with the standard ``csv`` module.
 
 ``concepts.tsv``: a header ``id, label, synonyms, definition``, then one row per concept (in a ``.csv``
 the cells are separated by commas, or by semicolons as spreadsheets export them where the decimal
