@@ -12,7 +12,8 @@ vocabulary that says which property means what, and the raw data one file yields
 * :class:`SourceData`: the concepts, parent edges and relation links of one file, before
   :func:`mcqa_probes.knowledge.source.load_source` merges files, filters and checks them.
 * :func:`source_bytes` / :func:`source_text` / :func:`inner_name`: a file as its reader sees it; a
-  compressed release (``chebi.obo.gz``, ``mesh.nt.bz2``, ``x.ttl.xz``) is read as the file inside it.
+  compressed release (``chebi.obo.gz``, ``mesh.nt.bz2``, ``x.ttl.xz``) is read as the file inside it,
+  a zip archive (``Thesaurus.owl.zip``) as the one ontology file it holds.
 
 Plain Python: no torch, no allennlp.
 """
@@ -20,6 +21,7 @@ import functools
 import importlib
 import os
 import re
+import zipfile
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,18 +40,47 @@ class SourceError(ValueError):
 #: the compressions a source file may have, by suffix (the standard library's module, the name said):
 #: read as the file inside (``hp.obo.gz`` is OBO)
 COMPRESSIONS = {".gz": ("gzip", "gzip"), ".bz2": ("bz2", "bzip2"), ".xz": ("lzma", "xz")}
+#: rdflib parser names by file suffix
+SYNTAX_BY_SUFFIX = {
+    ".ttl": "turtle", ".turtle": "turtle", ".n3": "n3", ".nt": "nt", ".ntriples": "nt",
+    ".owl": "xml", ".rdf": "xml", ".xml": "xml", ".jsonld": "json-ld", ".json-ld": "json-ld", ".json": "json-ld",
+    ".nq": "nquads", ".trig": "trig",
+}
 
 
 def inner_name(path: Any) -> str:
-    """The file's name without a compression suffix (``so.obo.gz`` -> ``so.obo``): what its format,
-    its syntax and its name as a source are read from."""
+    """The name of the file a reader reads: without a compression suffix (``so.obo.gz`` -> ``so.obo``),
+    a zip archive's ontology file (``Thesaurus.owl.zip`` -> ``Thesaurus.owl``); what its format, its
+    syntax and its name as a source are read from."""
     name = Path(path).name
     suffix = Path(name).suffix.lower()
+    if suffix == ".zip" and os.path.isfile(path):
+        stat = os.stat(path)
+        return Path(_zip_member(str(path), stat.st_mtime_ns, stat.st_size)).name
     return name[: -len(suffix)] if suffix in COMPRESSIONS and len(name) > len(suffix) else name
 
 
+@functools.lru_cache(maxsize=8)
+def _zip_member(path: str, mtime_ns: int, size: int) -> str:
+    """The one ontology file (``.obo`` or an RDF suffix) in a zip archive; an error when it holds none
+    or several (a folder of files: which to read is the user's choice)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = [info.filename for info in archive.infolist() if not info.is_dir()]
+    except (zipfile.BadZipFile, OSError) as error:
+        raise SourceError(path, f"not a whole zip file ({error}); expected a zip archive holding one ontology "
+                                f"file") from None
+    found = [member for member in members if not member.startswith("__MACOSX/")
+             and Path(member).suffix.lower() in (".obo", *SYNTAX_BY_SUFFIX)]
+    if len(found) != 1:
+        held = ", ".join(found[:5]) + (", ..." if len(found) > 5 else "") if found else "none"
+        raise SourceError(path, f"a zip archive with {len(found)} ontology files ({held}); expected one "
+                                f"(.obo, .owl, .ttl, .nt, ...): extract the one to read and give its path")
+    return found[0]
+
+
 def is_compressed(path: Any) -> bool:
-    """Whether the file's suffix says it is compressed (:data:`COMPRESSIONS`)."""
+    """Whether the file's suffix says it is compressed (:data:`COMPRESSIONS`) or a zip archive."""
     return inner_name(path) != Path(path).name
 
 
@@ -67,8 +98,12 @@ def source_bytes(path: Any) -> bytes:
 
 @functools.lru_cache(maxsize=2)
 def _decompressed(path: str, mtime_ns: int, size: int) -> bytes:
-    """A compressed file's content, kept for the next reader of the same file (the RDF reader looks
-    at a file several times: its syntax, the parse, the line of a fault)."""
+    """A compressed file's content (a zip archive's: its ontology file's), kept for the next reader of
+    the same file (the RDF reader looks at a file several times: its syntax, the parse, the line of a
+    fault)."""
+    if Path(path).suffix.lower() == ".zip":
+        with zipfile.ZipFile(path) as archive:
+            return archive.read(_zip_member(path, mtime_ns, size))
     module, name = COMPRESSIONS[Path(path).suffix.lower()]
     try:
         # lazy: a Python built without liblzma or libbz2 reads every other file

@@ -34,17 +34,11 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from mcqa_probes.knowledge.identifiers import KNOWN_PREFIXES, OBO_PURL, curie, expand, relation_name
 from mcqa_probes.knowledge.ontology import (
-    RawConcept, SourceData, SourceError, SourceReport, Vocabulary, inner_name, is_compressed, obsolete_synonym_type,
-    own_name, source_bytes, source_head, source_text, without_own_name,
+    SYNTAX_BY_SUFFIX, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, inner_name, is_compressed,
+    obsolete_synonym_type, own_name, source_bytes, source_head, source_text, without_own_name,
 )
 from mcqa_probes.knowledge.text import label_from_iri
 
-#: rdflib parser names by file suffix
-SYNTAX_BY_SUFFIX = {
-    ".ttl": "turtle", ".turtle": "turtle", ".n3": "n3", ".nt": "nt", ".ntriples": "nt",
-    ".owl": "xml", ".rdf": "xml", ".xml": "xml", ".jsonld": "json-ld", ".json-ld": "json-ld", ".json": "json-ld",
-    ".nq": "nquads", ".trig": "trig",
-}
 #: how an error message names rdflib's syntaxes
 SYNTAX_NAMES = {"turtle": "Turtle", "n3": "N3", "nt": "N-Triples", "xml": "RDF/XML", "json-ld": "JSON-LD",
                 "nquads": "N-Quads", "trig": "TriG"}

@@ -40,9 +40,10 @@ from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph, reachable
 from mcqa_probes.knowledge.identifiers import normalise, relation_name
 from mcqa_probes.knowledge.obo import read_obo
 from mcqa_probes.knowledge.ontology import (
-    COMPRESSIONS, Line, SourceData, SourceError, SourceReport, Vocabulary, file_of, inner_name, source_head,
+    COMPRESSIONS, SYNTAX_BY_SUFFIX, Line, SourceData, SourceError, SourceReport, Vocabulary, file_of, inner_name,
+    source_head,
 )
-from mcqa_probes.knowledge.rdf import SYNTAX_BY_SUFFIX, line_naming, read_rdf
+from mcqa_probes.knowledge.rdf import line_naming, read_rdf
 from mcqa_probes.knowledge.text import camel_case_source, clean_definition, readable_label
 from mcqa_probes.knowledge.tsv import read_tsv
 
@@ -103,9 +104,9 @@ def guess_format(path: PathLike) -> str:
         if suffix == ".owl" or "owl#Class" in head or "owl:Class" in head:
             return "owl"
         return "rdf"
-    if suffix in (".zip", ".tar", ".tgz", ".7z"):
+    if suffix in (".tar", ".tgz", ".7z", ".rar"):
         raise SourceError(str(path), f"an archive ({suffix}): give the ontology file in it (a file compressed by "
-                                     f"{', '.join(COMPRESSIONS)} is read as it is)")
+                                     f"{', '.join(COMPRESSIONS)} and a zip archive holding one are read as they are)")
     raise SourceError(str(path), f"cannot tell the format from the suffix {suffix or '(none)'}; give --format "
                                  f"({'|'.join(FORMATS)})")
 

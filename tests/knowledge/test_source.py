@@ -657,7 +657,33 @@ def test_a_damaged_compressed_file_a_fault_inside_one_and_an_archive_are_errors_
     with pytest.raises(SourceError) as caught:
         load_source(broken)
     assert str(caught.value).startswith(f"{broken}:{line}: is_a clause without a colon")
-    archive = tmp_path / "vehicles.zip"
-    archive.write_bytes(b"PK")
+    archive = tmp_path / "vehicles.tar"
+    archive.write_bytes(b"ustar")
     with pytest.raises(SourceError, match="an archive .*give the ontology file in it"):
         load_source(archive)
+
+
+def test_a_zip_archive_is_read_as_the_one_ontology_file_it_holds(tmp_path):
+    """NCIt's Thesaurus.owl.zip, AGROVOC's .nt.zip: the one ontology file inside (in a folder, beside a
+    README and macOS's __MACOSX copies) gives the same graph; none, several or a broken archive are errors."""
+    import zipfile
+
+    packed = tmp_path / "Thesaurus.owl.zip"
+    with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.write(ONTOLOGIES / "vehicles.owl", "release/vehicles.owl")
+        archive.writestr("__MACOSX/release/._vehicles.owl", "resource fork")
+        archive.writestr("README.txt", "a release")
+    assert guess_format(packed) == "owl"
+    expected, graph = load_source(ONTOLOGIES / "vehicles.owl"), load_source(packed)
+    assert sorted(graph.triples()) == sorted(expected.triples()) and graph.source == expected.source
+    for name, members, held in (("two.zip", ["a.owl", "b.ttl"], "2 ontology files (a.owl, b.ttl)"),
+                                ("none.zip", ["a.txt"], "0 ontology files (none)")):
+        with zipfile.ZipFile(tmp_path / name, "w") as archive:
+            for member in members:
+                archive.writestr(member, "x")
+        with pytest.raises(SourceError) as caught:
+            load_source(tmp_path / name)
+        assert str(caught.value).startswith(f"{tmp_path / name}: a zip archive with {held}; expected one")
+    (tmp_path / "cut.zip").write_bytes(packed.read_bytes()[:100])
+    with pytest.raises(SourceError, match=r"cut\.zip: not a whole zip file"):
+        load_source(tmp_path / "cut.zip")
