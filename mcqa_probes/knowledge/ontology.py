@@ -60,6 +60,11 @@ def inner_name(path: Any) -> str:
     return name[: -len(suffix)] if suffix in COMPRESSIONS and len(name) > len(suffix) else name
 
 
+def inner_suffix(path: Any) -> str:
+    """The suffix of :func:`inner_name`, in lower case (``so.obo.gz`` -> ``.obo``)."""
+    return Path(inner_name(path)).suffix.lower()
+
+
 @functools.lru_cache(maxsize=8)
 def _zip_member(path: str, mtime_ns: int, size: int) -> str:
     """The one ontology file (``.obo`` or an RDF suffix) in a zip archive; an error when it holds none
@@ -110,14 +115,14 @@ def _decompressed(path: str, mtime_ns: int, size: int) -> bytes:
         decompress = importlib.import_module(module).decompress
     except ImportError:
         raise SourceError(path, f"this Python has no {module} module to read a {name} file; expected the file "
-                                f"decompressed ({Path(inner_name(path)).suffix or 'source'})") from None
+                                f"decompressed ({inner_suffix(path) or 'source'})") from None
     with open(path, "rb") as handle:
         data = handle.read()
     try:
         return decompress(data)
     except Exception as error:      # noqa: BLE001 (gzip: OSError, EOFError; lzma: LZMAError; bz2: OSError)
         raise SourceError(path, f"not a whole {name} file ({error}); expected a "
-                                f"{Path(inner_name(path)).suffix or 'source'} file compressed by {name}") from None
+                                f"{inner_suffix(path) or 'source'} file compressed by {name}") from None
 
 
 def source_head(path: Any, size: int) -> bytes:

@@ -34,8 +34,8 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from mcqa_probes.knowledge.identifiers import KNOWN_PREFIXES, OBO_PURL, curie, expand, relation_name
 from mcqa_probes.knowledge.ontology import (
-    SYNTAX_BY_SUFFIX, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, inner_name, is_compressed,
-    obsolete_synonym_type, own_name, source_bytes, source_head, source_text, without_own_name,
+    SYNTAX_BY_SUFFIX, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, inner_name, inner_suffix,
+    is_compressed, obsolete_synonym_type, own_name, source_bytes, source_head, source_text, without_own_name,
 )
 from mcqa_probes.knowledge.text import label_from_iri
 
@@ -73,7 +73,7 @@ _OWN_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]*:[^\s:/]+$")
 
 
 def syntax_of(path: str) -> Optional[str]:
-    return SYNTAX_BY_SUFFIX.get(Path(inner_name(path)).suffix.lower())
+    return SYNTAX_BY_SUFFIX.get(inner_suffix(path))
 
 
 def _sniff(path: str, given: Optional[str]) -> str:
@@ -186,6 +186,8 @@ def _turtle_line(path: str) -> Optional[int]:
     import rdflib  # lazy: RDF support is needed only for RDF sources
 
     try:
+        if not is_compressed(path) and Path(path).stat().st_size > TURTLE_SEARCH_BYTES:
+            return None             # a large file is not read again only to find the line
         text = source_text(path)
         if len(text) > TURTLE_SEARCH_BYTES:
             return None

@@ -40,7 +40,7 @@ from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph, reachable
 from mcqa_probes.knowledge.identifiers import normalise, relation_name
 from mcqa_probes.knowledge.obo import read_obo
 from mcqa_probes.knowledge.ontology import (
-    COMPRESSIONS, SYNTAX_BY_SUFFIX, Line, SourceData, SourceError, SourceReport, Vocabulary, file_of, inner_name,
+    COMPRESSIONS, SYNTAX_BY_SUFFIX, Line, SourceData, SourceError, SourceReport, Vocabulary, file_of, inner_suffix,
     source_head,
 )
 from mcqa_probes.knowledge.rdf import line_naming, read_rdf
@@ -90,7 +90,7 @@ def guess_format(path: PathLike) -> str:
     if not path.exists():
         raise SourceError(str(path), "no such file or directory (expected an OBO, OWL, RDF, SKOS file or a "
                                      "directory with concepts.tsv and edges.tsv)")
-    suffix = Path(inner_name(path)).suffix.lower()
+    suffix = inner_suffix(path)
     if suffix == ".obo":
         return "obo"
     if suffix in (".tsv", ".csv"):

@@ -244,7 +244,7 @@ def _variants_pattern(variants: Tuple[str, ...], english: bool = True) -> Option
     for name in variants:
         words = name.split(" ")
         parts = [re.escape(word) for word in words[:-1]]
-        stem, endings = _last_word_endings(words[-1], english and len(_letters(name)) >= 5)
+        stem, endings = _variant_endings(name, english)
         parts.append(re.escape(stem) + ("(?:" + "|".join(map(re.escape, endings)) + ")" if len(endings) > 1
                                         else re.escape(endings[0])))
         alternatives.append("[ _-]*".join(parts))
@@ -279,6 +279,12 @@ def _last_word_endings(word: str, irregular: bool) -> Tuple[str, Tuple[str, ...]
     return stem, tuple(sorted(endings, key=lambda e: (-len(e), e)))
 
 
+def _variant_endings(name: str, english: bool) -> Tuple[str, Tuple[str, ...]]:
+    """:func:`_last_word_endings` of a name variant's last word, with its other number's Latin, Greek
+    or Germanic forms where :func:`name_key` folds them (English, five letters or more)."""
+    return _last_word_endings(name.split(" ")[-1], english and len(_squashed(name)) >= 5)
+
+
 def _ies_plural(word: str) -> bool:
     """A word whose plural ends in -ies (``dystrophy``; not ``day``)."""
     return len(word) > 2 and word.endswith("y") and word[-2].isalpha() and word[-2] not in "aeiouy"
@@ -298,7 +304,7 @@ def _squashed_names(names: Tuple[str, ...], english: bool = True) -> Tuple[str, 
     found = []
     for name in _name_variants(names):
         letters, last = _squashed(name), name.split(" ")[-1]
-        stem, _ = _last_word_endings(last, english and len(letters) >= 5)
+        stem, _ = _variant_endings(name, english)
         found.append(letters[:len(letters) - (len(last) - len(stem))])
     return tuple(found)
 

@@ -20,7 +20,7 @@ from typing import List, Optional, Tuple
 
 from mcqa_probes.knowledge.identifiers import normalise, relation_name
 from mcqa_probes.knowledge.ontology import (
-    COMPRESSIONS, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, inner_name, is_compressed,
+    COMPRESSIONS, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, inner_suffix, is_compressed,
     source_bytes,
 )
 from mcqa_probes.knowledge.rdf import SKOS_RELATIONS
@@ -56,7 +56,7 @@ def _rows(path: Path, columns: Tuple[str, ...]):
                 yield line
 
         try:
-            if Path(inner_name(path)).suffix == ".tsv":
+            if inner_suffix(path) == ".tsv":
                 reader = csv.reader(lines(), dialect="excel-tab")
             else:
                 first = handle.readline()
