@@ -22,7 +22,8 @@ A logical definition (``intersection_of: G`` + ``intersection_of: R D``, ``union
 closures for the validity checks, never answers, as from the OWL rendering of the same file.
 
 The whole file is parsed at once; after a first error each frame is parsed alone, so a file with many
-faulty lines costs one pass, not one per fault. Obsolete terms are skipped (``obsolete``). The
+faulty lines costs one pass, not one per fault. Obsolete terms are skipped (``obsolete``), and an
+``alt_id`` is counted apart (``alternative_id``), as from the OWL rendering. The
 synonyms taken are the scopes of the vocabulary's synonym properties (``EXACT`` by default: a
 ``RELATED`` synonym is not another name for the concept).
 """
@@ -270,6 +271,7 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
 
     scopes = {OBO_EQUIVALENTS.get(p, p).upper() for p in vocabulary.synonyms} & {"EXACT", "RELATED", "BROAD", "NARROW"}
     parent_relations = {OBO_EQUIVALENTS.get(p, p) for p in vocabulary.parents}
+    alternative_ids: List[Tuple[str, str, Optional[int]]] = []     # (alt_id, its term, line)
     for frame in document:
         kind = type(frame).__name__
         if kind not in ("TypedefFrame", "TermFrame"):     # [Instance] frames: individuals, not concepts
@@ -348,6 +350,8 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                     links.append((curie(relation), curie(target), line))
             elif clause_kind == "IsObsoleteClause":
                 obsolete = bool(clause.obsolete)
+            elif clause_kind == "AltIdClause":
+                alternative_ids.append((curie(str(clause.alt_id)), concept_id, concept.line))
             # logical definitions (see SourceData.implied_parents): C = G and R some D
             elif clause_kind == "IntersectionOfClause":
                 target = curie(str(clause.term))
@@ -386,6 +390,9 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
         data.implied_links.extend((concept_id, relation, target, line) for relation, target, line in implied_links)
         if genus or differentia:
             data.definitions.append((concept_id, genus, differentia, []))
+    for alternative, concept_id, line in sorted(alternative_ids):     # counted as from the OWL rendering
+        if alternative not in data.concepts and alternative not in data.obsolete:
+            report.add("alternative_id", path, line, f"{alternative} of {concept_id}")
     data.existential_relations.update(relation for _, relation, _, _ in data.links)
     relations = set(data.relation_info) | {relation for _, relation, _, _ in data.links}
     for target, concept_id, line in genus_lines:

@@ -146,6 +146,8 @@ REPORT_KINDS = OrderedDict([
     ("escaped_backslash", "quoted texts with an escaped backslash that fastobo rejects, read as written"),
     ("invalid_iri", "IRIs with a space or another character that IRIs do not allow, read as written"),
     ("obsolete", "obsolete or deprecated terms skipped"),
+    ("alternative_id", "alternative ids of terms (OBO alt_id; in OWL a deprecated class without a label, merged "
+                       "into its term), not concepts"),
     ("no_label", "concepts without a usable label, dropped"),
     ("label_from_iri", "classes without any label, named after their IRI (the name given in brackets)"),
     ("no_definition", "concepts without a definition (not asked in the definitions probe)"),

@@ -50,6 +50,8 @@ DCTERMS = "http://purl.org/dc/terms/"
 SKOS = "http://www.w3.org/2004/02/skos/core#"
 SKOS_XL = "http://www.w3.org/2008/05/skos-xl#"
 OBO_IN_OWL = "http://www.geneontology.org/formats/oboInOwl#"
+#: IAO's obsolescence reason "terms merged": OWLAPI's mark of a class made from an OBO ``alt_id``
+TERMS_MERGED = OBO_PURL + "IAO_0000227"
 SCHEMA = ("https://schema.org/", "http://schema.org/")
 CLASS_TYPES = {
     "owl": (OWL + "Class",),
@@ -553,9 +555,16 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                        for value in graph.objects(None, prop) if isinstance(value, rdflib.Literal) and value.language}
     untagged_too = named_languages <= {vocabulary.lang.lower().split("-")[0]}
     narrower = rdflib.URIRef(SKOS + "narrower")
+    obsolescence_reason, replaced_by = rdflib.URIRef(OBO_PURL + "IAO_0000231"), rdflib.URIRef(OBO_PURL + "IAO_0100001")
     for node in sorted(deprecated, key=str):
         data.obsolete.add(cid(node))
-        report.add("obsolete", path, None, cid(node))
+        if (node, obsolescence_reason, rdflib.URIRef(TERMS_MERGED)) in graph \
+                and not any(True for prop in label_props for _ in graph.objects(node, prop)):
+            # an OBO alt_id as OWLAPI renders it: a deprecated class with no label, merged into its term
+            report.add("alternative_id", path, None, " ".join(
+                [cid(node), *(f"of {cid(term)}" for term in sorted(graph.objects(node, replaced_by), key=str))]))
+        else:
+            report.add("obsolete", path, None, cid(node))
         for prop in parent_props:       # kept so that the closure of a concept under it goes through it
             data.parents.extend((cid(node), cid(parent), None) for parent in graph.objects(node, prop)
                                 if isinstance(parent, rdflib.URIRef))

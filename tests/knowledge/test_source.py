@@ -619,6 +619,37 @@ def test_a_synonym_of_an_obsolete_synonym_type_is_no_name_in_obo_and_in_its_owl_
     assert lemmas[0] == lemmas[1]
 
 
+def test_an_alternative_id_is_counted_apart_from_obsolete_terms_in_obo_and_in_its_owl_rendering(tmp_path):
+    """OWLAPI (so ROBOT) renders each OBO ``alt_id`` as a deprecated class with no label, marked "terms
+    merged" and "term replaced by" its term: HPO's OWL rendering has 3,832 of them beside 450 obsolete
+    terms. They are counted as alternative ids from both files, not as obsolete terms, so the two
+    validity summaries agree; an obsolete term that is also another's alt_id stays an obsolete term."""
+    obo, ttl = tmp_path / "vo.obo", tmp_path / "vo.ttl"
+    obo.write_text("format-version: 1.2\nontology: vo\n\n[Term]\nid: VO:1\nname: vehicle\n\n"
+                   "[Term]\nid: VO:2\nname: car\nalt_id: VO:9\nalt_id: VO:3\nis_a: VO:1\n\n"
+                   "[Term]\nid: VO:3\nname: obsolete automobile\nis_obsolete: true\n\n"
+                   "[Term]\nid: VO:4\nname: obsolete cart\nalt_id: VO:8\nis_obsolete: true\n")
+    ttl.write_text(
+        "@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        "@prefix obo: <http://purl.obolibrary.org/obo/> .\n<http://purl.obolibrary.org/obo/vo.owl> a owl:Ontology .\n"
+        'obo:VO_1 a owl:Class ; rdfs:label "vehicle" .\n'
+        'obo:VO_2 a owl:Class ; rdfs:label "car" ; rdfs:subClassOf obo:VO_1 .\n'
+        'obo:VO_3 a owl:Class ; rdfs:label "obsolete automobile" ; owl:deprecated true ;'
+        " obo:IAO_0000231 obo:IAO_0000227 ; obo:IAO_0100001 obo:VO_2 .\n"
+        'obo:VO_4 a owl:Class ; rdfs:label "obsolete cart" ; owl:deprecated true .\n'
+        "obo:VO_8 a owl:Class ; owl:deprecated true ; obo:IAO_0000231 obo:IAO_0000227 ; obo:IAO_0100001 obo:VO_4 .\n"
+        "obo:VO_9 a owl:Class ; owl:deprecated true ; obo:IAO_0000231 obo:IAO_0000227 ; obo:IAO_0100001 obo:VO_2 .\n")
+    found = []
+    for path in (obo, ttl):
+        graph = load_source(path)
+        report = graph.provenance["report"]
+        assert sorted(graph.concepts) == ["VO:1", "VO:2"], path
+        assert report.counts["obsolete"] == 2 and report.counts["alternative_id"] == 2, path
+        found.append(([e.split(" ", 1)[1] for e in report.examples["alternative_id"]],
+                      sorted(e.split(" ", 1)[1] for e in report.examples["obsolete"])))
+    assert found[0] == found[1] == (["VO:8 of VO:4", "VO:9 of VO:2"], ["VO:3", "VO:4"])
+
+
 @pytest.mark.parametrize("name, compress", [
     ("vehicles.obo", "gzip"), ("vehicles.owl", "bz2"), ("kitchen_skos.ttl", "lzma"), ("clinics_rdfs.ttl", "gzip")])
 def test_a_compressed_file_is_read_as_the_file_inside(tmp_path, name, compress):
