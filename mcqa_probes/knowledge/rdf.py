@@ -389,6 +389,29 @@ def _pick(values: List, lang: str, every: bool = False, untagged_alone: bool = T
     return untagged if untagged_alone else []
 
 
+#: file suffixes that an ontology's IRI may end with (LinkML's ``.../lexical-index.owl.ttl``)
+_IRI_FILE_SUFFIXES = (".owl", ".ttl", ".rdf", ".nt", ".n3", ".jsonld", ".json", ".xml", ".obo")
+
+
+def _ontology_name(iri: str) -> str:
+    """An ontology named after its IRI (or CURIE): the last segment without its file suffixes
+    (``https://w3id.org/oak/lexical-index.owl.ttl`` is *lexical-index*, ``http://example.org/ns/prov#``
+    *prov*); a segment that is only a format word is passed over (``.../summary_statistics/owl.ttl``
+    is *summary_statistics*), and so is a CURIE's (``linkml:text_annotator.owl.ttl`` is
+    *linkml:text_annotator*; ``summary_statistics:owl.ttl`` is named by its prefix)."""
+    formats = {suffix[1:] for suffix in _IRI_FILE_SUFFIXES}
+    segments = re.split(r"[/#]", iri)
+    for segment in reversed(segments[1:] if "://" in iri or iri.startswith("file:") else segments):
+        while segment.lower().endswith(_IRI_FILE_SUFFIXES) and segment.rindex(".") > 0:
+            segment = segment[: segment.rindex(".")]
+        prefix, colon, local = segment.rpartition(":")
+        if colon and prefix and local.lower() in formats | {""}:
+            segment = prefix                       # a CURIE whose local name says nothing
+        if segment and segment.lower() not in formats and not segment.endswith(":"):
+            return segment
+    return ""
+
+
 def _version(version_info: Optional[str], version_iri: Optional[str], name: str = "") -> str:
     """The version an OBO file would give: ROBOT writes ``data-version: X`` as the version IRI
     ``http://purl.obolibrary.org/obo/<ont>/X/<ont>.owl``, so X is taken from such an IRI first."""
@@ -508,7 +531,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         if str(ontology).startswith(OBO_PURL) and str(ontology).endswith(".owl"):
             name = str(ontology)[len(OBO_PURL):-len(".owl")] or name     # OBO's "ontology: go/subsets/goslim"
         else:
-            name = cid(ontology).rstrip("#").rsplit("/", 1)[-1].replace(".owl", "") or name
+            name = _ontology_name(cid(ontology)) or name
         info = sorted(str(v) for v in graph.objects(ontology, rdflib.URIRef(OWL + "versionInfo")))
         iri = sorted(str(v) for v in graph.objects(ontology, rdflib.URIRef(OWL + "versionIRI")))
         dates = sorted(str(v) for v in graph.objects(ontology, rdflib.URIRef(OBO_IN_OWL + "date")))

@@ -282,6 +282,24 @@ def test_a_vocabulary_bundled_with_the_modules_it_imports_is_named_after_itself(
     assert (graph.source, graph.version) == ("prov", "2.1")
 
 
+@pytest.mark.parametrize("prefixes, ontology, name", [
+    ("", "<https://w3id.org/oak/lexical-index.owl.ttl>", "lexical-index"),
+    ("@prefix summary_statistics: <https://w3id.org/oak/summary_statistics/> .\n", "summary_statistics:owl.ttl",
+     "summary_statistics"),
+    ("@prefix linkml: <https://w3id.org/linkml/> .\n", "linkml:text_annotator.owl.ttl", "linkml:text_annotator"),
+    ("", "<http://www.ebi.ac.uk/efo/efo.owl>", "efo"),
+])
+def test_an_ontology_is_named_after_its_iri_without_file_suffixes(tmp_path, prefixes, ontology, name):
+    """LinkML writes ontology IRIs that end in a file name (``lexical-index.owl.ttl``, or only
+    ``owl.ttl`` under the schema's namespace): the name is the IRI's last segment without its
+    suffixes, or the prefix where a CURIE's local name is only a format."""
+    path = tmp_path / "model.ttl"
+    path.write_text("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                    + prefixes + f"{ontology} a owl:Ontology ; rdfs:label \"Model\" .\n"
+                    "<http://example.org/m#Agent> a owl:Class ; rdfs:label \"agent\" .\n")
+    assert load_source(path).source == name
+
+
 def test_a_thesaurus_is_named_and_versioned_by_its_first_scheme_whatever_the_language(tmp_path):
     path = tmp_path / "thes.ttl"
     path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix dc: <http://purl.org/dc/elements/1.1/> .\n"
