@@ -23,7 +23,8 @@ closures for the validity checks, never answers, as from the OWL rendering of th
 
 The whole file is parsed at once; after a first error each frame is parsed alone, so a file with many
 faulty lines costs one pass, not one per fault. Obsolete terms are skipped (``obsolete``), and an
-``alt_id`` is counted apart (``alternative_id``), as from the OWL rendering. The
+``alt_id`` is counted apart (``alternative_id``), as from the OWL rendering, an edge to it going on
+to its term. The
 synonyms taken are the scopes of the vocabulary's synonym properties (``EXACT`` by default: a
 ``RELATED`` synonym is not another name for the concept).
 """
@@ -390,9 +391,13 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
         data.implied_links.extend((concept_id, relation, target, line) for relation, target, line in implied_links)
         if genus or differentia:
             data.definitions.append((concept_id, genus, differentia, []))
-    for alternative, concept_id, line in sorted(alternative_ids):     # counted as from the OWL rendering
+    # an alt_id is no concept, as its OWL rendering (a deprecated class replaced by its term) is none:
+    # counted, and an edge to it goes on to its term (source.load_source lifts it as from an obsolete one)
+    for alternative, concept_id, line in sorted(alternative_ids):
         if alternative not in data.concepts and alternative not in data.obsolete:
             report.add("alternative_id", path, line, f"{alternative} of {concept_id}")
+            data.obsolete.add(alternative)
+            data.parents.append((alternative, concept_id, line))
     data.existential_relations.update(relation for _, relation, _, _ in data.links)
     relations = set(data.relation_info) | {relation for _, relation, _, _ in data.links}
     for target, concept_id, line in genus_lines:

@@ -583,9 +583,11 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         data.obsolete.add(cid(node))
         if (node, obsolescence_reason, rdflib.URIRef(TERMS_MERGED)) in graph \
                 and not any(True for prop in label_props for _ in graph.objects(node, prop)):
-            # an OBO alt_id as OWLAPI renders it: a deprecated class with no label, merged into its term
-            report.add("alternative_id", path, None, " ".join(
-                [cid(node), *(f"of {cid(term)}" for term in sorted(graph.objects(node, replaced_by), key=str))]))
+            # an OBO alt_id as OWLAPI renders it: a deprecated class with no label, merged into its term;
+            # an edge to it goes on to that term (as to an obsolete concept's parents)
+            terms = sorted((term for term in graph.objects(node, replaced_by) if isinstance(term, rdflib.URIRef)), key=str)
+            report.add("alternative_id", path, None, " ".join([cid(node), *(f"of {cid(term)}" for term in terms)]))
+            data.parents.extend((cid(node), cid(term), None) for term in terms)
         else:
             report.add("obsolete", path, None, cid(node))
         for prop in parent_props:       # kept so that the closure of a concept under it goes through it

@@ -623,12 +623,15 @@ def test_an_alternative_id_is_counted_apart_from_obsolete_terms_in_obo_and_in_it
     """OWLAPI (so ROBOT) renders each OBO ``alt_id`` as a deprecated class with no label, marked "terms
     merged" and "term replaced by" its term: HPO's OWL rendering has 3,832 of them beside 450 obsolete
     terms. They are counted as alternative ids from both files, not as obsolete terms, so the two
-    validity summaries agree; an obsolete term that is also another's alt_id stays an obsolete term."""
+    validity summaries agree; an obsolete term that is also another's alt_id stays an obsolete term.
+    An edge to an alt_id goes on to its term, from both files (was: to a concept never defined from
+    the OBO file, an error with --strict, and dropped from the OWL one)."""
     obo, ttl = tmp_path / "vo.obo", tmp_path / "vo.ttl"
     obo.write_text("format-version: 1.2\nontology: vo\n\n[Term]\nid: VO:1\nname: vehicle\n\n"
                    "[Term]\nid: VO:2\nname: car\nalt_id: VO:9\nalt_id: VO:3\nis_a: VO:1\n\n"
                    "[Term]\nid: VO:3\nname: obsolete automobile\nis_obsolete: true\n\n"
-                   "[Term]\nid: VO:4\nname: obsolete cart\nalt_id: VO:8\nis_obsolete: true\n")
+                   "[Term]\nid: VO:4\nname: obsolete cart\nalt_id: VO:8\nis_obsolete: true\n\n"
+                   "[Term]\nid: VO:5\nname: sports car\nis_a: VO:9\n")
     ttl.write_text(
         "@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
         "@prefix obo: <http://purl.obolibrary.org/obo/> .\n<http://purl.obolibrary.org/obo/vo.owl> a owl:Ontology .\n"
@@ -638,13 +641,16 @@ def test_an_alternative_id_is_counted_apart_from_obsolete_terms_in_obo_and_in_it
         " obo:IAO_0000231 obo:IAO_0000227 ; obo:IAO_0100001 obo:VO_2 .\n"
         'obo:VO_4 a owl:Class ; rdfs:label "obsolete cart" ; owl:deprecated true .\n'
         "obo:VO_8 a owl:Class ; owl:deprecated true ; obo:IAO_0000231 obo:IAO_0000227 ; obo:IAO_0100001 obo:VO_4 .\n"
-        "obo:VO_9 a owl:Class ; owl:deprecated true ; obo:IAO_0000231 obo:IAO_0000227 ; obo:IAO_0100001 obo:VO_2 .\n")
+        "obo:VO_9 a owl:Class ; owl:deprecated true ; obo:IAO_0000231 obo:IAO_0000227 ; obo:IAO_0100001 obo:VO_2 .\n"
+        'obo:VO_5 a owl:Class ; rdfs:label "sports car" ; rdfs:subClassOf obo:VO_9 .\n')
     found = []
     for path in (obo, ttl):
-        graph = load_source(path)
+        graph = load_source(path, strict=True)       # an edge to an alt_id is to a concept the file defines
         report = graph.provenance["report"]
-        assert sorted(graph.concepts) == ["VO:1", "VO:2"], path
+        assert sorted(graph.concepts) == ["VO:1", "VO:2", "VO:5"], path
         assert report.counts["obsolete"] == 2 and report.counts["alternative_id"] == 2, path
+        assert list(graph.hypernyms("VO:5")) == ["VO:2"], path    # is_a VO:9, an alt_id of VO:2: is_a VO:2
+        assert report.counts["edge_lifted"] == 1 and "undefined_parent" not in report.counts, path
         found.append(([e.split(" ", 1)[1] for e in report.examples["alternative_id"]],
                       sorted(e.split(" ", 1)[1] for e in report.examples["obsolete"])))
     assert found[0] == found[1] == (["VO:8 of VO:4", "VO:9 of VO:2"], ["VO:3", "VO:4"])
