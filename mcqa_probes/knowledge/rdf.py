@@ -50,8 +50,10 @@ DCTERMS = "http://purl.org/dc/terms/"
 SKOS = "http://www.w3.org/2004/02/skos/core#"
 SKOS_XL = "http://www.w3.org/2008/05/skos-xl#"
 OBO_IN_OWL = "http://www.geneontology.org/formats/oboInOwl#"
-#: IAO's obsolescence reason "terms merged": OWLAPI's mark of a class made from an OBO ``alt_id``
-TERMS_MERGED = OBO_PURL + "IAO_0000227"
+#: how OWLAPI renders an OBO ``alt_id``: a class with the obsolescence reason (IAO:0000231) "terms
+#: merged" (IAO:0000227), "term replaced by" (IAO:0100001) the term that has the alt_id
+OBSOLESCENCE_REASON, TERMS_MERGED, REPLACED_BY = (OBO_PURL + "IAO_0000231", OBO_PURL + "IAO_0000227",
+                                                  OBO_PURL + "IAO_0100001")
 SCHEMA = ("https://schema.org/", "http://schema.org/")
 CLASS_TYPES = {
     "owl": (OWL + "Class",),
@@ -578,14 +580,14 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                        for value in graph.objects(None, prop) if isinstance(value, rdflib.Literal) and value.language}
     untagged_too = named_languages <= {vocabulary.lang.lower().split("-")[0]}
     narrower = rdflib.URIRef(SKOS + "narrower")
-    obsolescence_reason, replaced_by = rdflib.URIRef(OBO_PURL + "IAO_0000231"), rdflib.URIRef(OBO_PURL + "IAO_0100001")
     for node in sorted(deprecated, key=str):
         data.obsolete.add(cid(node))
-        if (node, obsolescence_reason, rdflib.URIRef(TERMS_MERGED)) in graph \
+        if (node, rdflib.URIRef(OBSOLESCENCE_REASON), rdflib.URIRef(TERMS_MERGED)) in graph \
                 and not any(True for prop in label_props for _ in graph.objects(node, prop)):
             # an OBO alt_id as OWLAPI renders it: a deprecated class with no label, merged into its term;
             # an edge to it goes on to that term (as to an obsolete concept's parents)
-            terms = sorted((term for term in graph.objects(node, replaced_by) if isinstance(term, rdflib.URIRef)), key=str)
+            terms = sorted((term for term in graph.objects(node, rdflib.URIRef(REPLACED_BY))
+                            if isinstance(term, rdflib.URIRef)), key=str)
             report.add("alternative_id", path, None, " ".join([cid(node), *(f"of {cid(term)}" for term in terms)]))
             data.parents.extend((cid(node), cid(term), None) for term in terms)
         else:
