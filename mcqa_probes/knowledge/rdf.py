@@ -401,15 +401,17 @@ def _ontology_name(iri: str) -> str:
     *prov*); a segment that is only a format word is passed over (``.../summary_statistics/owl.ttl``
     is *summary_statistics*), and so is a CURIE's (``linkml:text_annotator.owl.ttl`` is
     *linkml:text_annotator*; ``summary_statistics:owl.ttl`` is named by its prefix)."""
-    formats = {suffix[1:] for suffix in _IRI_FILE_SUFFIXES}
+    says_nothing = {suffix[1:] for suffix in _IRI_FILE_SUFFIXES} | {""}
     segments = re.split(r"[/#]", iri)
-    for segment in reversed(segments[1:] if "://" in iri or iri.startswith("file:") else segments):
+    if "://" in iri or iri.startswith("file:"):
+        segments = segments[1:]                    # the scheme
+    for segment in reversed(segments):
         while segment.lower().endswith(_IRI_FILE_SUFFIXES) and segment.rindex(".") > 0:
             segment = segment[: segment.rindex(".")]
-        prefix, colon, local = segment.rpartition(":")
-        if colon and prefix and local.lower() in formats | {""}:
+        prefix, _, local = segment.rpartition(":")
+        if prefix and local.lower() in says_nothing:
             segment = prefix                       # a CURIE whose local name says nothing
-        if segment and segment.lower() not in formats and not segment.endswith(":"):
+        if segment.lower() not in says_nothing and not segment.endswith(":"):
             return segment
     return ""
 
