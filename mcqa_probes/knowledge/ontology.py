@@ -89,6 +89,19 @@ def is_compressed(path: Any) -> bool:
     return inner_name(path) != Path(path).name
 
 
+def first_non_utf8(path: Any) -> Optional[Tuple[int, int]]:
+    """The line and the value of the first byte of a source file that is not UTF-8 (a byte order mark
+    allowed), or None: the one place every reader finds it (a parser's own error counts within its
+    buffer, or not at all)."""
+    data = source_bytes(path)
+    try:
+        data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        offset = error.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0)   # counted after the mark
+        return data[:offset].count(b"\n") + 1, data[offset]
+    return None
+
+
 def source_bytes(path: Any) -> bytes:
     """The bytes of a source file, decompressed when its suffix says it is compressed (a damaged
     archive is a :class:`SourceError`); the readers open a file only through this and

@@ -34,8 +34,9 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from mcqa_probes.knowledge.identifiers import KNOWN_PREFIXES, OBO_PURL, curie, expand, relation_name
 from mcqa_probes.knowledge.ontology import (
-    SYNTAX_BY_SUFFIX, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, inner_name, inner_suffix,
-    is_compressed, obsolete_synonym_type, own_name, source_bytes, source_head, source_text, without_own_name,
+    SYNTAX_BY_SUFFIX, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, first_non_utf8, inner_name,
+    inner_suffix, is_compressed, obsolete_synonym_type, own_name, source_bytes, source_head, source_text,
+    without_own_name,
 )
 from mcqa_probes.knowledge.text import label_from_iri
 
@@ -133,6 +134,11 @@ def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = No
             else:
                 graph.parse(**_parse_source(path), format=used)
     except Exception as error:  # rdflib raises a different class per syntax; each says where
+        # a text syntax is UTF-8 (RDF/XML may declare another encoding; its parser gives the line)
+        not_utf8 = None if used == "xml" else first_non_utf8(path)
+        if not_utf8 is not None:
+            raise SourceError(path, f"not UTF-8 (byte 0x{not_utf8[1]:02x}); expected a UTF-8 "
+                                    f"{SYNTAX_NAMES.get(used, used)} file", not_utf8[0]) from None
         line = _turtle_line(path) if used in ("turtle", "n3") else None
         # else the line of the text around the fault, then rdflib's own count (it drifts on large Turtle files)
         raise SourceError(path, f"not valid {SYNTAX_NAMES.get(used, used)}: {_reason(error)}",

@@ -20,8 +20,8 @@ from typing import List, Optional, Tuple
 
 from mcqa_probes.knowledge.identifiers import normalise, relation_name
 from mcqa_probes.knowledge.ontology import (
-    COMPRESSIONS, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, inner_suffix, is_compressed,
-    source_bytes,
+    COMPRESSIONS, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, first_non_utf8, inner_suffix,
+    is_compressed, source_bytes,
 )
 from mcqa_probes.knowledge.rdf import SKOS_RELATIONS
 
@@ -98,9 +98,10 @@ def _rows(path: Path, columns: Tuple[str, ...]):
                        {name: row[index] for index, name in others})
         except csv.Error as error:
             raise SourceError(str(path), f"not a valid table ({error})", reader.line_num) from None
-        except UnicodeDecodeError as error:
-            raise SourceError(str(path), f"not UTF-8 ({error.reason}); expected a UTF-8 table (save it as "
-                                         "'UTF-8' from the spreadsheet)", _first_bad_line(path)) from None
+        except UnicodeDecodeError:
+            line, byte = first_non_utf8(path)
+            raise SourceError(str(path), f"not UTF-8 (byte 0x{byte:02x}); expected a UTF-8 table (save it as "
+                                         "'UTF-8' from the spreadsheet)", line) from None
 
 
 #: what a row's key cell holds: an identifier (``P:2``, ``AN:0000011``, ``c_1234``, ``TR-001``), not a
@@ -131,17 +132,6 @@ def _check_cells_across_lines(path: Path, row: List[str], start: int, ended: int
     if problem is not None:
         raise SourceError(str(path), f"a quoted cell {problem}: a quote (\") opened here and never closed? "
                                      f"(expected a row per line; a quote inside a cell is written \"\")", start)
-
-
-def _first_bad_line(path: Path) -> Optional[int]:
-    """The line of the first byte that is not UTF-8 (the reader's error counts within a buffer)."""
-    data = source_bytes(path)
-    try:
-        data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        offset = error.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0)
-        return data[:offset].count(b"\n") + 1
-    return None
 
 
 def read_tsv(directory: str, vocabulary: Vocabulary, report: SourceReport) -> SourceData:

@@ -135,6 +135,17 @@ def test_a_file_that_is_not_utf8_is_an_error_with_its_line(tmp_path):
         read(path)
 
 
+def test_after_a_byte_order_mark_the_line_of_the_first_byte_that_is_not_utf8_is_still_its_own(tmp_path):
+    # the decoder counts after the mark: a bad byte first on its line was put on the line before
+    path = tmp_path / "bom.obo"
+    text = VEHICLES.read_bytes()
+    at = text.index(b"name: wheel")
+    path.write_bytes(b"\xef\xbb\xbf" + text[:at] + b"\xe9" + text[at:])
+    line = text[:at].count(b"\n") + 1
+    with pytest.raises(SourceError, match=rf"bom\.obo:{line}: not UTF-8 \(byte 0xe9\)"):
+        read(path)
+
+
 HEADER = "format-version: 1.4\nontology: ex\n\n[Typedef]\nid: part_of\nname: part of\n\n"
 
 

@@ -102,6 +102,24 @@ def test_a_parse_error_names_the_file_and_line(tmp_path, name, text, line):
     assert "b'" not in message and "'^b" not in message         # rdflib's bytes literals around the fault
 
 
+@pytest.mark.parametrize("syntax, suffix, name", [("turtle", ".ttl", "Turtle"), ("nt", ".nt", "N-Triples"),
+                                                   ("json-ld", ".jsonld", "JSON-LD")])
+@pytest.mark.parametrize("mark", [b"", b"\xef\xbb\xbf"], ids=["plain", "byte-order-mark"])
+def test_a_text_syntax_not_in_utf8_is_an_error_naming_the_line_of_the_first_bad_byte(tmp_path, syntax, suffix, name,
+                                                                                    mark):
+    # rdflib gives no line (Turtle, N-Triples: a byte position in its buffer) or line 1 (JSON-LD)
+    import rdflib
+
+    text = rdflib.Graph().parse(FIXTURES / "ontologies" / "clinics_rdfs.ttl").serialize(format=syntax, encoding="utf-8")
+    at = text.index(b"An organization such as")
+    path = tmp_path / f"latin1{suffix}"
+    path.write_bytes(mark + text[:at] + b"\xe9" + text[at:])
+    with pytest.raises(SourceError) as caught:
+        read_rdf(str(path), Vocabulary(), SourceReport())
+    line = text[:at].count(b"\n") + 1
+    assert str(caught.value) == f"{path}:{line}: not UTF-8 (byte 0xe9); expected a UTF-8 {name} file"
+
+
 def test_a_robot_style_version_iri_gives_the_obo_data_version_and_resources_are_never_text(tmp_path):
     path = tmp_path / "v.ttl"
     path.write_text("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
