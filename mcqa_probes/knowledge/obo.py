@@ -30,7 +30,7 @@ synonyms taken are the scopes of the vocabulary's synonym properties (``EXACT`` 
 """
 import re
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 from mcqa_probes.knowledge.identifiers import curie, relation_name
 from mcqa_probes.knowledge.ontology import (
@@ -273,6 +273,7 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
     scopes = {OBO_EQUIVALENTS.get(p, p).upper() for p in vocabulary.synonyms} & {"EXACT", "RELATED", "BROAD", "NARROW"}
     parent_relations = {OBO_EQUIVALENTS.get(p, p) for p in vocabulary.parents}
     alternative_ids: List[Tuple[str, str, Optional[int]]] = []     # (alt_id, its term, line)
+    several_definitions: Dict[str, Set[str]] = {}   # a term's definitions where it has more than one
     for frame in document:
         kind = type(frame).__name__
         if kind not in ("TypedefFrame", "TermFrame"):     # [Instance] frames: individuals, not concepts
@@ -307,6 +308,7 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
         implied_links: List[Tuple[str, str, Optional[int]]] = []
         genus: List[str] = []
         differentia: List[Tuple[str, str]] = []
+        definitions: List[str] = []
         other_definitions: List[str] = []
         for clause in frame:
             clause_kind = type(clause).__name__
@@ -317,7 +319,7 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                                             f"synonym clause)", concept.line)
                 concept.label = str(clause.name)
             elif clause_kind == "DefClause":
-                concept.definition = restore(str(clause.definition))
+                definitions.append(restore(str(clause.definition)))
             elif clause_kind == "PropertyValueClause":
                 # a definition given as a property value (property_value: IAO:0000115 "..." xsd:string):
                 # its OWL rendering's definition annotation too
@@ -369,8 +371,10 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
             elif clause_kind == "EquivalentToClause":
                 implied.extend([(concept_id, curie(str(clause.term)), concept.line),
                                 (curie(str(clause.term)), concept_id, concept.line)])
-        if other_definitions:           # as an RDF reader picks among several: the first in order
-            concept.definition = min([d for d in (concept.definition, *other_definitions) if d is not None])
+        # several definitions (OBO allows one def per term, a definition as a property value besides;
+        # an OWL rendering keeps each): the first in order, as the RDF reader picks among several
+        every_definition = sorted(set(definitions + other_definitions))
+        concept.definition = every_definition[0] if every_definition else None
         if obsolete:
             data.obsolete.add(concept_id)
             report.add("obsolete", path, concept.line, concept_id)
@@ -381,9 +385,14 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
         earlier = data.concepts.get(concept_id)
         if earlier is not None:        # OBO lets a term's clauses be split over two frames: one concept
             earlier.label = earlier.label or concept.label
-            earlier.definition = earlier.definition or concept.definition
+            if earlier.definition and concept.definition and earlier.definition != concept.definition:
+                every_definition = sorted({*several_definitions.get(concept_id, [earlier.definition]),
+                                           *every_definition})
+            earlier.definition = min(filter(None, (earlier.definition, concept.definition)), default=None)
             earlier.synonyms.extend(s for s in concept.synonyms if s not in earlier.synonyms)
             concept = earlier
+        if len(every_definition) > 1:
+            several_definitions[concept_id] = set(every_definition)
         data.concepts[concept_id] = concept
         data.parents.extend((concept_id, parent, line) for parent, line in parents)
         data.links.extend((concept_id, relation, target, line) for relation, target, line in links)
@@ -398,6 +407,8 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
             report.add("alternative_id", path, line, f"{alternative} of {concept_id}")
             data.obsolete.add(alternative)
             data.parents.append((alternative, concept_id, line))
+    for concept_id, texts in several_definitions.items():
+        report.add("several_definitions", path, data.concepts[concept_id].line, f"{concept_id} ({len(texts)})")
     data.existential_relations.update(relation for _, relation, _, _ in data.links)
     relations = set(data.relation_info) | {relation for _, relation, _, _ in data.links}
     for target, concept_id, line in genus_lines:

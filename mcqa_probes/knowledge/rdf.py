@@ -691,6 +691,8 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             picked = _pick(texts(node, prop), vocabulary.lang)
             if picked:
                 concept.definition = picked[0]
+                if len(picked) > 1:
+                    report.add("several_definitions", path, None, f"{concept.id} ({len(picked)})")
                 break
         for prop in synonym_props:
             values = texts(node, prop)

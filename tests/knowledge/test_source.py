@@ -656,6 +656,34 @@ def test_an_alternative_id_is_counted_apart_from_obsolete_terms_in_obo_and_in_it
     assert found[0] == found[1] == (["VO:8 of VO:4", "VO:9 of VO:2"], ["VO:3", "VO:4"])
 
 
+def test_a_term_with_several_definitions_gets_the_same_one_from_obo_and_from_its_owl_rendering(tmp_path):
+    """OBO allows one def per term, but a file may give two (or split a term over two frames, each with
+    one); OWLAPI renders each as an IAO:0000115 annotation, which RDF gives in no order. Both readers
+    take the first in sorted order and count the term (was: the OBO reader kept the last def clause,
+    the RDF reader the first in order: a question's context differed between the two files)."""
+    obo, ttl = tmp_path / "vo.obo", tmp_path / "vo.ttl"
+    obo.write_text('format-version: 1.2\nontology: vo\n\n[Term]\nid: VO:1\nname: vehicle\ndef: "A thing that moves." []\n\n'
+                   '[Term]\nid: VO:2\nname: car\ndef: "Zoom: a road vehicle." []\n'
+                   'def: "A road vehicle with four wheels." []\nis_a: VO:1\n\n'
+                   '[Term]\nid: VO:3\nname: boat\ndef: "Something that floats." []\nis_a: VO:1\n\n'
+                   '[Term]\nid: VO:3\ndef: "A vessel for travel on water." []\n')
+    ttl.write_text(
+        "@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        "@prefix obo: <http://purl.obolibrary.org/obo/> .\n<http://purl.obolibrary.org/obo/vo.owl> a owl:Ontology .\n"
+        'obo:VO_1 a owl:Class ; rdfs:label "vehicle" ; obo:IAO_0000115 "A thing that moves." .\n'
+        'obo:VO_2 a owl:Class ; rdfs:label "car" ; rdfs:subClassOf obo:VO_1 ;\n'
+        '  obo:IAO_0000115 "Zoom: a road vehicle.", "A road vehicle with four wheels." .\n'
+        'obo:VO_3 a owl:Class ; rdfs:label "boat" ; rdfs:subClassOf obo:VO_1 ;\n'
+        '  obo:IAO_0000115 "Something that floats.", "A vessel for travel on water." .\n')
+    for path in (obo, ttl):
+        graph = load_source(path)
+        assert [graph[c].definition for c in ("VO:1", "VO:2", "VO:3")] == [
+            "A thing that moves.", "A road vehicle with four wheels.", "A vessel for travel on water."], path
+        report = graph.provenance["report"]
+        assert report.counts["several_definitions"] == 2, path
+        assert sorted(e.split(" ", 1)[-1] for e in report.examples["several_definitions"]) == ["VO:2 (2)", "VO:3 (2)"]
+
+
 @pytest.mark.parametrize("name, compress", [
     ("vehicles.obo", "gzip"), ("vehicles.owl", "bz2"), ("kitchen_skos.ttl", "lzma"), ("clinics_rdfs.ttl", "gzip")])
 def test_a_compressed_file_is_read_as_the_file_inside(tmp_path, name, compress):
