@@ -148,7 +148,7 @@ def is_english(language: Optional[str]) -> bool:
 
 def _letters(text: str) -> str:
     """``text`` in lower case without spaces, ``_`` or ``-``: what :func:`name_key` and the leakage
-    check's quick test (:func:`_squashed`) compare (string methods: the same as removing ``[\s_-]+``)."""
+    check's quick test (:func:`_squashed`) compare (string methods: the same as removing ``[\\s_-]+``)."""
     return "".join(text.lower().split()).replace("_", "").replace("-", "")
 
 
