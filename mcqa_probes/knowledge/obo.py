@@ -371,10 +371,7 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
             elif clause_kind == "EquivalentToClause":
                 implied.extend([(concept_id, curie(str(clause.term)), concept.line),
                                 (curie(str(clause.term)), concept_id, concept.line)])
-        # several definitions (OBO allows one def per term, a definition as a property value besides;
-        # an OWL rendering keeps each): the first in order, as the RDF reader picks among several
-        every_definition = sorted(set(definitions + other_definitions))
-        concept.definition = every_definition[0] if every_definition else None
+        every_definition = set(definitions + other_definitions)
         if obsolete:
             data.obsolete.add(concept_id)
             report.add("obsolete", path, concept.line, concept_id)
@@ -385,14 +382,15 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
         earlier = data.concepts.get(concept_id)
         if earlier is not None:        # OBO lets a term's clauses be split over two frames: one concept
             earlier.label = earlier.label or concept.label
-            if earlier.definition and concept.definition and earlier.definition != concept.definition:
-                every_definition = sorted({*several_definitions.get(concept_id, [earlier.definition]),
-                                           *every_definition})
-            earlier.definition = min(filter(None, (earlier.definition, concept.definition)), default=None)
+            every_definition |= several_definitions.get(concept_id, {earlier.definition} - {None})
             earlier.synonyms.extend(s for s in concept.synonyms if s not in earlier.synonyms)
             concept = earlier
+        # several definitions (OBO allows one def per term, a definition as a property value besides,
+        # and a term's clauses split over two frames; an OWL rendering keeps each): the first in order,
+        # as the RDF reader picks among several
+        concept.definition = min(every_definition, default=None)
         if len(every_definition) > 1:
-            several_definitions[concept_id] = set(every_definition)
+            several_definitions[concept_id] = every_definition
         data.concepts[concept_id] = concept
         data.parents.extend((concept_id, parent, line) for parent, line in parents)
         data.links.extend((concept_id, relation, target, line) for relation, target, line in links)
