@@ -231,6 +231,8 @@ def load_source(
     concepts: Dict[str, Concept] = {}
     for concept_id in sorted(data.concepts):
         raw = data.concepts[concept_id]
+        if any(_has_control(text) for text in (raw.label, raw.definition, *raw.synonyms, *raw.examples)):
+            report.add("control_character", _file_of(raw, data), raw.line, concept_id)
         label = readable_label(_nfc(raw.label), camel) if raw.label and raw.label.strip() else ""
         if not label:
             report.add("no_label", _file_of(raw, data), raw.line, concept_id)
@@ -535,9 +537,29 @@ def _entailed_across(keep: Set[str], isa_edges: Iterable[Tuple[str, str]], links
     return sorted(found)
 
 
+#: control characters (C0 but tab and line breaks, DEL, C1): no part of a name or a definition
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
+
+
+def _uncontrolled(match) -> str:
+    """A C1 control is what a Windows-1252 text read as Latin-1 makes of its quotes and dashes
+    (``Crohn\x92s``: ``Crohn’s``): that character again; any other control is dropped (a NUL)."""
+    try:
+        return match.group().encode("latin-1").decode("cp1252") if match.group() >= "\x80" else ""
+    except UnicodeDecodeError:      # the five bytes Windows-1252 leaves undefined
+        return ""
+
+
+def _has_control(text: Optional[str]) -> bool:
+    return bool(text) and not text.isprintable() and _CONTROL.search(text) is not None
+
+
 def _nfc(text: Optional[str]) -> Optional[str]:
     """Text in Unicode's composed form (NFC): ``café`` written with one ``é`` or with ``e`` and a combining
-    accent is one name (the name tests and the leakage masking compare characters)."""
+    accent is one name (the name tests and the leakage masking compare characters); a control
+    character is dropped or read as Windows-1252 (:func:`_uncontrolled`; counted by the caller)."""
+    if _has_control(text):
+        text = _CONTROL.sub(_uncontrolled, text)
     return unicodedata.normalize("NFC", text) if text and not text.isascii() else text
 
 

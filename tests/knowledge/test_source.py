@@ -684,6 +684,29 @@ def test_a_term_with_several_definitions_gets_the_same_one_from_obo_and_from_its
         assert sorted(e.split(" ", 1)[-1] for e in report.examples["several_definitions"]) == ["VO:2 (2)", "VO:3 (2)"]
 
 
+def test_control_characters_are_dropped_or_read_as_windows_1252_and_counted(tmp_path):
+    """A NUL in a name, and the C1 controls a Windows-1252 text read as Latin-1 leaves (U+0092 for its
+    apostrophe, U+0096 for its dash), in an OBO file and in a TSV pair alike: the NUL dropped, the
+    others read as the characters they stand for, each concept counted (was: kept, and written into
+    the questions)."""
+    obo = tmp_path / "d.obo"
+    obo.write_text('format-version: 1.2\nontology: d\n\n[Term]\nid: D:1\nname: disease\n\n'
+                   '[Term]\nid: D:2\nname: Crohn\x92s dis\x00ease\ndef: "A bowel disease \x96 chronic." []\n'
+                   'synonym: "regional\x01 enteritis" EXACT []\nis_a: D:1\n', encoding="utf-8")
+    folder = tmp_path / "d_tsv"
+    folder.mkdir()
+    (folder / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\nD:1\tdisease\t\t\n"
+                                         "D:2\tCrohn\x92s dis\x00ease\tregional\x01 enteritis\tA bowel disease \x96 chronic.\n",
+                                         encoding="utf-8")
+    (folder / "edges.tsv").write_text("child\trelation\tparent\nD:2\tis_a\tD:1\n")
+    for source in (obo, folder):
+        graph = load_source(source)
+        assert graph["D:2"].lemmas == ("Crohn\u2019s disease", "regional enteritis"), source
+        assert graph["D:2"].definition == "A bowel disease \u2013 chronic.", source
+        report = graph.provenance["report"]
+        assert report.counts["control_character"] == 1 and report.examples["control_character"][0].endswith(" D:2")
+
+
 @pytest.mark.parametrize("name, compress", [
     ("vehicles.obo", "gzip"), ("vehicles.owl", "bz2"), ("kitchen_skos.ttl", "lzma"), ("clinics_rdfs.ttl", "gzip")])
 def test_a_compressed_file_is_read_as_the_file_inside(tmp_path, name, compress):
