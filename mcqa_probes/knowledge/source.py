@@ -233,11 +233,11 @@ def load_source(
         raw = data.concepts[concept_id]
         if any(_has_control(text) for text in (raw.label, raw.definition, *raw.synonyms, *raw.examples)):
             report.add("control_character", _file_of(raw, data), raw.line, concept_id)
-        label = readable_label(_nfc(raw.label), camel) if raw.label and raw.label.strip() else ""
+        label = readable_label(_clean_text(raw.label), camel) if raw.label and raw.label.strip() else ""
         if not label:
             report.add("no_label", _file_of(raw, data), raw.line, concept_id)
             continue
-        definition, shortened = clean_definition(_nfc(raw.definition), max_definition_words)
+        definition, shortened = clean_definition(_clean_text(raw.definition), max_definition_words)
         if shortened:
             report.add("shortened_definition", _file_of(raw, data), raw.line, concept_id)
         if not definition:
@@ -245,13 +245,13 @@ def load_source(
         synonyms, seen = [], {_name_key(label)}
         # one order whatever the format, and of the spellings of one name (L-tyrosine, L-Tyrosine) the
         # first in it, not the first in the file (an RDF file's order is not the OBO file's)
-        for text in sorted((readable_label(_nfc(synonym), camel) for synonym in raw.synonyms),
+        for text in sorted((readable_label(_clean_text(synonym), camel) for synonym in raw.synonyms),
                            key=lambda name: (_name_key(name), name)):
             if text and _name_key(text) not in seen:
                 seen.add(_name_key(text))
                 synonyms.append(text)
         concepts[concept_id] = Concept(id=concept_id, pos="n", lemmas=(label, *synonyms), definition=definition,
-                                       examples=tuple(_nfc(example) for example in raw.examples))
+                                       examples=tuple(_clean_text(example) for example in raw.examples))
 
     # --lang in no label, or in few, of a file whose labels are tagged: the few concepts with an
     # untagged label, or with one in --lang, would make a probe while most of the source is dropped
@@ -368,7 +368,7 @@ def load_source(
         for concept in concepts.values():
             by_label.setdefault(concept.lemmas[0].lower(), []).append(concept.id)
         resolved = []
-        for name in map(_nfc, roots):
+        for name in map(_clean_text, roots):
             concept_id = normalise(name)
             if concept_id not in concepts:
                 concept_id = normalise(name, data.namespaces)       # an IRI of a namespace with a prefix
@@ -543,7 +543,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
 
 def _uncontrolled(match) -> str:
     """A C1 control is what a Windows-1252 text read as Latin-1 makes of its quotes and dashes
-    (``Crohn\x92s``: ``Crohn’s``): that character again; any other control is dropped (a NUL)."""
+    (``Crohn\\x92s``: ``Crohn’s``): that character again; any other control is dropped (a NUL)."""
     try:
         return match.group().encode("latin-1").decode("cp1252") if match.group() >= "\x80" else ""
     except UnicodeDecodeError:      # the five bytes Windows-1252 leaves undefined
@@ -554,7 +554,7 @@ def _has_control(text: Optional[str]) -> bool:
     return bool(text) and not text.isprintable() and _CONTROL.search(text) is not None
 
 
-def _nfc(text: Optional[str]) -> Optional[str]:
+def _clean_text(text: Optional[str]) -> Optional[str]:
     """Text in Unicode's composed form (NFC): ``café`` written with one ``é`` or with ``e`` and a combining
     accent is one name (the name tests and the leakage masking compare characters); a control
     character is dropped or read as Windows-1252 (:func:`_uncontrolled`; counted by the caller)."""
