@@ -34,8 +34,8 @@ from typing import Dict, List, Optional, Set, Tuple
 
 from mcqa_probes.knowledge.identifiers import curie, relation_name
 from mcqa_probes.knowledge.ontology import (
-    OBO_EQUIVALENTS, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, first_non_utf8,
-    inner_name, obsolete_synonym_type, own_name, source_bytes, without_own_name,
+    OBO_EQUIVALENTS, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, inner_name,
+    not_utf8, obsolete_synonym_type, own_name, source_bytes, without_own_name,
 )
 
 #: OBO 1.0's synonym tags, each with its scope (OBO 1.2 writes ``synonym: "text" EXACT []``)
@@ -165,8 +165,7 @@ def _read_lines(path: str) -> List[str]:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        line, byte = first_non_utf8(path)
-        raise SourceError(path, f"not UTF-8 (byte 0x{byte:02x}); expected a UTF-8 OBO file", line) from None
+        raise not_utf8(path, "a UTF-8 OBO file") from None
     return text.replace("\r\n", "\n").split("\n")
 
 

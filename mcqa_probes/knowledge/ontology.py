@@ -89,16 +89,17 @@ def is_compressed(path: Any) -> bool:
     return inner_name(path) != Path(path).name
 
 
-def first_non_utf8(path: Any) -> Optional[Tuple[int, int]]:
-    """The line and the value of the first byte of a source file that is not UTF-8 (a byte order mark
-    allowed), or None: the one place every reader finds it (a parser's own error counts within its
-    buffer, or not at all)."""
+def not_utf8(path: Any, expected: str) -> Optional[SourceError]:
+    """The error for a source file that is not UTF-8 (a byte order mark allowed), at the line of its
+    first bad byte, or None where it is UTF-8: the one place every reader finds it (a parser's own
+    error counts within its buffer, or not at all). ``expected``: what the file should be."""
     data = source_bytes(path)
     try:
         data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         offset = error.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0)   # counted after the mark
-        return data[:offset].count(b"\n") + 1, data[offset]
+        return SourceError(path, f"not UTF-8 (byte 0x{data[offset]:02x}); expected {expected}",
+                           data[:offset].count(b"\n") + 1)
     return None
 
 

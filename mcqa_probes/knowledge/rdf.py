@@ -34,8 +34,8 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from mcqa_probes.knowledge.identifiers import KNOWN_PREFIXES, OBO_PURL, curie, expand, relation_name
 from mcqa_probes.knowledge.ontology import (
-    SYNTAX_BY_SUFFIX, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, first_non_utf8, inner_name,
-    inner_suffix, is_compressed, obsolete_synonym_type, own_name, source_bytes, source_head, source_text,
+    SYNTAX_BY_SUFFIX, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, inner_name, inner_suffix,
+    is_compressed, not_utf8, obsolete_synonym_type, own_name, source_bytes, source_head, source_text,
     without_own_name,
 )
 from mcqa_probes.knowledge.text import label_from_iri
@@ -135,10 +135,9 @@ def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = No
                 graph.parse(**_parse_source(path), format=used)
     except Exception as error:  # rdflib raises a different class per syntax; each says where
         # a text syntax is UTF-8 (RDF/XML may declare another encoding; its parser gives the line)
-        not_utf8 = None if used == "xml" else first_non_utf8(path)
-        if not_utf8 is not None:
-            raise SourceError(path, f"not UTF-8 (byte 0x{not_utf8[1]:02x}); expected a UTF-8 "
-                                    f"{SYNTAX_NAMES.get(used, used)} file", not_utf8[0]) from None
+        encoding_error = None if used == "xml" else not_utf8(path, f"a UTF-8 {SYNTAX_NAMES.get(used, used)} file")
+        if encoding_error is not None:
+            raise encoding_error from None
         line = _turtle_line(path) if used in ("turtle", "n3") else None
         # else the line of the text around the fault, then rdflib's own count (it drifts on large Turtle files)
         raise SourceError(path, f"not valid {SYNTAX_NAMES.get(used, used)}: {_reason(error)}",
@@ -591,7 +590,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     for node in sorted(deprecated, key=str):
         data.obsolete.add(cid(node))
         if (node, rdflib.URIRef(OBSOLESCENCE_REASON), rdflib.URIRef(TERMS_MERGED)) in graph \
-                and not any(True for prop in label_props for _ in graph.objects(node, prop)):
+                and all(graph.value(node, prop) is None for prop in label_props):
             # an OBO alt_id as OWLAPI renders it: a deprecated class with no label, merged into its term;
             # an edge to it goes on to that term (as to an obsolete concept's parents)
             terms = sorted((term for term in graph.objects(node, rdflib.URIRef(REPLACED_BY))

@@ -20,8 +20,8 @@ from typing import List, Optional, Tuple
 
 from mcqa_probes.knowledge.identifiers import normalise, relation_name
 from mcqa_probes.knowledge.ontology import (
-    COMPRESSIONS, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, first_non_utf8, inner_suffix,
-    is_compressed, source_bytes,
+    COMPRESSIONS, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, inner_suffix, is_compressed,
+    not_utf8, source_bytes,
 )
 from mcqa_probes.knowledge.rdf import SKOS_RELATIONS
 
@@ -99,9 +99,7 @@ def _rows(path: Path, columns: Tuple[str, ...]):
         except csv.Error as error:
             raise SourceError(str(path), f"not a valid table ({error})", reader.line_num) from None
         except UnicodeDecodeError:
-            line, byte = first_non_utf8(path)
-            raise SourceError(str(path), f"not UTF-8 (byte 0x{byte:02x}); expected a UTF-8 table (save it as "
-                                         "'UTF-8' from the spreadsheet)", line) from None
+            raise not_utf8(str(path), "a UTF-8 table (save it as 'UTF-8' from the spreadsheet)") from None
 
 
 #: what a row's key cell holds: an identifier (``P:2``, ``AN:0000011``, ``c_1234``, ``TR-001``), not a
