@@ -29,13 +29,12 @@ synonyms taken are the scopes of the vocabulary's synonym properties (``EXACT`` 
 ``RELATED`` synonym is not another name for the concept).
 """
 import re
-from pathlib import Path
 from typing import Dict, List, Optional, Set, Tuple
 
 from mcqa_probes.knowledge.identifiers import curie, relation_name
 from mcqa_probes.knowledge.ontology import (
-    OBO_EQUIVALENTS, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, inner_name,
-    not_utf8, obsolete_synonym_type, own_name, source_bytes, without_own_name,
+    OBO_EQUIVALENTS, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, file_name, not_utf8,
+    obsolete_synonym_type, ontology_name, own_name, source_bytes, without_own_name,
 )
 
 #: OBO 1.0's synonym tags, each with its scope (OBO 1.2 writes ``synonym: "text" EXACT []``)
@@ -244,7 +243,7 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
     #: where an OBO file's term may give its definition as a property value besides def:
     definition_properties = {"IAO:0000115"}
     genus_lines: List[Tuple[str, str, Optional[int]]] = []      # (genus, concept, line) of intersection_of
-    name, versions = Path(inner_name(path)).stem, {}
+    name, versions = file_name(path), {}
     obsolete_types = set()          # synonym types whose synonyms are no longer names
     for clause in document.header:
         kind = type(clause).__name__
@@ -252,7 +251,10 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
             if obsolete_synonym_type(str(clause.typedef), str(clause.description)):
                 obsolete_types.add(str(clause.typedef))
         elif kind == "OntologyClause":
-            name = own_name(str(clause.ontology))
+            # an ontology given by its IRI ("ontology: http://example.org/test.owl") is named as the
+            # OWL reader names it (test), so its OWL rendering gives the same notes
+            value = str(clause.ontology)
+            name = (ontology_name(value) or name) if "://" in value else own_name(value)
         elif kind == "DataVersionClause":
             versions.setdefault("data", str(clause.version))
         elif kind == "DateClause":

@@ -278,6 +278,40 @@ class Line(int):
         return int(self), self.path
 
 
+#: file suffixes that an ontology's IRI may end with (LinkML's ``.../lexical-index.owl.ttl``)
+_IRI_FILE_SUFFIXES = (".owl", ".ttl", ".rdf", ".nt", ".n3", ".jsonld", ".json", ".xml", ".obo")
+
+
+def ontology_name(iri: str) -> str:
+    """An ontology named after its IRI (or CURIE): the last segment without its file suffixes
+    (``https://w3id.org/oak/lexical-index.owl.ttl`` is *lexical-index*, ``http://example.org/ns/prov#``
+    *prov*); a segment that is only a format word is passed over (``.../summary_statistics/owl.ttl``
+    is *summary_statistics*), and so is a CURIE's (``linkml:text_annotator.owl.ttl`` is
+    *linkml:text_annotator*; ``summary_statistics:owl.ttl`` is named by its prefix)."""
+    says_nothing = {suffix[1:] for suffix in _IRI_FILE_SUFFIXES} | {""}
+    segments = re.split(r"[/#]", iri)
+    if "://" in iri or iri.startswith("file:"):
+        segments = segments[1:]                    # the scheme
+    for segment in reversed(segments):
+        while segment.lower().endswith(_IRI_FILE_SUFFIXES) and segment.rindex(".") > 0:
+            segment = segment[: segment.rindex(".")]
+        prefix, _, local = segment.rpartition(":")
+        if prefix and local.lower() in says_nothing:
+            segment = prefix                       # a CURIE whose local name says nothing
+        if segment.lower() not in says_nothing and not segment.endswith(":"):
+            return segment
+    return ""
+
+
+def file_name(path: str) -> str:
+    """A source named after its file, without its format suffixes (``mondo.owl.ttl`` is *mondo*, as
+    ``mondo.obo`` is); a compressed file after the file inside it."""
+    name = Path(inner_name(path)).name
+    while name.lower().endswith(_IRI_FILE_SUFFIXES) and name.rindex(".") > 0:
+        name = name[: name.rindex(".")]
+    return name
+
+
 def own_name(name: str) -> str:
     """An ontology's name without a file suffix: HPO's OBO header says ``ontology: hp.obo``, its OWL
     release is ``.../obo/hp.owl``; both are ``hp``."""

@@ -34,9 +34,9 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from mcqa_probes.knowledge.identifiers import KNOWN_PREFIXES, OBO_PURL, curie, expand, relation_name
 from mcqa_probes.knowledge.ontology import (
-    SYNTAX_BY_SUFFIX, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, inner_name, inner_suffix,
-    is_compressed, not_utf8, obsolete_synonym_type, own_name, source_bytes, source_head, source_text,
-    without_own_name,
+    DEFAULT_DEFINITIONS, SYNTAX_BY_SUFFIX, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, file_name,
+    inner_name, inner_suffix, is_compressed, not_utf8, obsolete_synonym_type, ontology_name, own_name, source_bytes,
+    source_head, source_text, without_own_name,
 )
 from mcqa_probes.knowledge.text import label_from_iri
 
@@ -55,6 +55,8 @@ OBO_IN_OWL = "http://www.geneontology.org/formats/oboInOwl#"
 #: merged" (IAO:0000227), "term replaced by" (IAO:0100001) the term that has the alt_id
 OBSOLESCENCE_REASON, TERMS_MERGED, REPLACED_BY = (OBO_PURL + "IAO_0000231", OBO_PURL + "IAO_0000227",
                                                   OBO_PURL + "IAO_0100001")
+#: the ontology IRI OWLAPI (and so ROBOT) gives an OBO file that has no ``ontology:`` header
+OWLAPI_UNNAMED = OBO_PURL + "TEMP"
 SCHEMA = ("https://schema.org/", "http://schema.org/")
 CLASS_TYPES = {
     "owl": (OWL + "Class",),
@@ -113,12 +115,23 @@ def _parse_source(path: str) -> Dict[str, object]:
     return {"data": source_bytes(path), "publicID": Path(path).with_name(inner_name(path)).absolute().as_uri()}
 
 
+def _refuse_obo_graphs(path: str) -> None:
+    """An OBO Graphs JSON file (ROBOT's ``.json``: ``{"graphs": [{"nodes": ...}]}``) is no JSON-LD: rdflib
+    reads no triple from it, so it is an error that says what it is and what to give instead."""
+    head = source_head(path, 2_000).decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
+    if re.match(r'\{\s*"graphs"\s*:', head) and "@context" not in head:
+        raise SourceError(path, "an OBO Graphs JSON file (its \"graphs\" with their \"nodes\"), which is not read "
+                                "(expected JSON-LD: give the ontology as OBO, or as OWL in RDF/XML or Turtle)", 1)
+
+
 def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = None):
     import rdflib  # lazy: RDF support is needed only for RDF sources
 
     used = syntax or syntax_of(path)
     if used in (None, "xml"):       # the text tells what a suffix does not, or an XML that is no RDF/XML
         used = _sniff(path, used)
+    if used == "json-ld":
+        _refuse_obo_graphs(path)
     graph = rdflib.Graph()
     try:
         with warnings.catch_warnings(), _rdflib_log() as logged:   # rdflib's JSON-LD parser uses its own deprecated ConjunctiveGraph
@@ -396,31 +409,6 @@ def _pick(values: List, lang: str, every: bool = False, untagged_alone: bool = T
     return untagged if untagged_alone else []
 
 
-#: file suffixes that an ontology's IRI may end with (LinkML's ``.../lexical-index.owl.ttl``)
-_IRI_FILE_SUFFIXES = (".owl", ".ttl", ".rdf", ".nt", ".n3", ".jsonld", ".json", ".xml", ".obo")
-
-
-def _ontology_name(iri: str) -> str:
-    """An ontology named after its IRI (or CURIE): the last segment without its file suffixes
-    (``https://w3id.org/oak/lexical-index.owl.ttl`` is *lexical-index*, ``http://example.org/ns/prov#``
-    *prov*); a segment that is only a format word is passed over (``.../summary_statistics/owl.ttl``
-    is *summary_statistics*), and so is a CURIE's (``linkml:text_annotator.owl.ttl`` is
-    *linkml:text_annotator*; ``summary_statistics:owl.ttl`` is named by its prefix)."""
-    says_nothing = {suffix[1:] for suffix in _IRI_FILE_SUFFIXES} | {""}
-    segments = re.split(r"[/#]", iri)
-    if "://" in iri or iri.startswith("file:"):
-        segments = segments[1:]                    # the scheme
-    for segment in reversed(segments):
-        while segment.lower().endswith(_IRI_FILE_SUFFIXES) and segment.rindex(".") > 0:
-            segment = segment[: segment.rindex(".")]
-        prefix, _, local = segment.rpartition(":")
-        if prefix and local.lower() in says_nothing:
-            segment = prefix                       # a CURIE whose local name says nothing
-        if segment.lower() not in says_nothing and not segment.endswith(":"):
-            return segment
-    return ""
-
-
 def _version(version_info: Optional[str], version_iri: Optional[str], name: str = "") -> str:
     """The version an OBO file would give: ROBOT writes ``data-version: X`` as the version IRI
     ``http://purl.obolibrary.org/obo/<ont>/X/<ont>.owl``, so X is taken from such an IRI first."""
@@ -522,14 +510,21 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     # with a name that reads as words (Protege's ``zoo#Animal``) is one, named after its IRI, unless it
     # is an OBO PURL: a term an OBO file names and never defines (``obo:xsd_string``, PSI-MS's
     # ``xsd:string`` values) is declared by the rendering alone
+    # an OWL rendering of an OBO file (OWLAPI and ROBOT write each term's ``oboInOwl:id``, and the OBO
+    # header's format-version as ``oboInOwl:hasOBOFormatVersion``) reads as its OBO file does: a bare
+    # declaration, or a class with no name, is no concept (the OBO file never defines it, or its term has
+    # no name), and its OBO comments (rdfs:comment) are no definitions
+    from_obo = any(True for prop in ("id", "hasOBOFormatVersion")
+                   for _ in graph.triples((None, rdflib.URIRef(OBO_IN_OWL + prop), None)))
     candidates = {node for node in candidates if any(p != rdflib.RDF.type for p in graph.predicates(node))
-                  or (kind != "skos" and label_from_iri(str(node)) and not str(node).startswith(OBO_PURL))}
+                  or (kind != "skos" and not from_obo and label_from_iri(str(node))
+                      and not str(node).startswith(OBO_PURL))}
     true_values = {"true", "1"}
     deprecated = {s for s in candidates
                   if any(str(o).lower() in true_values for o in graph.objects(s, rdflib.URIRef(OWL + "deprecated")))
                   or any(True for s_ in SCHEMA for _ in graph.objects(s, rdflib.URIRef(s_ + "supersededBy")))}
 
-    name, version = Path(inner_name(path)).stem, "unknown"
+    name, version = file_name(path), "unknown"
     # the file's own ontology: of several (a vocabulary bundled with the modules it imports, PROV-O's
     # prov.ttl), one no other imports, the one said most about
     ontologies = sorted(graph.subjects(rdflib.RDF.type, rdflib.URIRef(OWL + "Ontology")), key=str)
@@ -537,10 +532,12 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     ontologies = [o for o in ontologies if o not in imported] or ontologies
     ontologies = sorted(ontologies, key=lambda o: -len(set(graph.predicate_objects(o))))[:1]
     for ontology in ontologies:
-        if str(ontology).startswith(OBO_PURL) and str(ontology).endswith(".owl"):
+        if str(ontology) == OWLAPI_UNNAMED:
+            pass                        # an OBO file without an "ontology:" header: named after the file
+        elif str(ontology).startswith(OBO_PURL) and str(ontology).endswith(".owl"):
             name = str(ontology)[len(OBO_PURL):-len(".owl")] or name     # OBO's "ontology: go/subsets/goslim"
         else:
-            name = _ontology_name(cid(ontology)) or name
+            name = ontology_name(cid(ontology)) or name
         info = sorted(str(v) for v in graph.objects(ontology, rdflib.URIRef(OWL + "versionInfo")))
         iri = sorted(str(v) for v in graph.objects(ontology, rdflib.URIRef(OWL + "versionIRI")))
         dates = sorted(str(v) for v in graph.objects(ontology, rdflib.URIRef(OBO_IN_OWL + "date")))
@@ -578,7 +575,9 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
 
     # labels: the first property of the list that the concept has (a thesaurus may give rdfs:label to a
     # few concepts and skos:prefLabel to all); definitions: the first one the file uses at all
-    label_props, definition_props = props(vocabulary.labels), first_used(vocabulary.definitions)
+    definition_names = [name for name in vocabulary.definitions
+                        if not (from_obo and name == "rdfs:comment" and tuple(vocabulary.definitions) == DEFAULT_DEFINITIONS)]
+    label_props, definition_props = props(vocabulary.labels), first_used(definition_names)
     synonym_props, parent_props = props(vocabulary.synonyms), props(vocabulary.parents)
     example_props = props(vocabulary.examples)
     # untagged names beside those tagged in --lang are names too, unless the file names its concepts
@@ -679,7 +678,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                 concept.label = picked[0]
                 concept.synonyms.extend(picked[1:])     # another spelling (en-US beside en, untagged): a synonym
                 break
-        if not labelled and kind != "skos":
+        if not labelled and kind != "skos" and not from_obo:
             # an OWL / RDFS class with no label at all (Protege's default) is named after its IRI when
             # that reads as words; a label in another language is not replaced (--lang finds it)
             concept.label = label_from_iri(str(node)) or None

@@ -270,6 +270,28 @@ def test_an_obo_header_and_its_owl_ontology_give_the_same_name_and_version(tmp_p
     assert (load_source(owl).source, load_source(owl).version) == expected
 
 
+def test_an_ontology_header_that_is_an_iri_names_the_source_as_its_owl_rendering_does(tmp_path):
+    """``ontology: http://example.org/vo.owl`` (an OBO header that OWLAPI writes back from an OWL file)
+    names the source *vo*, as the rendering's ontology IRI does (was: the whole IRI from the OBO file)."""
+    obo, ttl = tmp_path / "x.obo", tmp_path / "y.ttl"
+    obo.write_text("format-version: 1.2\nontology: http://example.org/vo.owl\n\n[Term]\nid: VO:1\nname: vehicle\n")
+    ttl.write_text("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                   '<http://example.org/vo.owl> a owl:Ontology .\n<http://purl.obolibrary.org/obo/VO_1> a owl:Class ;'
+                   ' rdfs:label "vehicle" .\n')
+    assert load_source(obo).source == load_source(ttl).source == "vo"
+
+
+def test_an_obo_graphs_json_file_is_an_error_that_says_what_it_is(tmp_path):
+    """ROBOT's other JSON (OBO Graphs: ``{"graphs": [{"nodes": ...}]}``) holds no JSON-LD triple: an error
+    that names it (was: "no concepts left after reading and filtering")."""
+    path = tmp_path / "go.json"
+    path.write_text('{\n  "graphs" : [ {\n    "nodes" : [ {\n      "id" : "http://purl.obolibrary.org/obo/GO_1",\n'
+                    '      "lbl" : "nucleus", "type" : "CLASS" } ] } ]\n}\n')
+    for given in (None, "owl", "rdf"):
+        with pytest.raises(SourceError, match=r"go.json:1: an OBO Graphs JSON file .* give the ontology as OBO"):
+            load_source(path, format=given)
+
+
 @pytest.mark.parametrize("property_says", ['oboInOwl:hasDbXref "BFO:0000050"', "owl:equivalentProperty obo:BFO_0000050"])
 def test_a_relation_is_found_by_the_id_its_owl_property_gives_as_a_cross_reference(tmp_path, property_says):
     """An OBO Typedef ``part_of`` with ``xref: BFO:0000050`` rendered by fastobo: a property of the

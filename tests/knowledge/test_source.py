@@ -684,6 +684,54 @@ def test_a_term_with_several_definitions_gets_the_same_one_from_obo_and_from_its
         assert sorted(e.split(" ", 1)[-1] for e in report.examples["several_definitions"]) == ["VO:2 (2)", "VO:3 (2)"]
 
 
+_OBO_RENDERING = (
+    "@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+    "@prefix obo: <http://purl.obolibrary.org/obo/> .\n"
+    "@prefix oio: <http://www.geneontology.org/formats/oboInOwl#> .\n"
+    "obo:TEMP a owl:Ontology ; oio:hasOBOFormatVersion \"1.2\" .\n"
+    'obo:VO_1 a owl:Class ; oio:id "VO:1" ; rdfs:label "vehicle" ; rdfs:comment "Not for annotation." .\n'
+    'obo:VO_2 a owl:Class ; oio:id "VO:2" ; rdfs:label "car" ; rdfs:subClassOf obo:VO_1, obo:VO_7 .\n'
+    'obo:VO_3 a owl:Class ; oio:id "VO:3" ; rdfs:label "boat" ; rdfs:subClassOf obo:VO_1 ; rdfs:comment "See also ship." .\n'
+    '<http://example.org/vo/wheel> a owl:Class ; oio:id "http://example.org/vo/wheel" ; rdfs:subClassOf obo:VO_1 .\n'
+    "<http://example.org/vo/engine> a owl:Class .\nobo:VO_7 a owl:Class .\n"
+    'obo:VO_4 a owl:Class ; oio:id "VO:4" ; rdfs:label "bus" ; rdfs:subClassOf obo:VO_1, <http://example.org/vo/engine> .\n')
+
+
+def test_an_owl_rendering_of_an_obo_file_reads_as_the_obo_file_without_comments_or_names_from_iris(tmp_path):
+    """What OWLAPI (so ROBOT) writes for an OBO file: each term's ``oboInOwl:id``, the OBO comments as
+    rdfs:comment, a declaration of every class the file names (one it never defines too), and the
+    ontology IRI ``obo:TEMP`` where the OBO file has no ``ontology:`` header. Read as the OBO file is
+    (was, for the rendering: comments taken as definitions where no term has a def, a term with no
+    name and a class never defined named after their IRIs, the source named TEMP, a ``.owl.ttl``
+    file named ``x.owl``). A plain OWL file keeps rdfs:comment as definitions and IRI names."""
+    obo, rendering = tmp_path / "vo.obo", tmp_path / "vo.owl.ttl"
+    obo.write_text("format-version: 1.2\n\n[Term]\nid: VO:1\nname: vehicle\ncomment: Not for annotation.\n\n"
+                   "[Term]\nid: VO:2\nname: car\nis_a: VO:1\nis_a: VO:7\n\n"
+                   "[Term]\nid: VO:3\nname: boat\nis_a: VO:1\ncomment: See also ship.\n\n"
+                   "[Term]\nid: http://example.org/vo/wheel\nis_a: VO:1\n\n"
+                   "[Term]\nid: VO:4\nname: bus\nis_a: VO:1\nis_a: http://example.org/vo/engine\n")
+    rendering.write_text(_OBO_RENDERING)
+    seen = []
+    for path in (obo, rendering):
+        graph = load_source(path)
+        report = graph.provenance["report"]
+        assert sorted(graph.concepts) == ["VO:1", "VO:2", "VO:3", "VO:4"], path
+        assert not any(graph[c].definition for c in graph.concepts), path
+        assert graph.source == "vo", path
+        assert report.counts["no_label"] == 1 and report.counts["undefined_parent"] == 2, path
+        assert "label_from_iri" not in report.counts, path
+        seen.append(sorted(e.split(" ", 1)[-1] for e in report.examples["undefined_parent"]))
+    assert seen[0] == seen[1]
+    plain = tmp_path / "plain.ttl"       # no oboInOwl: an OWL file of its own, read as RDFS/OWL
+    plain.write_text(_OBO_RENDERING.replace(" oio:hasOBOFormatVersion \"1.2\" ", " ")
+                     .replace('oio:id "', 'rdfs:seeAlso "'))
+    graph = load_source(plain)
+    assert graph.source == "plain"
+    assert graph["VO:1"].definition == "Not for annotation."
+    assert {"http://example.org/vo/wheel", "http://example.org/vo/engine"} <= set(graph.concepts)
+    assert graph.provenance["report"].counts["label_from_iri"] == 2
+
+
 def test_control_characters_are_dropped_or_read_as_windows_1252_and_counted(tmp_path):
     """A NUL in a name, and the C1 controls a Windows-1252 text read as Latin-1 leaves (U+0092 for its
     apostrophe, U+0096 for its dash), in an OBO file and in a TSV pair alike: the NUL dropped, the
