@@ -402,7 +402,12 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
     # an alt_id is no concept, as its OWL rendering (a deprecated class replaced by its term) is none:
     # counted, and an edge to it goes on to its term (source.load_source lifts it as from an obsolete one)
     for alternative, concept_id, line in sorted(alternative_ids):
-        if alternative not in data.concepts and alternative not in data.obsolete:
+        if alternative in data.concepts and alternative != concept_id:
+            # a term of its own that another term lists as its alt_id (merged, its frame left behind):
+            # obsolete, as the rendering makes it (a deprecated class that keeps its name and parents)
+            report.add("obsolete", path, data.concepts.pop(alternative).line, alternative)
+            data.obsolete.add(alternative)
+        elif alternative not in data.concepts and alternative not in data.obsolete:
             report.add("alternative_id", path, line, f"{alternative} of {concept_id}")
             data.obsolete.add(alternative)
             data.parents.append((alternative, concept_id, line))

@@ -656,6 +656,33 @@ def test_an_alternative_id_is_counted_apart_from_obsolete_terms_in_obo_and_in_it
     assert found[0] == found[1] == (["VO:8 of VO:4", "VO:9 of VO:2"], ["VO:3", "VO:4"])
 
 
+def test_a_term_that_another_lists_as_its_alt_id_is_obsolete_in_obo_as_in_its_owl_rendering(tmp_path):
+    """A merged term whose frame was left behind (``VO:6`` has a name and a parent, and ``VO:2`` lists
+    it as an alt_id): OWLAPI makes it a deprecated class that keeps its name, so it is obsolete from
+    both files and an edge to it goes on to its parents (was: a concept from the OBO file, none from
+    the rendering)."""
+    obo, ttl = tmp_path / "vo.obo", tmp_path / "vo.ttl"
+    obo.write_text("format-version: 1.2\nontology: vo\n\n[Term]\nid: VO:1\nname: vehicle\n\n"
+                   "[Term]\nid: VO:2\nname: car\nalt_id: VO:6\nis_a: VO:1\n\n"
+                   "[Term]\nid: VO:6\nname: automobile\nis_a: VO:1\n\n"
+                   "[Term]\nid: VO:5\nname: sports car\nis_a: VO:6\n")
+    ttl.write_text(
+        "@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        "@prefix obo: <http://purl.obolibrary.org/obo/> .\n<http://purl.obolibrary.org/obo/vo.owl> a owl:Ontology .\n"
+        'obo:VO_1 a owl:Class ; rdfs:label "vehicle" .\n'
+        'obo:VO_2 a owl:Class ; rdfs:label "car" ; rdfs:subClassOf obo:VO_1 .\n'
+        'obo:VO_6 a owl:Class ; rdfs:label "automobile" ; rdfs:subClassOf obo:VO_1 ; owl:deprecated true ;'
+        " obo:IAO_0000231 obo:IAO_0000227 ; obo:IAO_0100001 obo:VO_2 .\n"
+        'obo:VO_5 a owl:Class ; rdfs:label "sports car" ; rdfs:subClassOf obo:VO_6 .\n')
+    for path in (obo, ttl):
+        graph = load_source(path, strict=True)
+        report = graph.provenance["report"]
+        assert sorted(graph.concepts) == ["VO:1", "VO:2", "VO:5"], path
+        assert report.counts["obsolete"] == 1 and "alternative_id" not in report.counts, path
+        assert [e.split(" ", 1)[1] for e in report.examples["obsolete"]] == ["VO:6"], path
+        assert list(graph.hypernyms("VO:5")) == ["VO:1"], path
+
+
 def test_a_term_with_several_definitions_gets_the_same_one_from_obo_and_from_its_owl_rendering(tmp_path):
     """OBO allows one def per term, but a file may give two (or split a term over two frames, each with
     one); OWLAPI renders each as an IAO:0000115 annotation, which RDF gives in no order. Both readers
