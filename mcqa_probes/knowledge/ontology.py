@@ -279,7 +279,7 @@ class Line(int):
 
 
 #: file suffixes that an ontology's IRI may end with (LinkML's ``.../lexical-index.owl.ttl``)
-_IRI_FILE_SUFFIXES = (".owl", ".ttl", ".rdf", ".nt", ".n3", ".jsonld", ".json", ".xml", ".obo")
+_IRI_FILE_SUFFIXES = (".owl", ".ttl", ".rdf", ".nt", ".n3", ".jsonld", ".json-ld", ".json", ".xml", ".obo", ".skos")
 
 
 def ontology_name(iri: str) -> str:

@@ -4,7 +4,7 @@ import shutil
 import pytest
 
 from mcqa_probes.knowledge.identifiers import curie, expand, normalise, relation_name
-from mcqa_probes.knowledge.ontology import SourceError, Vocabulary
+from mcqa_probes.knowledge.ontology import SourceError, Vocabulary, file_name
 from mcqa_probes.knowledge.source import guess_format, load_source
 from tests.conftest import FIXTURES
 
@@ -41,6 +41,15 @@ def test_the_format_is_guessed_from_the_file():
         guess_format(ONTOLOGIES / "missing.obo")
     with pytest.raises(SourceError, match=r"^http://purl\.obolibrary\.org/obo/so\.obo: a URL, .*download the file"):
         load_source("http://purl.obolibrary.org/obo/so.obo")
+
+
+@pytest.mark.parametrize("path, name", [
+    ("so.obo", "so"), ("mondo.owl.ttl", "mondo"), ("soil-profile.skos.nt", "soil-profile"), ("chebi.obo.gz", "chebi"),
+    ("so-2024.11.18.obo", "so-2024.11.18"), ("vocab.json-ld", "vocab"),
+])
+def test_a_source_without_an_ontology_name_is_named_after_its_file_without_format_suffixes(path, name):
+    """An OBO file with no ``ontology:`` header and its OWL rendering saved as ``x.owl.ttl`` are both *x*."""
+    assert file_name(path) == name
 
 
 def test_a_parent_that_is_never_defined_is_counted_and_dropped_or_with_strict_an_error(tmp_path):
