@@ -156,16 +156,39 @@ class _Repairer:
                     raise SourceError(self.path, f"not valid OBO: {error.msg if hasattr(error, 'msg') else error}",
                                       first + 1) from None
                 self.fix(first + lineno - 1, getattr(error, "msg", str(error)))
+            except BaseException as error:
+                if not _is_panic(error):
+                    raise
+                raise SourceError(self.path, f"not valid OBO: the parser (fastobo) failed on this frame ({error}); "
+                                             "expected a frame of 'tag: value' lines", first + 1) from None
         raise SourceError(self.path, "the OBO parser kept failing on this frame", first + 1)
 
 
-def _read_lines(path: str) -> List[str]:
+def _read_lines(path: str, report: SourceReport) -> List[str]:
+    """The file's lines; a line that is only a comment (``! ...``) is left blank and counted: OWLAPI
+    reads past it, fastobo stops at one in the header and panics at one inside a frame."""
     data = source_bytes(path)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise not_utf8(path, "a UTF-8 OBO file") from None
-    return text.replace("\r\n", "\n").split("\n")
+    lines = text.replace("\r\n", "\n").split("\n")
+    if text.lstrip(" \t").startswith("!") or _COMMENT_LINE.search(text):
+        for index, line in enumerate(lines):
+            if line.lstrip(" \t").startswith("!"):
+                report.add("comment_line", path, index + 1, line.strip()[:40])
+                lines[index] = ""
+    return lines
+
+
+def _is_panic(error: BaseException) -> bool:
+    """fastobo's Rust code panicked (pyo3's PanicException, a BaseException) rather than raising a
+    SyntaxError for a faulty line."""
+    return type(error).__name__ == "PanicException"
+
+
+#: a line that is only a comment
+_COMMENT_LINE = re.compile(r"\n[ \t]*!")
 
 
 def _rewrite(path: str, lines: List[str], report: SourceReport) -> Optional[str]:
@@ -223,7 +246,7 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
     import fastobo  # lazy: a compiled third-party parser, needed only for OBO sources
 
     path = str(path)
-    lines = _read_lines(path)
+    lines = _read_lines(path, report)
     stand_in = _rewrite(path, lines, report)
 
     def restore(text: str) -> str:
@@ -232,7 +255,9 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
     repairer = _Repairer(path, lines, report)
     try:
         document = fastobo.loads("\n".join(lines) + "\n")
-    except SyntaxError:
+    except BaseException as error:      # a faulty line, or one that makes fastobo panic: found frame by frame
+        if not (isinstance(error, SyntaxError) or _is_panic(error)):
+            raise
         for first, end in _frames(lines):
             repairer.parse(fastobo, first, end)
         document = repairer.parse(fastobo, 0, len(lines))

@@ -72,6 +72,51 @@ def test_every_faulty_line_is_found_in_one_pass(tmp_path):
     assert len(data.concepts) == 27 and data.concepts["VO:0000011"].synonyms == ["chopper"]
 
 
+def test_comment_lines_are_skipped_and_counted_where_fastobo_would_stop_or_panic(tmp_path):
+    """A line that is only a comment (``! ...``), in the header, between frames or inside one, indented
+    or not: OWLAPI reads past it; fastobo stops at one in the header and panics (a BaseException, not
+    a SyntaxError: a traceback) at one inside a frame. Left blank and counted; the file reads as without them."""
+    plain, _ = read(VEHICLES)
+    text = VEHICLES.read_text()
+    text = text.replace("ontology: vo\n", "! made by hand\nontology: vo\n", 1)
+    text = text.replace("[Term]\n", "! the terms\n[Term]\n", 1)
+    text = text.replace("name: pedal\n", "name: pedal\n! a part of a bicycle\n  !indented\n")
+    path = tmp_path / "commented.obo"
+    path.write_text(text)
+    data, report = read(path)
+    assert report.counts["comment_line"] == 4
+    assert sorted(e.split(" ", 1)[1] for e in report.examples["comment_line"]) == [
+        "! a part of a bicycle", "! made by hand", "! the terms", "!indented"]
+    def seen(read_data):        # lines moved down by the comment lines
+        return ([(c.id, c.label, c.synonyms, c.definition) for c in read_data.concepts.values()],
+                [edge[:2] for edge in read_data.parents], [link[:3] for link in read_data.links], read_data.name)
+
+    assert seen(data) == seen(plain) and len(data.concepts) == 27
+
+
+def test_a_panic_of_the_obo_parser_is_an_error_naming_the_frame(tmp_path, monkeypatch):
+    """Should fastobo panic on a line (as it did on comment lines), the frame is named in one error line,
+    not a traceback."""
+    import fastobo
+
+    class PanicException(BaseException):
+        """As pyo3 names it."""
+
+    loads = fastobo.loads
+
+    def panicking(text, *args, **kwargs):
+        if "name: pedal" in text:
+            raise PanicException("internal error: entered unreachable code")
+        return loads(text, *args, **kwargs)
+
+    monkeypatch.setattr(fastobo, "loads", panicking)
+    line = VEHICLES.read_text().split("\n").index("name: pedal")
+    with pytest.raises(SourceError, match=r"vehicles.obo:(\d+): not valid OBO: the parser \(fastobo\) failed on this "
+                                          r"frame \(internal error") as caught:
+        read(VEHICLES)
+    assert caught.value.line <= line + 1 and VEHICLES.read_text().split("\n")[caught.value.line - 1] == "[Term]"
+
+
 def test_obo_1_0_synonym_tags_are_read_as_synonyms_with_their_scope(tmp_path):
     text = VEHICLES.read_text().replace('synonym: "bike" EXACT []', 'exact_synonym: "bike" []\nrelated_synonym: "cycle" [VO:x]')
     path = tmp_path / "obo10.obo"
