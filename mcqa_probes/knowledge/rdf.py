@@ -70,6 +70,10 @@ NOT_LINKS = {RDF + "type", RDFS + "subClassOf", SKOS + "broader", SKOS + "narrow
 #: the classes every class is a subclass of (``ex:Animal rdfs:subClassOf owl:Thing``): no parent to
 #: keep, nor a concept never defined to report (with --strict, an error)
 TOP_CLASSES = {OWL + "Thing", RDFS + "Resource"}
+#: the SKOS properties whose subjects and objects are concepts by SKOS's semantics (so are the subject
+#: of ``topConceptOf`` and the object of ``hasTopConcept``)
+SKOS_CONCEPT_RELATIONS = ("broader", "narrower", "related", "broaderTransitive", "narrowerTransitive",
+                          "semanticRelation")
 #: SKOS's own semantics for the relations a thesaurus uses
 SKOS_RELATIONS = {"skos:related": {"name": "related to", "transitive": False, "symmetric": True},
                   "skos:broaderTransitive": {"name": "broader", "transitive": True, "symmetric": False}}
@@ -504,18 +508,32 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                           if isinstance(s, rdflib.URIRef) and s not in candidates
                           and any(True for prop in labelled for _ in graph.objects(s, prop)))
         candidates.discard(rdflib.URIRef(OWL + "Thing"))
-    # a bare declaration of an opaque id (``obo:XX_9 a owl:Class`` and nothing else: OWLAPI declares
-    # every class a file refers to) does not define a concept: an edge to one is to a concept never
-    # defined, as in the OBO file it was rendered from (counted; an error with --strict). A bare class
-    # with a name that reads as words (Protege's ``zoo#Animal``) is one, named after its IRI, unless it
-    # is an OBO PURL: a term an OBO file names and never defines (``obo:xsd_string``, PSI-MS's
-    # ``xsd:string`` values) is declared by the rendering alone
+    if kind in (None, "skos"):
+        # SKOS's semantics make the subjects and objects of broader / narrower / related (and the top
+        # concepts of a scheme) concepts: an export that leaves out "a skos:Concept" (which Skosify exists
+        # to repair) is read as if it said so, for the resources it labels and gives no other type (a
+        # skos:Collection under skos:narrower stays no concept)
+        labelled = props(vocabulary.labels)
+        entailed: Set = set()
+        for name in SKOS_CONCEPT_RELATIONS + ("topConceptOf",):
+            entailed.update(graph.subjects(rdflib.URIRef(SKOS + name), None))
+        for name in SKOS_CONCEPT_RELATIONS + ("hasTopConcept",):
+            entailed.update(graph.objects(None, rdflib.URIRef(SKOS + name)))
+        candidates.update(node for node in entailed if isinstance(node, rdflib.URIRef) and node not in candidates
+                          and (node, rdflib.RDF.type, None) not in graph
+                          and any(True for prop in labelled for _ in graph.objects(node, prop)))
     # an OWL rendering of an OBO file (OWLAPI and ROBOT write each term's ``oboInOwl:id``, and the OBO
     # header's format-version as ``oboInOwl:hasOBOFormatVersion``) reads as its OBO file does: a bare
     # declaration, or a class with no name, is no concept (the OBO file never defines it, or its term has
     # no name), and its OBO comments (rdfs:comment) are no definitions
     from_obo = any(True for prop in ("id", "hasOBOFormatVersion")
                    for _ in graph.triples((None, rdflib.URIRef(OBO_IN_OWL + prop), None)))
+    # a bare declaration of an opaque id (``obo:XX_9 a owl:Class`` and nothing else: OWLAPI declares
+    # every class a file refers to) does not define a concept: an edge to one is to a concept never
+    # defined, as in the OBO file it was rendered from (counted; an error with --strict). A bare class
+    # with a name that reads as words (Protege's ``zoo#Animal``) is one, named after its IRI, unless it
+    # is an OBO PURL: a term an OBO file names and never defines (``obo:xsd_string``, PSI-MS's
+    # ``xsd:string`` values) is declared by the rendering alone
     candidates = {node for node in candidates if any(p != rdflib.RDF.type for p in graph.predicates(node))
                   or (kind != "skos" and not from_obo and label_from_iri(str(node))
                       and not str(node).startswith(OBO_PURL))}

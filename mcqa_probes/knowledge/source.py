@@ -78,6 +78,9 @@ _DECLARES_SKOS_CONCEPT = _declares("skos:Concept", "http://www.w3.org/2004/02/sk
 _DECLARES_CLASS = [_declares("owl:Class", "http://www.w3.org/2002/07/owl#Class"),
                    _declares("rdfs:Class", "http://www.w3.org/2000/01/rdf-schema#Class")]
 
+#: a thesaurus's own properties, in a file that declares no concept and no class
+_USES_SKOS = re.compile(r"(?:skos:|2004/02/skos/core#)(?:prefLabel|broader|narrower)\b")
+
 
 def guess_format(path: PathLike) -> str:
     """``tsv`` for a directory, ``obo`` for ``.obo``, ``skos`` / ``owl`` / ``rdf`` for RDF syntaxes (by
@@ -103,6 +106,8 @@ def guess_format(path: PathLike) -> str:
             return "skos"
         if suffix == ".owl" or "owl#Class" in head or "owl:Class" in head:
             return "owl"
+        if not any(pattern.search(head) for pattern in _DECLARES_CLASS) and _USES_SKOS.search(head):
+            return "skos"               # a thesaurus that leaves out "a skos:Concept" (SKOS entails it)
         return "rdf"
     if suffix in (".tar", ".tgz", ".7z", ".rar"):
         raise SourceError(str(path), f"an archive ({suffix}): give the ontology file in it (a file compressed by "

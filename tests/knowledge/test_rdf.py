@@ -34,6 +34,21 @@ def test_skos_labels_synonyms_definitions_broader_narrower_and_related():
     assert list(graph.related("k:knife", "skos:related")) == ["k:cutting_board"]
 
 
+def test_a_thesaurus_that_leaves_out_its_concept_types_reads_as_the_typed_one(tmp_path):
+    """SKOS makes the subjects and objects of broader / narrower / related, and a scheme's top concepts,
+    concepts: an export without "a skos:Concept" (what Skosify repairs) gives the typed file's graph
+    (was: "no concepts left"). A resource it does not label is still a concept never defined."""
+    typed = (ONTOLOGIES / "kitchen_skos.ttl").read_text()
+    untyped = tmp_path / "kitchen.ttl"
+    untyped.write_text(typed.replace(" a skos:Concept ;", "") + "k:fork skos:broader k:utensil_set .\n")
+    assert "a skos:Concept " not in untyped.read_text() and "a skos:Concept\n" not in untyped.read_text()
+    expected, graph = load_source(ONTOLOGIES / "kitchen_skos.ttl"), load_source(untyped)
+    assert graph.provenance["format"] == "skos"
+    assert sorted(graph.concepts) == sorted(expected.concepts) and "k:fork" not in graph.concepts
+    assert all(graph[c].lemmas == expected[c].lemmas and graph[c].definition == expected[c].definition
+               and list(graph.hypernyms(c)) == list(expected.hypernyms(c)) for c in expected.concepts)
+
+
 def test_the_definition_property_is_configurable():
     vocabulary = Vocabulary(definitions=("skos:scopeNote",))
     graph = load_source(ONTOLOGIES / "kitchen_skos.ttl", vocabulary=vocabulary)

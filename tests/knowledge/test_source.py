@@ -457,6 +457,9 @@ def test_the_line_of_an_rdf_cycle_or_undefined_concept_is_not_one_naming_a_longe
     ("ex:f a skos:Concept .\nex:A a owl:Class .\nex:B a owl:Class .\n<http://e/C> <http://www.w3.org/1999/02/"
      "22-rdf-syntax-ns#type> <http://www.w3.org/2002/07/owl#Class> .", "owl"),
     ("ex:f a skos:Concept .\nex:g a skos:Concept .\nex:A a owl:Class .", "skos"),
+    # a thesaurus that leaves out "a skos:Concept" (SKOS entails it from broader / narrower)
+    ("ex:f skos:prefLabel \"f\" ; skos:broader ex:g .\nex:g skos:prefLabel \"g\" .", "skos"),
+    ("ex:A a owl:Class ; skos:prefLabel \"a\" .", "owl"),
 ])
 def test_a_file_is_skos_when_it_declares_a_concept_not_when_it_mentions_the_class(tmp_path, text, expected):
     path = tmp_path / "v.ttl"
