@@ -37,6 +37,20 @@ def test_a_relation_named_as_a_curie_reads_as_a_skos_file_reads_it(tmp_path):
     assert info["part_of"]["name"] == "part of"
 
 
+@pytest.mark.parametrize("name", ["is_a", "IS_A", "isa", "is a", "Is-A", "subClassOf", "sub_class_of",
+                                  "rdfs:subClassOf", "broader", "skos:broader", "parent"])
+def test_the_parent_relation_is_known_by_its_usual_names_whatever_the_spelling(tmp_path, name):
+    """A spreadsheet's "is a" or "Is-A" is the hierarchy, as is_a (was, for those two: a relation link
+    named "is a", and no hypernymy)."""
+    folder = tmp_path / "products"
+    shutil.copytree(PRODUCTS, folder)
+    text = (folder / "edges.tsv").read_text()
+    (folder / "edges.tsv").write_text(text.replace("\tis_a\t", f"\t{name}\t"))
+    data = read(folder)
+    assert ("P:16", "P:4", 13) in data.parents and len(data.parents) == len(read(PRODUCTS).parents)
+    assert sorted({relation for _, relation, _, _ in data.links}) == ["part_of"]
+
+
 def test_csv_files_with_quoted_cells_work_too(tmp_path):
     folder = tmp_path / "products"
     folder.mkdir()
