@@ -164,6 +164,10 @@ class _Repairer:
         raise SourceError(self.path, "the OBO parser kept failing on this frame", first + 1)
 
 
+#: a line that is only a comment
+_COMMENT_LINE = re.compile(r"\n[ \t]*!")
+
+
 def _read_lines(path: str, report: SourceReport) -> List[str]:
     """The file's lines; a line that is only a comment (``! ...``) is left blank and counted: OWLAPI
     reads past it, fastobo stops at one in the header and panics at one inside a frame."""
@@ -185,10 +189,6 @@ def _is_panic(error: BaseException) -> bool:
     """fastobo's Rust code panicked (pyo3's PanicException, a BaseException) rather than raising a
     SyntaxError for a faulty line."""
     return type(error).__name__ == "PanicException"
-
-
-#: a line that is only a comment
-_COMMENT_LINE = re.compile(r"\n[ \t]*!")
 
 
 def _rewrite(path: str, lines: List[str], report: SourceReport) -> Optional[str]:

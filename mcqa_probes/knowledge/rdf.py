@@ -2,13 +2,16 @@
 (schema.org) and SKOS thesauri, into :class:`~mcqa_probes.knowledge.ontology.SourceData`.
 
 Concepts are the named resources typed as a class of the chosen kind (``owl``: ``owl:Class``;
-``rdf``: ``rdfs:Class`` or ``owl:Class``; ``skos``: ``skos:Concept``; none given: all three). For each,
+``rdf``: ``rdfs:Class`` or ``owl:Class``; ``skos``: ``skos:Concept``, or untyped and labelled under
+``skos:broader`` / ``narrower`` / ``related`` as SKOS entails; none given: all of these). For each,
 the :class:`~mcqa_probes.knowledge.ontology.Vocabulary` says which property is the label, the
 definition, a synonym and a parent (a concept's label is read from the first label property it has;
 of the definition properties, the first one that the file uses at all is the one
 read, so an OWL rendering of an OBO file, whose OBO comments became ``rdfs:comment``, takes its
-definitions from ``IAO:0000115`` only; literals in the wanted language, else untagged ones (labels,
-synonyms and examples: untagged ones too, after those in the language, where the file names its
+definitions from ``IAO:0000115`` only (and a file that carries ``oboInOwl:id`` or
+``oboInOwl:hasOBOFormatVersion``, what OWLAPI writes for an OBO file, never from ``rdfs:comment``,
+names no class after its IRI and takes no bare declaration for a concept: it reads as its OBO
+file); literals in the wanted language, else untagged ones (labels, synonyms and examples: untagged ones too, after those in the language, where the file names its
 concepts in no other language); a value
 that is a resource is read through its ``skosxl:literalForm`` (a SKOS-XL label) or ``rdf:value`` (a
 structured note, as AGROVOC writes definitions)). Parents are named classes of ``rdfs:subClassOf`` and ``skos:broader`` (and the
@@ -593,8 +596,9 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
 
     # labels: the first property of the list that the concept has (a thesaurus may give rdfs:label to a
     # few concepts and skos:prefLabel to all); definitions: the first one the file uses at all
+    by_default = tuple(vocabulary.definitions) == DEFAULT_DEFINITIONS
     definition_names = [name for name in vocabulary.definitions
-                        if not (from_obo and name == "rdfs:comment" and tuple(vocabulary.definitions) == DEFAULT_DEFINITIONS)]
+                        if not (from_obo and by_default and name == "rdfs:comment")]
     label_props, definition_props = props(vocabulary.labels), first_used(definition_names)
     synonym_props, parent_props = props(vocabulary.synonyms), props(vocabulary.parents)
     example_props = props(vocabulary.examples)

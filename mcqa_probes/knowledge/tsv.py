@@ -6,8 +6,8 @@ the cells are separated by commas, or by semicolons as spreadsheets export them 
 mark is a comma: the header line tells which); synonyms
 are separated by ``|``. ``edges.tsv``: a header ``child, relation, parent``; a relation ``is_a``
 (also ``isa``, ``is a``, ``is-a``, ``subClassOf``, ``sub_class_of``, ``rdfs:subClassOf``, ``broader``,
-``skos:broader``, ``parent``: any case, spaces, hyphens and underscores aside) is the parent relation, any other one (``part_of``) a named relation link. A row with another number of
-columns, a missing header, an empty id or a quote never closed (its cell takes in the rows after it)
+``skos:broader``, ``parent``: any case, spaces, hyphens and underscores aside) is the parent
+relation, any other one (``part_of``) a named relation link. A row with another number of columns, a missing header, an empty id or a quote never closed (its cell takes in the rows after it)
 is a :class:`~mcqa_probes.knowledge.ontology.SourceError` ``FILE:LINE`` (a row's first line). The columns are found by name (in any order, any case); other columns are allowed: a
 concept whose ``deprecated`` / ``obsolete`` column is ``true`` is skipped, any other extra column is
 ignored; empty cells past the header's end (a spreadsheet's export) are ignored.
