@@ -174,7 +174,7 @@ REPORT_KINDS = OrderedDict([
     ("qualified_link", "relationship clauses with an all_only or cardinality qualifier (not a 'some' link, as "
                        "OWL renders them), skipped"),
     ("undefined_parent", "edges to a concept that is never defined, dropped"),
-    ("self_parent", "edges from a concept to itself (C is_a C, C rdfs:subClassOf C), dropped"),
+    ("self_parent", "edges from a concept to itself (C is_a C, C rdfs:subClassOf C, C part_of C), dropped"),
     ("edge_lifted", "edges to an obsolete or dropped concept, linked on to its parents"),
     ("edge_to_dropped", "edges to an obsolete or dropped concept with no parent, dropped"),
     ("link_to_dropped", "links to an obsolete or dropped concept by a relation that does not pass on to its "

@@ -347,6 +347,9 @@ def load_source(
     for s_, r, o, line in data.links:
         # C r D, D is_a E: C r E for an existential relation; "C related D" says nothing of E
         for target in targets(s_, o, line, r, lift=r in data.existential_relations):
+            if target == s_:    # C part_of C (BFO says so of continuant: part_of is reflexive): no link, no cycle
+                report.add("self_parent", file_of(line, where), line, f"{s_} {r} {s_}")
+                continue
             link_edges[(s_, r, target)] = line
     parents = sorted(parent_edges.items())
     links = sorted(link_edges.items())

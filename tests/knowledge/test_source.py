@@ -68,6 +68,32 @@ def test_a_parent_that_is_never_defined_is_counted_and_dropped_or_with_strict_an
     assert str(caught.value).startswith(f"{path}:{line}: VO:0000008 is_a VO:0000099: VO:0000099 is never defined")
 
 
+def test_a_relation_link_from_a_concept_to_itself_is_dropped_and_counted_in_obo_and_its_owl_rendering(tmp_path):
+    """BFO as GO ships it in its slices says ``continuant part_of continuant`` (part_of is reflexive):
+    no link and no cycle, counted with the self edges, from the OBO file and from its OWL rendering
+    alike (was: "cycle in the part_of relation" from both, so --relations part_of failed)."""
+    obo, ttl = tmp_path / "vo.obo", tmp_path / "vo.ttl"
+    obo.write_text("format-version: 1.2\nontology: vo\n\n[Term]\nid: VO:1\nname: vehicle\n"
+                   "relationship: part_of VO:1\n\n[Term]\nid: VO:2\nname: wheel\nrelationship: part_of VO:1\n\n"
+                   "[Typedef]\nid: part_of\nname: part of\nis_transitive: true\n")
+    ttl.write_text(
+        "@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        "@prefix obo: <http://purl.obolibrary.org/obo/> .\n"
+        "@prefix oio: <http://www.geneontology.org/formats/oboInOwl#> .\n"
+        '<http://purl.obolibrary.org/obo/vo.owl> a owl:Ontology .\n'
+        '<http://purl.obolibrary.org/obo/vo#part_of> a owl:ObjectProperty, owl:TransitiveProperty ; rdfs:label "part of" ; oio:shorthand "part_of" .\n'
+        'obo:VO_1 a owl:Class ; rdfs:label "vehicle" ;'
+        " rdfs:subClassOf [ a owl:Restriction ; owl:onProperty <http://purl.obolibrary.org/obo/vo#part_of> ; owl:someValuesFrom obo:VO_1 ] .\n"
+        'obo:VO_2 a owl:Class ; rdfs:label "wheel" ;'
+        " rdfs:subClassOf [ a owl:Restriction ; owl:onProperty <http://purl.obolibrary.org/obo/vo#part_of> ; owl:someValuesFrom obo:VO_1 ] .\n")
+    for path in (obo, ttl):
+        graph = load_source(path, relations=["part_of"], strict=True)
+        report = graph.provenance["report"]
+        assert report.counts["self_parent"] == 1, path
+        assert [e.endswith("VO:1 part_of VO:1") for e in report.examples["self_parent"]] == [True], path
+        assert list(graph.related("VO:2", "part_of")) == ["VO:1"] and not list(graph.related("VO:1", "part_of")), path
+
+
 def test_a_cycle_in_the_parent_relation_is_an_error_with_a_line(tmp_path):
     path = tmp_path / "cycle.obo"
     text = VEHICLES.read_text().replace("id: VO:0000001\nname: vehicle\n", "id: VO:0000001\nname: vehicle\n"
