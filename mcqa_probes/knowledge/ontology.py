@@ -283,6 +283,13 @@ class Line(int):
 _IRI_FILE_SUFFIXES = (".owl", ".ttl", ".rdf", ".nt", ".n3", ".jsonld", ".json-ld", ".json", ".xml", ".obo", ".skos")
 
 
+def _without_format_suffixes(name: str) -> str:
+    """``name`` without the format suffixes it ends with (``lexical-index.owl.ttl``: ``lexical-index``)."""
+    while name.lower().endswith(_IRI_FILE_SUFFIXES) and name.rindex(".") > 0:
+        name = name[: name.rindex(".")]
+    return name
+
+
 def ontology_name(iri: str) -> str:
     """An ontology named after its IRI (or CURIE): the last segment without its file suffixes
     (``https://w3id.org/oak/lexical-index.owl.ttl`` is *lexical-index*, ``http://example.org/ns/prov#``
@@ -294,8 +301,7 @@ def ontology_name(iri: str) -> str:
     if "://" in iri or iri.startswith("file:"):
         segments = segments[1:]                    # the scheme
     for segment in reversed(segments):
-        while segment.lower().endswith(_IRI_FILE_SUFFIXES) and segment.rindex(".") > 0:
-            segment = segment[: segment.rindex(".")]
+        segment = _without_format_suffixes(segment)
         prefix, _, local = segment.rpartition(":")
         if prefix and local.lower() in says_nothing:
             segment = prefix                       # a CURIE whose local name says nothing
@@ -307,10 +313,7 @@ def ontology_name(iri: str) -> str:
 def file_name(path: str) -> str:
     """A source named after its file, without its format suffixes (``mondo.owl.ttl`` is *mondo*, as
     ``mondo.obo`` is); a compressed file after the file inside it."""
-    name = Path(inner_name(path)).name
-    while name.lower().endswith(_IRI_FILE_SUFFIXES) and name.rindex(".") > 0:
-        name = name[: name.rindex(".")]
-    return name
+    return _without_format_suffixes(Path(inner_name(path)).name)
 
 
 def own_name(name: str) -> str:

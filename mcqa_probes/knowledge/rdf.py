@@ -500,31 +500,32 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         return values
 
     types = CLASS_TYPES[kind] if kind else tuple(sorted({t for ts in CLASS_TYPES.values() for t in ts}))
+    label_props = props(vocabulary.labels)
+
+    def has_label(node) -> bool:
+        return any(graph.value(node, prop) is not None for prop in label_props)
+
     candidates: Set = set()
     for type_iri in types:
         candidates.update(s for s in graph.subjects(rdflib.RDF.type, rdflib.URIRef(type_iri)) if isinstance(s, rdflib.URIRef))
     if kind != "skos":
         # RDFS: the subject of rdfs:subClassOf is a class, typed or not (GS1's code lists); one with a
         # label is a concept
-        labelled = props(vocabulary.labels)
         candidates.update(s for s in graph.subjects(rdflib.RDFS.subClassOf, None)
-                          if isinstance(s, rdflib.URIRef) and s not in candidates
-                          and any(True for prop in labelled for _ in graph.objects(s, prop)))
+                          if isinstance(s, rdflib.URIRef) and s not in candidates and has_label(s))
         candidates.discard(rdflib.URIRef(OWL + "Thing"))
     if kind in (None, "skos"):
         # SKOS's semantics make the subjects and objects of broader / narrower / related (and the top
         # concepts of a scheme) concepts: an export that leaves out "a skos:Concept" (which Skosify exists
         # to repair) is read as if it said so, for the resources it labels and gives no other type (a
         # skos:Collection under skos:narrower stays no concept)
-        labelled = props(vocabulary.labels)
         entailed: Set = set()
         for name in SKOS_CONCEPT_RELATIONS + ("topConceptOf",):
             entailed.update(graph.subjects(rdflib.URIRef(SKOS + name), None))
         for name in SKOS_CONCEPT_RELATIONS + ("hasTopConcept",):
             entailed.update(graph.objects(None, rdflib.URIRef(SKOS + name)))
         candidates.update(node for node in entailed if isinstance(node, rdflib.URIRef) and node not in candidates
-                          and (node, rdflib.RDF.type, None) not in graph
-                          and any(True for prop in labelled for _ in graph.objects(node, prop)))
+                          and (node, rdflib.RDF.type, None) not in graph and has_label(node))
     # an OWL rendering of an OBO file (OWLAPI and ROBOT write each term's ``oboInOwl:id``, and the OBO
     # header's format-version as ``oboInOwl:hasOBOFormatVersion``) reads as its OBO file does: a bare
     # declaration, or a class with no name, is no concept (the OBO file never defines it, or its term has
@@ -599,7 +600,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     by_default = tuple(vocabulary.definitions) == DEFAULT_DEFINITIONS
     definition_names = [name for name in vocabulary.definitions
                         if not (from_obo and by_default and name == "rdfs:comment")]
-    label_props, definition_props = props(vocabulary.labels), first_used(definition_names)
+    definition_props = first_used(definition_names)
     synonym_props, parent_props = props(vocabulary.synonyms), props(vocabulary.parents)
     example_props = props(vocabulary.examples)
     # untagged names beside those tagged in --lang are names too, unless the file names its concepts
@@ -611,7 +612,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     for node in sorted(deprecated, key=str):
         data.obsolete.add(cid(node))
         if (node, rdflib.URIRef(OBSOLESCENCE_REASON), rdflib.URIRef(TERMS_MERGED)) in graph \
-                and all(graph.value(node, prop) is None for prop in label_props):
+                and not has_label(node):
             # an OBO alt_id as OWLAPI renders it: a deprecated class with no label, merged into its term;
             # an edge to it goes on to that term (as to an obsolete concept's parents)
             terms = sorted((term for term in graph.objects(node, rdflib.URIRef(REPLACED_BY))

@@ -146,9 +146,9 @@ def is_english(language: Optional[str]) -> bool:
     return (language or "en").lower().split("-")[0] == "en"
 
 
-def _letters(text: str) -> str:
-    """``text`` in lower case without spaces, ``_`` or ``-``: what :func:`name_key` and the leakage
-    check's quick test (:func:`_squashed`) compare (string methods: the same as removing ``[\\s_-]+``)."""
+def letters(text: str) -> str:
+    """``text`` in lower case without spaces, ``_`` or ``-``: what :func:`name_key`, the leakage
+    check's quick test (:func:`_squashed`) and a table's relation names (``Is-A`` is ``isa``) compare (string methods: the same as removing ``[\\s_-]+``)."""
     return "".join(text.lower().split()).replace("_", "").replace("-", "")
 
 
@@ -160,7 +160,7 @@ def name_key(name: str, english: bool = True) -> str:
     Latin, Greek or Germanic plural given its singular's key (:data:`_IRREGULAR`). Names with one
     key are one name: a distractor spelled so like the answer is the answer. (String methods, no
     pattern or cache: called for every name of every concept, 500,000 concepts and more.)"""
-    key = _letters(name)
+    key = letters(name)
     if not english or len(key) < 5:
         return key
     if key.endswith("s") and not key.endswith(("ss", "us", "is")):
@@ -294,7 +294,7 @@ def _ies_plural(word: str) -> bool:
 def _squashed(text: str) -> str:
     """``text`` in lower case without spaces, ``_`` or ``-`` (a definition is tested against the
     names of every concept it is shown with: cached)."""
-    return _letters(text)
+    return letters(text)
 
 
 @functools.lru_cache(maxsize=200_000)

@@ -7,8 +7,8 @@ mark is a comma: the header line tells which); synonyms
 are separated by ``|``. ``edges.tsv``: a header ``child, relation, parent``; a relation ``is_a``
 (also ``isa``, ``is a``, ``is-a``, ``subClassOf``, ``sub_class_of``, ``rdfs:subClassOf``, ``broader``,
 ``skos:broader``, ``parent``: any case, spaces, hyphens and underscores aside) is the parent
-relation, any other one (``part_of``) a named relation link. A row with another number of columns, a missing header, an empty id or a quote never closed (its cell takes in the rows after it)
-is a :class:`~mcqa_probes.knowledge.ontology.SourceError` ``FILE:LINE`` (a row's first line). The columns are found by name (in any order, any case); other columns are allowed: a
+relation, any other one (``part_of``) a named relation link. A row with another number of columns,
+a missing header, an empty id or a quote never closed (its cell takes in the rows after it) is a :class:`~mcqa_probes.knowledge.ontology.SourceError` ``FILE:LINE`` (a row's first line). The columns are found by name (in any order, any case); other columns are allowed: a
 concept whose ``deprecated`` / ``obsolete`` column is ``true`` is skipped, any other extra column is
 ignored; empty cells past the header's end (a spreadsheet's export) are ignored.
 """
@@ -24,17 +24,13 @@ from mcqa_probes.knowledge.ontology import (
     not_utf8, source_bytes,
 )
 from mcqa_probes.knowledge.rdf import SKOS_RELATIONS
+from mcqa_probes.knowledge.text import letters
 
 CONCEPT_COLUMNS = ("id", "label", "synonyms", "definition")
 EDGE_COLUMNS = ("child", "relation", "parent")
-#: the parent relation's names, as :func:`_relation_key` writes them
+#: the parent relation's names, as :func:`~mcqa_probes.knowledge.text.letters` writes them
 PARENT_RELATIONS = {"isa", "subclassof", "rdfs:subclassof", "broader", "skos:broader", "parent"}
 OPTIONAL_COLUMNS = ("deprecated", "obsolete")
-
-
-def _relation_key(relation: str) -> str:
-    """A relation's name in lower case without spaces, hyphens and underscores (``Is-A`` is ``isa``)."""
-    return re.sub(r"[\s_-]+", "", relation.lower())
 
 
 def table_path(directory: Path, stem: str) -> Path:
@@ -164,7 +160,7 @@ def read_tsv(directory: str, vocabulary: Vocabulary, report: SourceReport) -> So
         if not child or not parent or not relation:
             raise SourceError(str(edges_path), "empty cell (expected child, relation and parent)", line)
         child, parent = normalise(child), normalise(parent)
-        if _relation_key(relation) in PARENT_RELATIONS or relation in vocabulary.parents:
+        if letters(relation) in PARENT_RELATIONS or relation in vocabulary.parents:
             data.parents.append((child, parent, line))
         else:
             data.links.append((child, relation, parent, line))
