@@ -52,6 +52,7 @@ from mcqa_probes.builders.ontology_templates import (
 from mcqa_probes.builders.templates import lemma_set, render_stem, surface, template_ids
 from mcqa_probes.builders.wordnetqa import WordNetQABuilder, merged_settings
 from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph, Relation, RelationView
+from mcqa_probes.knowledge.identifiers import local_name
 from mcqa_probes.knowledge.text import content_words, distinct_names, is_english, mask_names, mentions, name_key, stemmer
 
 #: what an ontology build changes from the WordNet defaults (every key can be overridden)
@@ -98,8 +99,9 @@ def _second_name(names: List[str]) -> str:
 
 
 def relation_probe_name(relation: str) -> str:
-    """The probe (and directory) name of a relation: ``part_of``, ``skos:related`` -> ``skos_related``."""
-    return re.sub(r"[^A-Za-z0-9_]+", "_", relation).strip("_") or "relation"
+    """The probe (and directory) name of a relation: ``part_of``, ``skos:related`` -> ``skos_related``,
+    a full IRI by its local name (``http://.../pizza.owl#hasTopping`` -> ``hasTopping``)."""
+    return re.sub(r"[^A-Za-z0-9_]+", "_", local_name(relation)).strip("_") or "relation"
 
 
 class RelationTaxonomy(Taxonomy):

@@ -39,6 +39,12 @@ def is_iri(text: str) -> bool:
     return "://" in text or text.startswith("urn:")
 
 
+def local_name(iri: str) -> str:
+    """The last part of an IRI, after its last ``#`` or ``/`` (``.../pizza.owl#hasTopping`` ->
+    ``hasTopping``); a text that is no IRI as it is."""
+    return re.split(r"[#/]", iri.rstrip("/#"))[-1] if is_iri(iri) else iri
+
+
 def curie(iri: str, namespaces: Iterable[Tuple[str, str]] = ()) -> str:
     """The CURIE of ``iri`` (see the module docstring); ``namespaces`` are ``(prefix, namespace)`` pairs."""
     text = str(iri)
@@ -98,11 +104,12 @@ def relation_name(relation: str, prefixes: Iterable[str] = ()) -> str:
     *part of*; a CURIE's local name where the prefix is a namespace's (one of ``prefixes`` or a
     known one: ``skos:related`` -> *related*, ``ex:partOf`` -> *partOf*), the whole id as words where
     it is not (the Units Ontology's ``has:prefix``, ``obo:has_prefix`` in its OWL rendering -> *has
-    prefix*); '' for an opaque id (``BFO:0000050``: its known name, or the id, is used)."""
+    prefix*); a full IRI's local name (``http://www.co-ode.org/ontologies/pizza/pizza.owl#hasTopping`` ->
+    *hasTopping*); '' for an opaque id (``BFO:0000050``: its known name, or the id, is used)."""
     head, colon, local = relation.partition(":")
-    if not colon:
-        head, local = "", relation
-    if not any(c.isalpha() for c in local):
+    if not colon or is_iri(relation):       # a full IRI (a namespace the file gives no prefix): its local name
+        head, local = "", local_name(relation)
+    if not any(c.isalpha() for c in local) or (is_iri(relation) and _OBO_CLASS.match(local) and local[-1].isdigit()):
         return ""
     if head and head.isalpha() and head.islower() and head not in {*prefixes, *(p for _, p in KNOWN_PREFIXES)}:
         local = f"{head} {local}"

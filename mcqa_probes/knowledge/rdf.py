@@ -431,6 +431,26 @@ def _version(version_info: Optional[str], version_iri: Optional[str], name: str 
     return version_info or version_iri or "unknown"
 
 
+#: a prefix declaration: RDF/XML's ``xmlns:p="..."``, Turtle's ``@prefix p: <...>`` or ``PREFIX p: <...>``
+_PREFIX_DECLARATION = re.compile(r"""xmlns:([A-Za-z_][\w.-]*)\s*=\s*["']([^"']+)["']"""
+                                 r"|^[ \t]*@?prefix[ \t]+([A-Za-z_][\w.-]*)[ \t]*:[ \t]*<([^>]+)>",
+                                 re.IGNORECASE | re.MULTILINE)
+
+
+def _named_prefixes_first(bound: List[Tuple[str, str]], path: str) -> List[Tuple[str, str]]:
+    """rdflib keeps one prefix per namespace, and which one depends on the syntax (RDF/XML: the first
+    declared, Turtle: the last), so a file that declares its namespace both as the default and by name
+    (Protégé's ``xmlns="...pizza.owl#"`` and ``xmlns:pizza="...pizza.owl#"``) would give full IRIs from
+    RDF/XML and ``pizza:`` ids from Turtle. Here a namespace gets the first name the file declares for
+    it (in the first megabyte, where declarations are), and rdflib's binding where it declares none."""
+    declared: Dict[str, str] = {}
+    text = source_head(path, 1_000_000).decode("utf-8", errors="replace")
+    for match in _PREFIX_DECLARATION.finditer(text):
+        prefix, namespace = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
+        declared.setdefault(namespace, prefix)
+    return [(declared.get(namespace, prefix), namespace) for prefix, namespace in bound]
+
+
 def shared_namespaces(bound: Iterable[Tuple[str, str]], shared: Dict[str, str]) -> List[Tuple[str, str]]:
     """This file's ``(prefix, namespace)`` pairs made consistent with the files read before it
     (``shared``: namespace -> prefix, updated): a namespace keeps the prefix it got first, a prefix
@@ -471,7 +491,8 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
 
     path = str(path)
     graph = _parse(path, syntax, report)
-    bound = [(str(prefix), str(namespace)) for prefix, namespace in graph.namespace_manager.namespaces()]
+    bound = _named_prefixes_first([(str(prefix), str(namespace)) for prefix, namespace in
+                                   graph.namespace_manager.namespaces()], path)
     namespaces = shared_namespaces(bound, {} if shared is None else shared)
     lookup = {prefix: namespace for prefix, namespace in namespaces}
     #: an OBO class's own id (``oboInOwl:id``): an idspace outside the OBO PURLs (EFO, Orphanet) has

@@ -37,7 +37,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Pattern, Sequence, 
 from mcqa_probes.common.io import sha256_bytes, sha256_file
 from mcqa_probes.knowledge.entailment import chain_relations, classify, sub_relation_links
 from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph, reachable
-from mcqa_probes.knowledge.identifiers import normalise, relation_name
+from mcqa_probes.knowledge.identifiers import is_iri, local_name, normalise, relation_name
 from mcqa_probes.knowledge.obo import read_obo
 from mcqa_probes.knowledge.ontology import (
     COMPRESSIONS, SYNTAX_BY_SUFFIX, Line, SourceData, SourceError, SourceReport, Vocabulary, file_of, inner_suffix,
@@ -191,6 +191,15 @@ def _resolve_relations(wanted: Optional[Iterable[str]], data: SourceData) -> Dic
         for alias in [info.get("name", ""), *info.get("aliases", [])]:
             if alias:
                 names.setdefault(alias.lower().replace(" ", "_"), relation)
+    # a relation that is a full IRI (its namespace has no prefix in the file) by its local name too
+    # (hasTopping), where no other relation has that local name
+    by_local: Dict[str, List[str]] = {}
+    for relation in used:
+        if is_iri(relation):
+            by_local.setdefault(local_name(relation).lower(), []).append(relation)
+    for key, relations in by_local.items():
+        if len(relations) == 1:
+            names.setdefault(key, relations[0])
     resolved = {}
     for name in wanted:
         key = normalise(name).lower().replace(" ", "_")

@@ -126,3 +126,18 @@ def test_an_owl_rendering_that_names_the_relation_by_its_iri_gives_the_same_file
     for split in SPLITS:
         assert (tmp_path / "obo" / "part_of" / f"{split}.jsonl").read_bytes() == \
             (tmp_path / "owl" / "part_of" / f"{split}.jsonl").read_bytes()
+
+
+def test_a_relation_known_by_its_full_iri_gives_a_probe_named_after_its_local_name(tmp_path):
+    """A property in a namespace without a prefix (full IRI ids): asked for by the IRI or by its local
+    name, the probe is ``hasTopping`` and its stems say *has topping*."""
+    from tests.knowledge.test_rdf import _pizza_turtle
+
+    path = tmp_path / "pizza.ttl"
+    path.write_text(_pizza_turtle("@prefix : <http://e.org/pizza.owl#> .\n"))
+    by_iri = build(path, tmp_path / "iri", ["http://e.org/pizza.owl#hasTopping"], settings={"num_choices": 3})
+    by_name = build(path, tmp_path / "name", ["hasTopping"], settings={"num_choices": 3})
+    assert "hasTopping" in by_iri["manifest"]["probes"] and "hasTopping" in by_name["manifest"]["probes"]
+    stems = [json.loads(line)["question"]["stem"] for split in SPLITS
+             for line in (tmp_path / "iri" / "hasTopping" / f"{split}.jsonl").read_text().splitlines()]
+    assert stems and all("has topping" in stem and "http" not in stem for stem in stems)

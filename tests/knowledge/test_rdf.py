@@ -503,3 +503,76 @@ def test_rdflib_warnings_are_counted_or_kept_quiet_not_printed(tmp_path, capsys)
     report = graph.provenance["report"]
     assert report.counts.get("invalid_iri") == 1 and report.examples["invalid_iri"] == [f"{path}:5 <http://e/bad iri>"]
     assert capsys.readouterr().err == ""
+
+
+#: a Protégé-style pizza ontology: class -> (label, parent, toppings)
+_PIZZA = {"Food": ("food", None, ()), "Topping": ("topping", "Food", ()), "Pizza": ("pizza", "Food", ()),
+          **{name: (f"{name.lower()} topping", "Topping", ()) for name in ("Cheese", "Tomato", "Olive", "Ham", "Mushroom")},
+          "Margherita": ("margherita", "Pizza", ("Cheese", "Tomato")),
+          "Funghi": ("funghi", "Pizza", ("Cheese", "Mushroom")),
+          "Napoletana": ("napoletana", "Pizza", ("Olive", "Tomato"))}
+_PIZZA_NS = "http://e.org/pizza.owl#"
+
+
+def _pizza_xml() -> str:
+    """The pizza ontology in RDF/XML, its namespace declared as the default one first, then as ``pz:``."""
+    classes = []
+    for name, (label, parent, toppings) in _PIZZA.items():
+        axioms = [f'<rdfs:subClassOf rdf:resource="{_PIZZA_NS}{parent}"/>'] if parent else []
+        axioms += [f'<rdfs:subClassOf><owl:Restriction><owl:onProperty rdf:resource="{_PIZZA_NS}hasTopping"/>'
+                   f'<owl:someValuesFrom rdf:resource="{_PIZZA_NS}{t}"/></owl:Restriction></rdfs:subClassOf>'
+                   for t in toppings]
+        classes.append(f'  <owl:Class rdf:about="{_PIZZA_NS}{name}"><rdfs:label>{label}</rdfs:label>{"".join(axioms)}'
+                       "</owl:Class>\n")
+    return ('<?xml version="1.0"?>\n'
+            f'<rdf:RDF xmlns="{_PIZZA_NS}" xml:base="{_PIZZA_NS[:-1]}" xmlns:pz="{_PIZZA_NS}"\n'
+            '     xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:owl="http://www.w3.org/2002/07/owl#"\n'
+            '     xmlns:rdfs="http://www.w3.org/2000/01/rdf-schema#">\n'
+            f'  <owl:ObjectProperty rdf:about="{_PIZZA_NS}hasTopping"/>\n' + "".join(classes) + "</rdf:RDF>\n")
+
+
+def _pizza_turtle(prefix_lines: str) -> str:
+    """The pizza ontology in Turtle, with full IRIs, after ``prefix_lines``."""
+    lines = [prefix_lines + "@prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+             "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+             f"<{_PIZZA_NS}hasTopping> a owl:ObjectProperty .\n"]
+    for name, (label, parent, toppings) in _PIZZA.items():
+        supers = ([f"<{_PIZZA_NS}{parent}>"] if parent else []) + [
+            f"[ a owl:Restriction ; owl:onProperty <{_PIZZA_NS}hasTopping> ; owl:someValuesFrom <{_PIZZA_NS}{t}> ]"
+            for t in toppings]
+        lines.append(f'<{_PIZZA_NS}{name}> a owl:Class ; rdfs:label "{label}"'
+                     + (f" ; rdfs:subClassOf {', '.join(supers)}" if supers else "") + " .\n")
+    return "".join(lines)
+
+
+def test_a_namespace_declared_both_as_the_default_and_by_name_gives_the_named_ids_in_every_syntax(tmp_path):
+    """rdflib keeps one prefix per namespace: the first declared in RDF/XML (here the default one, so
+    full IRIs), the last in Turtle. The ontology gives ``pz:`` ids from RDF/XML and from Turtle
+    whatever the order of its declarations, and the same graph."""
+    sources = {"pizza.owl": _pizza_xml(),
+               "named_first.ttl": _pizza_turtle("@prefix pz: <http://e.org/pizza.owl#> .\n@prefix : <http://e.org/pizza.owl#> .\n"),
+               "default_first.ttl": _pizza_turtle("@prefix : <http://e.org/pizza.owl#> .\n@prefix pz: <http://e.org/pizza.owl#> .\n")}
+    graphs = {}
+    for name, text in sources.items():
+        (tmp_path / name).write_text(text)
+        graphs[name] = load_source(tmp_path / name, relations=["hasTopping"])
+    for name, graph in graphs.items():
+        assert sorted(graph.concepts) == sorted(f"pz:{name}" for name in _PIZZA), name
+        assert list(graph.hypernyms("pz:Cheese")) == ["pz:Topping"], name
+        assert graph.provenance["relations"] == {"hasTopping": "pz:hasTopping"}, name
+        assert sorted(graph.related("pz:Margherita", "pz:hasTopping")) == ["pz:Cheese", "pz:Tomato"], name
+
+
+def test_a_relation_in_a_namespace_without_a_prefix_is_found_and_named_by_its_local_name(tmp_path):
+    """A file that declares its namespace only as the default one: the relation's id is its full IRI;
+    ``--relations hasTopping`` finds it and it is named *hasTopping* (not *http //e.org/...*)."""
+    path = tmp_path / "pizza.ttl"
+    path.write_text(_pizza_turtle("@prefix : <http://e.org/pizza.owl#> .\n"))
+    graph = load_source(path, relations=["hasTopping"])
+    iri = "http://e.org/pizza.owl#hasTopping"
+    assert graph.provenance["relations"] == {"hasTopping": iri}
+    assert graph.relation_info[iri]["name"] == "hasTopping"
+    assert load_source(path, relations=[iri]).provenance["relations"] == {iri: iri}
+    with pytest.raises(SourceError, match=r"--relations hasBase: no such relation between concepts \(found: "
+                                          r"http://e.org/pizza.owl#hasTopping\)"):
+        load_source(path, relations=["hasBase"])

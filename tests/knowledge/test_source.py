@@ -569,6 +569,9 @@ def test_a_chain_through_concepts_cut_by_the_root_still_holds(tmp_path):
 @pytest.mark.parametrize("relation, prefixes, name", [
     ("part_of", (), "part of"), ("skos:related", (), "related"), ("ex:partOf", ("ex",), "partOf"),
     ("has:prefix", (), "has prefix"), ("BFO:0000050", (), ""), ("RO:has_part", (), "has part"),
+    # a property in a namespace the file gives no prefix: its local name, not "http //..."
+    ("http://www.co-ode.org/ontologies/pizza/pizza.owl#hasTopping", (), "hasTopping"),
+    ("http://example.org/rel/located_in", (), "located in"), ("http://purl.obolibrary.org/obo/RO_0002202", (), ""),
 ])
 def test_a_relation_known_by_its_id_alone_is_named_alike_in_every_format(relation, prefixes, name):
     assert relation_name(relation, prefixes) == name
