@@ -31,6 +31,7 @@ import ast
 import contextlib
 import logging
 import re
+import urllib.parse
 import warnings
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Set, Tuple
@@ -114,12 +115,29 @@ def _sniff(path: str, given: Optional[str]) -> str:
     return "xml" if start.startswith("<") and not start.startswith("<http") else "turtle"
 
 
-def _parse_source(path: str) -> Dict[str, object]:
-    """What rdflib's ``parse`` reads for ``path``: the file itself, or a compressed file's content with
-    the base IRI the file inside would give (relative IRIs resolve alike)."""
-    if not is_compressed(path):
-        return {"source": path}
-    return {"data": source_bytes(path), "publicID": Path(path).with_name(inner_name(path)).absolute().as_uri()}
+#: an RDF/XML root element's default namespace that ends in ``#`` (``xmlns="http://.../travel.owl#"``)
+_DEFAULT_NAMESPACE = re.compile(r"""<(?:rdf:)?RDF\b[^>]*?\sxmlns\s*=\s*["']([^"'#]+)#["']""")
+
+
+def _base_iri(path: str, syntax: str) -> str:
+    """The base IRI that relative IRIs of ``path`` resolve against where the file gives none (no
+    ``xml:base``, no ``@base``; a given one wins): never the file's place on disk, so that one file
+    gives the same ids wherever it lies. An RDF/XML file whose default namespace is ``<NS>#`` (how
+    Protégé 3 and Jena wrote ``rdf:ID="Hotel"`` without ``xml:base``) has ``<NS>``, so ``Hotel`` is
+    ``<NS>#Hotel`` as its author meant; any other file ``file:///<its name>``."""
+    if syntax == "xml":
+        match = _DEFAULT_NAMESPACE.search(source_head(path, 100_000).decode("utf-8", errors="replace"))
+        if match:
+            return match.group(1)
+    return "file:///" + urllib.parse.quote(inner_name(path) if is_compressed(path) else Path(path).name)
+
+
+def _parse_source(path: str, syntax: str) -> Dict[str, object]:
+    """What rdflib's ``parse`` reads for ``path`` (the file itself, or a compressed file's content),
+    with :func:`_base_iri`."""
+    base = _base_iri(path, syntax)
+    return {"source": path, "publicID": base} if not is_compressed(path) else {"data": source_bytes(path),
+                                                                                  "publicID": base}
 
 
 def _refuse_obo_graphs(path: str) -> None:
@@ -146,13 +164,13 @@ def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = No
             if used in ("nquads", "trig"):
                 # quads in named graphs: the union of every graph, as one file of triples
                 dataset = rdflib.Dataset(default_union=True)
-                dataset.parse(**_parse_source(path), format=used)
+                dataset.parse(**_parse_source(path, used), format=used)
                 for prefix, namespace in dataset.namespaces():
                     graph.bind(prefix, namespace, override=False)
                 for triple in dataset.triples((None, None, None)):
                     graph.add(triple)
             else:
-                graph.parse(**_parse_source(path), format=used)
+                graph.parse(**_parse_source(path, used), format=used)
     except Exception as error:  # rdflib raises a different class per syntax; each says where
         # a text syntax is UTF-8 (RDF/XML may declare another encoding; its parser gives the line)
         encoding_error = None if used == "xml" else not_utf8(path, f"a UTF-8 {SYNTAX_NAMES.get(used, used)} file")

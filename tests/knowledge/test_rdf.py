@@ -576,3 +576,29 @@ def test_a_relation_in_a_namespace_without_a_prefix_is_found_and_named_by_its_lo
     with pytest.raises(SourceError, match=r"--relations hasBase: no such relation between concepts \(found: "
                                           r"http://e.org/pizza.owl#hasTopping\)"):
         load_source(path, relations=["hasBase"])
+
+
+def test_relative_iris_resolve_alike_wherever_the_file_lies(tmp_path):
+    """``rdf:ID`` without ``xml:base`` (Protégé 3 / Jena's writer) and Turtle's ``<#X>`` without
+    ``@base`` resolve against a base that is not the file's place on disk: the default namespace
+    ``<NS>#`` of an RDF/XML file gives ``<NS>#Hotel``; any other file ``file:///<its name>``."""
+    xml = ('<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:owl="http://www.w3.org/2002/07/owl#"\n'
+           '    xmlns:rdfs="http://www.w3.org/2000/01/rdf-schema#" xmlns="http://www.e.com/travel.owl#">\n'
+           '  <owl:Ontology rdf:about=""/>\n'
+           '  <owl:Class rdf:ID="Hotel"><rdfs:subClassOf><owl:Class rdf:ID="Accommodation"/></rdfs:subClassOf></owl:Class>\n'
+           '  <owl:Class rdf:ID="Campground"><rdfs:subClassOf rdf:resource="#Accommodation"/></owl:Class>\n'
+           "</rdf:RDF>\n")
+    turtle = ("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+              '<#Hotel> a owl:Class ; rdfs:label "hotel" ; rdfs:subClassOf <#Accommodation> .\n'
+              '<#Accommodation> a owl:Class ; rdfs:label "accommodation" .\n')
+    graphs = {}
+    for place in ("one", "two/deeper"):
+        (tmp_path / place).mkdir(parents=True)
+        (tmp_path / place / "travel.owl").write_text(xml)
+        (tmp_path / place / "stay.ttl").write_text(turtle)
+        graphs[place] = (load_source(tmp_path / place / "travel.owl"), load_source(tmp_path / place / "stay.ttl"))
+    for owl, ttl in graphs.values():
+        assert sorted(owl.concepts) == [f"http://www.e.com/travel.owl#{name}" for name in ("Accommodation", "Campground", "Hotel")]
+        assert list(owl.hypernyms("http://www.e.com/travel.owl#Hotel")) == ["http://www.e.com/travel.owl#Accommodation"]
+        assert owl.source == "travel"
+        assert sorted(ttl.concepts) == ["file:///stay.ttl#Accommodation", "file:///stay.ttl#Hotel"]
