@@ -92,7 +92,8 @@ def build_ontology_probes(
                 skipped[probe] = f"no question with {int(settings['num_choices']) - 1} valid distractors"
             elif summary.get("parents_all_roots"):
                 skipped[probe] = (f"the parents of its {summary['parents_all_roots']} concepts with a parent are all "
-                                  f"roots, and a root is no answer (min_answer_depth)")
+                                  f"roots, and a root is no answer (min_answer_depth; --min-answer-depth 0 "
+                                  f"lets it be one)")
             log(f"{probe}: no questions ({skipped[probe]})")
             return
         train_limit = int(len(questions) * float(settings["train_fraction"]))

@@ -157,3 +157,26 @@ def test_audit_runs_the_artifact_audit_on_the_new_probes(tmp_path):
     test_questions = len((tmp_path / "out" / "hypernymy" / "test.jsonl").read_text().splitlines())
     assert audit["probes"]["hypernymy"]["splits"]["sizes"]["test"] == test_questions   # the build's own test split
     assert "Choice-Only" in (tmp_path / "out" / "artifact_audit" / "artifact_audit.md").read_text()
+
+
+def test_min_answer_depth_zero_lets_the_top_concepts_of_a_shallow_thesaurus_be_answers(tmp_path):
+    """A two-level thesaurus (top concepts and their narrower ones): by default its hypernymy probe is
+    left out and the summary names the option; ``--min-answer-depth 0`` builds it, answered by the
+    top concepts."""
+    lines = ["@prefix skos: <http://www.w3.org/2004/02/skos/core#> .", "@prefix ex: <http://e.org/places/> ."]
+    for top, members in {"factory": ["tannery", "brewery", "soap works"], "market": ["fish market", "flower market"],
+                         "church": ["chapel", "cathedral"]}.items():
+        key = top.replace(" ", "_")
+        lines.append(f'ex:{key} a skos:Concept ; skos:prefLabel "{top}"@en ; skos:topConceptOf ex:scheme .')
+        lines += [f'ex:{m.replace(" ", "_")} a skos:Concept ; skos:prefLabel "{m}"@en ; skos:broader ex:{key} .'
+                  for m in members]
+    path = tmp_path / "places.ttl"
+    path.write_text("\n".join(lines) + "\n")
+    default = run("--source", path, "--out", tmp_path / "default", "--quiet")
+    assert "hypernymy: left out (the parents of its 7 concepts with a parent are all roots" in default.stdout
+    assert "--min-answer-depth 0 lets it be one" in default.stdout
+    roots = run("--source", path, "--out", tmp_path / "roots", "--quiet", "--min-answer-depth", "0")
+    assert roots.returncode == 0, roots.stderr
+    answers = {json.loads(line)["notes"]["answer_id"] for split in ("train", "dev", "test")
+               for line in (tmp_path / "roots" / "hypernymy" / f"{split}.jsonl").read_text().splitlines()}
+    assert answers == {"ex:factory", "ex:market", "ex:church"}

@@ -109,8 +109,15 @@ def test_hypernymy_whose_only_parents_are_roots_is_left_out_for_that_reason(tmp_
     (tmp_path / "flat.obo").write_text("\n".join(stanzas))
     result = build(tmp_path / "flat.obo", tmp_path / "out")
     assert result["skipped"]["hypernymy"] == (
-        "the parents of its 7 concepts with a parent are all roots, and a root is no answer (min_answer_depth)")
+        "the parents of its 7 concepts with a parent are all roots, and a root is no answer (min_answer_depth; "
+        "--min-answer-depth 0 lets it be one)")
     assert result["manifest"]["probes"] == ["definitions"]
+    # a shallow source whose roots are real categories: a root may be the answer when asked for
+    shallow = build(tmp_path / "flat.obo", tmp_path / "roots", settings={"min_answer_depth": {"n": 0}})
+    assert "hypernymy" in shallow["manifest"]["probes"]
+    answers = {json.loads(line)["notes"]["answer_id"] for split in SPLITS
+               for line in (tmp_path / "roots" / "hypernymy" / f"{split}.jsonl").read_text().splitlines()}
+    assert answers == {"FL:0000001"}
 
 
 def test_an_owl_rendering_that_names_the_relation_by_its_iri_gives_the_same_files(tmp_path):
