@@ -10,9 +10,10 @@ Two things a checker that reasons over the axioms finds and the parent edges do 
   holds for every class under ``G`` that has ``R some D'`` (itself or through an ancestor) with
   ``D'`` under ``D`` and its relation ``R`` or a sub-relation of it: *margherita* (a pizza with
   ``has_topping some mozzarella``) is a *cheesy pizza* (:func:`classify`). This is the structural
-  subsumption of the EL profile over named classes: a conjunct it does not understand (a
-  restriction other than ``some`` with a named filler, a class outside the source) leaves the
-  definition out, and nothing is classified under it.
+  subsumption of the EL profile over named classes: a class outside the source leaves the
+  definition out, and nothing is classified under it; a reader gives a definition with a conjunct it
+  does not understand (``only``, ``not``, a cardinality) as the part it understands, which covers
+  more classes (:attr:`mcqa_probes.knowledge.ontology.SourceData.partial_definitions`).
 
 Both go into the graph's implied edges: they keep second correct answers out of the distractors and
 are never asked as answers (:meth:`mcqa_probes.knowledge.graph.KnowledgeGraph.implied_hypernyms`).

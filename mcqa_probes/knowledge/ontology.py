@@ -184,6 +184,11 @@ REPORT_KINDS = OrderedDict([
     ("shortened_definition", "definitions longer than the limit, cut at a sentence end (or at the limit, with '...')"),
     ("classified", "classes that a defined class's definition covers without a parent edge saying so (kept out "
                    "of its distractors, never asked as its answers)"),
+    ("possibly_classified", "classes that may fall under a defined class whose definition is read in part (a "
+                            "universal, negated or cardinality restriction: its other conjuncts cover them; kept "
+                            "out of its distractors, never asked as its answers)"),
+    ("domain_parent", "classes under a property's rdfs:domain through a restriction on it (kept out of its "
+                      "distractors, never asked as its answers)"),
 ])
 
 
@@ -380,6 +385,12 @@ class SourceData:
     #: of ``C = G1 and ... and R some D and (A or B)``: a class under every conjunct is a kind of C
     #: (:func:`mcqa_probes.knowledge.source.classify`), also where no parent edge says so
     definitions: List[Tuple[str, List[str], List[Tuple[str, str]], List[List[str]]]] = field(default_factory=list)
+    #: the defined classes whose definition is read in part (a conjunct that is a universal, negated or
+    #: cardinality restriction): ``definitions`` holds the part understood, which covers more classes
+    partial_definitions: set = field(default_factory=set)
+    #: ``(class, domain)``: a class under a property's ``rdfs:domain`` through a restriction on it (also
+    #: in ``implied_parents``; kept to be counted)
+    domain_parents: List[Tuple[str, str]] = field(default_factory=list)
     #: the union classes, ``class -> [members]`` (OBO ``union_of``, OWL ``owl:unionOf``): under a root
     #: that holds every member, so is the class (``--root``)
     unions: Dict[str, List[str]] = field(default_factory=dict)

@@ -689,12 +689,14 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         lists = list(graph.objects(expression, rdflib.URIRef(OWL + operator)))
         return [m for head in lists for m in Collection(graph, head)]
 
-    def implied_by(concept_id: str, expression, equivalent: bool) -> None:
+    def implied_by(concept_id: str, expression, equivalent: bool, described: bool = False) -> None:
         """What ``C owl:equivalentClass E`` (or ``C rdfs:subClassOf E``, ``equivalent`` False) entails,
         into ``data.implied_parents`` / ``implied_links``: E named: C and E are kinds of each other
         (equivalent) or E is a parent; E an intersection: each named member is a parent and each
-        ``some`` restriction a link; E a union (equivalent only): each named member is a kind of C."""
-        if isinstance(expression, rdflib.URIRef):
+        ``some`` restriction a link; E a union (equivalent only): each named member is a kind of C.
+        ``described``: E is C itself, a named class that carries its ``owl:intersectionOf`` or
+        ``owl:unionOf`` (OWL 1's class description: the wine ontology's ``ItalianWine``)."""
+        if isinstance(expression, rdflib.URIRef) and not described:
             if equivalent and cid(expression) != concept_id:
                 data.implied_parents.extend([(concept_id, cid(expression), None), (cid(expression), concept_id, None)])
             return
@@ -721,6 +723,12 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                     genus.append(None)          # a conjunct not understood: no classification under C
         if equivalent and conjuncts and None not in genus:
             data.definitions.append((concept_id, genus, differentia, unions))
+        elif equivalent and conjuncts and (any(genus) or differentia or unions):
+            # a conjunct not understood (only, not, a cardinality, some of a union): the part that is
+            # understood, which covers more classes than the whole (pizza.owl's VegetarianPizza: a
+            # Pizza and not some meat topping -> every pizza may be one)
+            data.definitions.append((concept_id, [g for g in genus if g], differentia, unions))
+            data.partial_definitions.add(concept_id)
         if equivalent:
             united = [cid(member) for member in members(expression, "unionOf") if isinstance(member, rdflib.URIRef)]
             data.implied_parents.extend((member, concept_id, None) for member in united)
@@ -778,11 +786,14 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                         implied_by(concept.id, parent, equivalent=False)
         for expression in graph.objects(node, rdflib.URIRef(OWL + "equivalentClass")):
             implied_by(concept.id, expression, equivalent=True)
+        if members(node, "intersectionOf") or members(node, "unionOf"):
+            implied_by(concept.id, node, equivalent=True, described=True)
         for predicate, obj in graph.predicate_objects(node):
             if (obj in known and str(predicate) not in NOT_LINKS and predicate not in parent_props
                     and predicate not in label_props):
                 link(concept.id, predicate, obj)
     _equivalent_through_others(graph, known, cid, data)
+    _under_domains(graph, concept_nodes, cid, data)
     for prop, parent in graph.subject_objects(rdflib.RDFS.subPropertyOf):
         if isinstance(prop, rdflib.URIRef) and isinstance(parent, rdflib.URIRef):
             data.relation_parents.setdefault(_relation_id(graph, prop, cid), []).append(_relation_id(graph, parent, cid))
@@ -792,6 +803,51 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         data.relation_info[relation] = _relation_info(graph, relation, lookup, cid, relation_nodes.get(relation, ()),
                                                       path=path)
     return data
+
+
+#: the restrictions that say a member has a value of the property (``some``, ``value``, a cardinality of one or more)
+_EXISTENTIAL = ("someValuesFrom", "hasValue")
+_AT_LEAST = ("minCardinality", "cardinality", "minQualifiedCardinality", "qualifiedCardinality")
+
+
+def _under_domains(graph, concept_nodes, cid, data: SourceData) -> None:
+    """A class whose members have a value of a property (``C rdfs:subClassOf`` or ``owl:equivalentClass``
+    a ``some`` / ``value`` / at-least-one restriction on P, or an intersection holding one) is under P's
+    ``rdfs:domain``: koala.owl's ``Male = hasGender value male`` with hasGender's domain Animal is a kind
+    of animal. Implied parents, counted (``domain_parent``)."""
+    import rdflib  # lazy: RDF support is needed only for RDF sources
+    from rdflib.collection import Collection  # lazy: as rdflib
+
+    domains: Dict[object, List] = {}
+    for prop, domain in graph.subject_objects(rdflib.RDFS.domain):
+        if isinstance(domain, rdflib.URIRef) and str(domain) not in TOP_CLASSES:
+            domains.setdefault(prop, []).append(domain)
+    if not domains:
+        return
+
+    def existential_property(expression):
+        prop = graph.value(expression, rdflib.URIRef(OWL + "onProperty"))
+        if prop is None:
+            return None
+        if any(graph.value(expression, rdflib.URIRef(OWL + kind)) is not None for kind in _EXISTENTIAL):
+            return prop
+        for kind in _AT_LEAST:
+            count = graph.value(expression, rdflib.URIRef(OWL + kind))
+            if count is not None and str(count).strip().isdigit() and int(str(count)) >= 1:
+                return prop
+        return None
+
+    for node in sorted(concept_nodes, key=str):
+        expressions = [e for prop in (rdflib.RDFS.subClassOf, rdflib.URIRef(OWL + "equivalentClass"))
+                       for e in graph.objects(node, prop) if isinstance(e, rdflib.BNode)]
+        for expression in list(expressions):
+            for head in graph.objects(expression, rdflib.URIRef(OWL + "intersectionOf")):
+                expressions.extend(m for m in Collection(graph, head) if isinstance(m, rdflib.BNode))
+        for expression in expressions:
+            for domain in domains.get(existential_property(expression), ()):
+                if domain != node:
+                    data.implied_parents.append((cid(node), cid(domain), None))
+                    data.domain_parents.append((cid(node), cid(domain)))
 
 
 def _equivalent_through_others(graph, known, cid, data: SourceData) -> None:

@@ -152,6 +152,8 @@ def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
         merged.implied_parents.extend(part.implied_parents)
         merged.implied_links.extend(part.implied_links)
         merged.definitions.extend(part.definitions)
+        merged.partial_definitions |= part.partial_definitions
+        merged.domain_parents.extend(part.domain_parents)
         for united, members in part.unions.items():
             merged.unions.setdefault(united, []).extend(m for m in members if m not in merged.unions.get(united, ()))
         for relation, supers in part.relation_parents.items():
@@ -375,6 +377,19 @@ def load_source(
     implied_links = sorted({(subject, relation, target) for subject, relation, obj, _ in data.implied_links
                             if subject in concepts for target in implied_targets(obj)})
 
+    def named_in_definition(target: str) -> List[str]:
+        """A concept a definition names, or the kept ancestors of a skipped one (a never-defined one
+        stays, so that the definition is left out: mcqa_probes.knowledge.entailment.classify)."""
+        return implied_targets(target) if target in data.concepts or target in data.obsolete else [target]
+
+    # a definition that names a skipped concept (pizza.owl's Pizza in --lang pt, where it has no
+    # label) names its kept ancestors instead: a weaker definition classifies more classes under the
+    # defined one, which is safe, since what classification finds only keeps distractors out
+    definitions = [(defined, [t for g in genus for t in named_in_definition(g)],
+                    [(relation, t) for relation, filler in differentia for t in named_in_definition(filler)],
+                    [[t for member in union for t in named_in_definition(member)] for union in unions])
+                   for defined, genus, differentia, unions in data.definitions]
+
     # the other relations a relation's closure follows (its property chains: entailment.chain_relations)
     chained = chain_relations(data.relation_info, data.relation_parents)
 
@@ -457,9 +472,13 @@ def load_source(
     for subject, relation, obj in sub_relation_links([edge for edge, _ in links] + implied_links, data.relation_parents):
         graph.add_implied_relation(subject, relation, obj)
     transitive = {r for r, info in data.relation_info.items() if info.get("transitive")} | set(TRANSITIVE_BY_NAME)
-    for child, defined in classify(graph, data.definitions, data.relation_parents, transitive=transitive,
+    for child, defined in classify(graph, definitions, data.relation_parents, transitive=transitive,
                                    through=chained):
-        report.add("classified", None, None, f"{child} is_a {defined}")
+        report.add("possibly_classified" if defined in data.partial_definitions else "classified", None, None,
+                   f"{child} is_a {defined}")
+    for child, domain in sorted(set(data.domain_parents)):      # counted where the parent edges do not say so
+        if child in graph and domain in graph and domain not in reachable(child, graph.hypernyms):
+            report.add("domain_parent", None, None, f"{child} is_a {domain}")
     for relation in graph.relations():
         info = dict(data.relation_info.get(relation, {}))
         if relation in TRANSITIVE_BY_NAME:
