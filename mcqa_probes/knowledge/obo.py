@@ -299,6 +299,7 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
     scopes = {OBO_EQUIVALENTS.get(p, p).upper() for p in vocabulary.synonyms} & {"EXACT", "RELATED", "BROAD", "NARROW"}
     parent_relations = {OBO_EQUIVALENTS.get(p, p) for p in vocabulary.parents}
     alternative_ids: List[Tuple[str, str, Optional[int]]] = []     # (alt_id, its term, line)
+    domains: Dict[str, List[str]] = {}              # a Typedef's domain clauses
     several_definitions: Dict[str, Set[str]] = {}   # a term's definitions where it has more than one
     for frame in document:
         kind = type(frame).__name__
@@ -323,6 +324,8 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                     info.setdefault("chains", []).append([curie(str(clause.first)), curie(str(clause.last))])
                 elif clause_kind == "IsAClause":
                     data.relation_parents.setdefault(curie(raw_id), []).append(curie(str(clause.typedef)))
+                elif clause_kind == "DomainClause":
+                    domains.setdefault(curie(raw_id), []).append(curie(str(clause.domain)))
             data.relation_info[curie(raw_id)] = info
             continue
         concept_id = curie(raw_id)
@@ -439,6 +442,13 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
     for concept_id, texts in several_definitions.items():
         report.add("several_definitions", path, data.concepts[concept_id].line, f"{concept_id} ({len(texts)})")
     data.existential_relations.update(relation for _, relation, _, _ in data.links)
+    # a term with a relationship (or a differentia) of a relation with a domain is under the domain, as
+    # in the OWL rendering (rdf._under_domains)
+    for subject, relation, _, line in [*data.links, *data.implied_links]:
+        for domain in domains.get(relation, ()):
+            if domain != subject:
+                data.implied_parents.append((subject, domain, line))
+                data.domain_parents.append((subject, domain))
     relations = set(data.relation_info) | {relation for _, relation, _, _ in data.links}
     for target, concept_id, line in genus_lines:
         if target in relations:         # "intersection_of: part_of": a relation whose target is left off

@@ -37,7 +37,7 @@ def test_the_command_builds_the_probes_and_prints_the_validity_summary(tmp_path,
 
 def test_the_obo_summary_names_the_skipped_and_repaired_lines(tmp_path):
     result = run("--source", ONTOLOGIES / "vehicles.obo", "--out", tmp_path, "--quiet")
-    assert f"vehicles.obo:26 xref" in result.stdout and "vehicles.obo:62 def cross-references" in result.stdout
+    assert "vehicles.obo:26 xref" in result.stdout and "vehicles.obo:62 def cross-references" in result.stdout
     assert "1 obsolete or deprecated terms skipped" in result.stdout
 
 

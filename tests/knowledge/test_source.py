@@ -891,3 +891,35 @@ def test_a_zip_archive_is_read_as_the_one_ontology_file_it_holds(tmp_path):
     (tmp_path / "cut.zip").write_bytes(packed.read_bytes()[:100])
     with pytest.raises(SourceError, match=r"cut\.zip: not a whole zip file"):
         load_source(tmp_path / "cut.zip")
+
+
+def test_a_relation_domain_puts_the_terms_with_its_links_under_it_in_obo_and_owl_alike(tmp_path):
+    """OBO ``domain:`` of a Typedef and its OWL rendering's ``rdfs:domain``: a term with a link of the
+    relation (``relationship:``, a differentia) is a kind of the domain (an implied edge, counted)."""
+    obo = tmp_path / "zoo.obo"
+    obo.write_text("format-version: 1.2\nontology: zoo\n\n"
+                   "[Term]\nid: ZO:1\nname: animal\n\n[Term]\nid: ZO:2\nname: habitat\n\n"
+                   "[Term]\nid: ZO:3\nname: forest\nis_a: ZO:2\n\n"
+                   "[Term]\nid: ZO:4\nname: forest dweller\nrelationship: lives_in ZO:3\n\n"
+                   "[Term]\nid: ZO:5\nname: tree dweller\nintersection_of: lives_in ZO:3\n\n"
+                   "[Typedef]\nid: lives_in\nname: lives in\ndomain: ZO:1\nrange: ZO:2\n")
+    owl = tmp_path / "zoo.ttl"
+    owl.write_text("@prefix obo: <http://purl.obolibrary.org/obo/> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+                   "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                   "@prefix oboInOwl: <http://www.geneontology.org/formats/oboInOwl#> .\n"
+                   "<http://purl.obolibrary.org/obo/zoo.owl> a owl:Ontology .\n"
+                   "<http://purl.obolibrary.org/obo/zoo#lives_in> a owl:ObjectProperty ; rdfs:label \"lives in\" ; oboInOwl:shorthand \"lives_in\" ;"
+                   " rdfs:domain obo:ZO_1 ; rdfs:range obo:ZO_2 .\n"
+                   'obo:ZO_1 a owl:Class ; rdfs:label "animal" .\nobo:ZO_2 a owl:Class ; rdfs:label "habitat" .\n'
+                   'obo:ZO_3 a owl:Class ; rdfs:label "forest" ; rdfs:subClassOf obo:ZO_2 .\n'
+                   'obo:ZO_4 a owl:Class ; rdfs:label "forest dweller" ; rdfs:subClassOf [ a owl:Restriction ;'
+                   " owl:onProperty <http://purl.obolibrary.org/obo/zoo#lives_in> ; owl:someValuesFrom obo:ZO_3 ] .\n"
+                   'obo:ZO_5 a owl:Class ; rdfs:label "tree dweller" ; owl:equivalentClass [ a owl:Restriction ;'
+                   " owl:onProperty <http://purl.obolibrary.org/obo/zoo#lives_in> ; owl:someValuesFrom obo:ZO_3 ] .\n")
+    for path in (obo, owl):
+        graph = load_source(path)
+        # forest dweller: under animal (the domain) and, as tree dweller's definition covers it, tree dweller
+        assert sorted(graph.implied_hypernyms("ZO:4")) == ["ZO:1", "ZO:5"], path
+        assert list(graph.implied_hypernyms("ZO:5")) == ["ZO:1"], path
+        assert not graph.implied_hypernyms("ZO:3"), path
+        assert graph.provenance["report"].counts["domain_parent"] == 2, path
