@@ -34,7 +34,7 @@ import re
 import urllib.parse
 import warnings
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Set, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 from mcqa_probes.knowledge.identifiers import KNOWN_PREFIXES, OBO_PURL, curie, expand, relation_name
 from mcqa_probes.knowledge.ontology import (
@@ -500,6 +500,30 @@ def _obsolete_synonyms(graph) -> Set[Tuple[object, object, str]]:
                 found.update((source, prop, str(target)) for target in graph.objects(axiom, owl.annotatedTarget))
     return found
 
+def parse_rdf(path: str, syntax: Optional[str] = None):
+    """``path`` as an rdflib graph (any syntax the reader takes, compressed or not); a
+    :class:`~mcqa_probes.knowledge.ontology.SourceError` where it cannot be read."""
+    return _parse(str(path), syntax)
+
+
+def identifiers_of(graph, path: str, shared: Optional[Dict[str, str]] = None) -> Tuple[List[Tuple[str, str]], Callable]:
+    """The file's ``(prefix, namespace)`` pairs (see :func:`shared_namespaces`) and the function that
+    gives a node its concept id: its ``oboInOwl:id`` where it has one (an idspace outside the OBO
+    PURLs, EFO or Orphanet, has no prefix in RDF/XML, and its OBO file uses this id), else its CURIE."""
+    import rdflib  # lazy: RDF support is needed only for RDF sources
+
+    bound = _named_prefixes_first([(str(prefix), str(namespace)) for prefix, namespace in
+                                   graph.namespace_manager.namespaces()], path)
+    namespaces = shared_namespaces(bound, {} if shared is None else shared)
+    own_ids = {subject: str(value) for subject, value in graph.subject_objects(rdflib.URIRef(OBO_IN_OWL + "id"))
+               if isinstance(subject, rdflib.URIRef) and _OWN_ID.match(str(value))}
+
+    def cid(node) -> str:
+        own = own_ids.get(node)
+        return own if own is not None else curie(str(node), namespaces)
+    return namespaces, cid
+
+
 def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Optional[str] = None,
              syntax: Optional[str] = None, shared: Optional[Dict[str, str]] = None) -> SourceData:
     """Read one RDF file (see the module docstring); ``kind``: ``owl``, ``rdf``, ``skos`` or None (any);
@@ -509,18 +533,8 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
 
     path = str(path)
     graph = _parse(path, syntax, report)
-    bound = _named_prefixes_first([(str(prefix), str(namespace)) for prefix, namespace in
-                                   graph.namespace_manager.namespaces()], path)
-    namespaces = shared_namespaces(bound, {} if shared is None else shared)
+    namespaces, cid = identifiers_of(graph, path, shared)
     lookup = {prefix: namespace for prefix, namespace in namespaces}
-    #: an OBO class's own id (``oboInOwl:id``): an idspace outside the OBO PURLs (EFO, Orphanet) has
-    #: no prefix in RDF/XML, and its OBO file uses this id
-    own_ids = {subject: str(value) for subject, value in graph.subject_objects(rdflib.URIRef(OBO_IN_OWL + "id"))
-               if isinstance(subject, rdflib.URIRef) and _OWN_ID.match(str(value))}
-
-    def cid(node) -> str:
-        own = own_ids.get(node)
-        return own if own is not None else curie(str(node), namespaces)
 
     def props(names: Iterable[str]) -> List:
         return [rdflib.URIRef(expand(name, lookup)) for name in names]
