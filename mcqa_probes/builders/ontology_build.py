@@ -22,11 +22,12 @@ from typing import Callable, Dict, List, Optional, Sequence, Union
 from mcqa_probes.builders.build import (
     FORMAT_VERSION, Progress, _no_progress, build_from_queue, probe_rng, write_probe,
 )
-from mcqa_probes.builders.ontology_qa import OntologyQABuilder, ontology_settings, relation_probe_name
+from mcqa_probes.builders.ontology_qa import OntologyQABuilder, ontology_settings
 from mcqa_probes.builders.output import write_json
 from mcqa_probes.builders.wordnetqa import WORDNET_PROBES
 from mcqa_probes.common.collector import collector_paused
 from mcqa_probes.knowledge.graph import KnowledgeGraph
+from mcqa_probes.knowledge.identifiers import relation_probe_name
 
 #: the probes from the costliest to build to the cheapest, the order in which the workers take them
 #: (CPU seconds on so.obo: 1.5, 0.8, 0.3, 0.3; on HPO: 3.1, 1.8, 1.5, 1.2; relation probes last)

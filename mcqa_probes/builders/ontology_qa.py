@@ -41,7 +41,6 @@ Every question's ``notes`` carry the source's ids (``concept_id``, ``answer_id``
 ``choice_ids``), the hops and chain, the distractor family, the template and the source.
 """
 import hashlib
-import re
 from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 
 from mcqa_probes.builders.distractors import Family, probe_families
@@ -52,7 +51,7 @@ from mcqa_probes.builders.ontology_templates import (
 from mcqa_probes.builders.templates import lemma_set, render_stem, surface, template_ids
 from mcqa_probes.builders.wordnetqa import WordNetQABuilder, merged_settings
 from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph, Relation, RelationView
-from mcqa_probes.knowledge.identifiers import local_name
+from mcqa_probes.knowledge.identifiers import relation_probe_name
 from mcqa_probes.knowledge.text import content_words, distinct_names, is_english, mask_names, mentions, name_key, stemmer
 
 #: what an ontology build changes from the WordNet defaults (every key can be overridden)
@@ -96,12 +95,6 @@ def _rank(probe: str, concept_id: str) -> str:
 def _second_name(names: List[str]) -> str:
     """The name a synonymy choice shows: the second one, or the only one."""
     return names[1] if len(names) > 1 else names[0]
-
-
-def relation_probe_name(relation: str) -> str:
-    """The probe (and directory) name of a relation: ``part_of``, ``skos:related`` -> ``skos_related``,
-    a full IRI by its local name (``http://.../pizza.owl#hasTopping`` -> ``hasTopping``)."""
-    return re.sub(r"[^A-Za-z0-9_]+", "_", local_name(relation)).strip("_") or "relation"
 
 
 class RelationTaxonomy(Taxonomy):

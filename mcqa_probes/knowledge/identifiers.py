@@ -45,6 +45,12 @@ def local_name(iri: str) -> str:
     return re.split(r"[#/]", iri.rstrip("/#"))[-1] if is_iri(iri) else iri
 
 
+def relation_probe_name(relation: str) -> str:
+    """The probe (and directory) name of a relation: ``part_of``, ``skos:related`` -> ``skos_related``,
+    a full IRI by its local name (``http://.../pizza.owl#hasTopping`` -> ``hasTopping``)."""
+    return re.sub(r"[^A-Za-z0-9_]+", "_", local_name(relation)).strip("_") or "relation"
+
+
 def curie(iri: str, namespaces: Iterable[Tuple[str, str]] = ()) -> str:
     """The CURIE of ``iri`` (see the module docstring); ``namespaces`` are ``(prefix, namespace)`` pairs."""
     text = str(iri)

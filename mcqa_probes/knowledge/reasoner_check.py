@@ -24,25 +24,55 @@ identifiers (:func:`mcqa_probes.knowledge.rdf.identifiers_of`). An OBO file has 
 here: give its OWL rendering (ROBOT: ``robot convert -i x.obo -o x.owl``). owlready2 is a
 verification-only dependency (installed by ``bin/setup``); ``bin/check_entailment`` is the command.
 """
+import json
 import tempfile
 import time
+import types
 from pathlib import Path
-from typing import Callable, Dict, List, Sequence, Set
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from mcqa_probes.common.io import read_jsonl
+from mcqa_probes.knowledge.identifiers import relation_probe_name
 from mcqa_probes.knowledge.ontology import SourceError, inner_suffix
-from mcqa_probes.knowledge.rdf import identifiers_of, parse_rdf
+from mcqa_probes.knowledge.rdf import OBO_IN_OWL, identifiers_of, parse_rdf
 
 #: the probes whose answers are is-a entailments
 IS_A_PROBES = ("hypernymy", "hyponymy")
 SPLITS = ("train", "dev", "test")
 
 
-def classify_source(path: str, log: Callable[[str], None] = lambda message: None):
-    """``(class id -> class, ids of the unsatisfiable classes)``: the source classified by HermiT, its
-    classes by the build's ids."""
+class Classified:
+    """A source classified by HermiT: its classes and object properties by the build's ids, the ids of
+    its unsatisfiable classes, and for each ``(relation id, filler id)`` asked for, the class
+    ``relation some filler`` that was classified with them (a class under it has the link)."""
+
+    def __init__(self, classes: Dict[str, object], properties: Dict[str, object], unsatisfiable: Set[str],
+                 queries: Dict[Tuple[str, str], object]):
+        self.classes, self.properties, self.unsatisfiable, self.queries = classes, properties, unsatisfiable, queries
+        self._above: Dict[str, Set] = {}
+
+    def above(self, concept_id: str) -> Set:
+        """The named classes HermiT puts above the class (equivalent ones included), not itself."""
+        import owlready2  # lazy: as below
+
+        if concept_id not in self._above:
+            owl_class = self.classes[concept_id]
+            found = {a for a in owl_class.ancestors(include_self=True) if isinstance(a, owlready2.ThingClass)}
+            found |= {e for e in owl_class.equivalent_to if isinstance(e, owlready2.ThingClass)}
+            self._above[concept_id] = found - {owl_class, owlready2.Thing}
+        return self._above[concept_id]
+
+
+def classify_source(path: str, queries: Sequence[Tuple[str, str]] = (),
+                    log: Callable[[str], None] = lambda message: None, java_memory_mb: int = 4000) -> Classified:
+    """The source classified by HermiT (see :class:`Classified`), with a query class ``R some D`` for each
+    ``(R, D)`` of ``queries`` whose relation is an object property and filler a class of the source;
+    ``java_memory_mb``: the Java heap HermiT may take."""
     import owlready2  # lazy: the reasoner check is verification only (Java + owlready2)
+    import owlready2.reasoning  # lazy: as owlready2
     import rdflib  # lazy: RDF support is needed only for RDF sources
+
+    owlready2.reasoning.JAVA_MEMORY = int(java_memory_mb)
 
     path = str(path)
     if inner_suffix(path) == ".obo":
@@ -56,6 +86,8 @@ def classify_source(path: str, log: Callable[[str], None] = lambda message: None
         graph.remove(triple)
     if imports:
         log(f"{len(imports)} owl:imports left out (the build reads the file alone)")
+    # a property's id is its oboInOwl:shorthand where it has one, as the build's
+    shorthand = {str(s): str(o) for s, o in graph.subject_objects(rdflib.URIRef(OBO_IN_OWL + "shorthand"))}
     world = owlready2.World()
     with tempfile.TemporaryDirectory(prefix="reasoner_check.") as folder:
         triples = Path(folder) / "source.nt"
@@ -64,6 +96,15 @@ def classify_source(path: str, log: Callable[[str], None] = lambda message: None
             ontology = world.get_ontology(triples.as_uri()).load(format="ntriples")
         except owlready2.OwlReadyOntologyParsingError as error:
             raise SourceError(path, f"owlready2 cannot load it ({error})") from None
+    classes = {cid(rdflib.URIRef(c.iri)): c for c in world.classes()}
+    properties = {shorthand.get(p.iri) or cid(rdflib.URIRef(p.iri)): p for p in world.object_properties()}
+    made: Dict[Tuple[str, str], object] = {}
+    with ontology:
+        for number, (relation, filler) in enumerate(sorted(set(queries))):
+            if relation in properties and filler in classes:
+                query = types.new_class(f"mcqa_probes_query_{number}", (owlready2.Thing,))
+                query.equivalent_to = [properties[relation].some(classes[filler])]
+                made[(relation, filler)] = query
     start = time.perf_counter()
     try:
         with ontology:
@@ -73,76 +114,97 @@ def classify_source(path: str, log: Callable[[str], None] = lambda message: None
     except owlready2.OwlReadyInconsistentOntologyError:
         raise SourceError(path, "HermiT finds the ontology inconsistent: every class is a kind of every "
                                 "other, so no question can be checked") from None
-    classes = {cid(rdflib.URIRef(c.iri)): c for c in world.classes()}
-    unsatisfiable = sorted(cid(rdflib.URIRef(c.iri)) for c in world.inconsistent_classes() if c is not owlready2.Nothing)
+    except owlready2.OwlReadyJavaError as error:
+        text = str(error)
+        if "OutOfMemoryError" in text:
+            raise SourceError(path, f"HermiT ran out of its {java_memory_mb} MB of Java heap (expected more: "
+                                    f"--java-memory; or check fewer probes, --probes hypernymy,hyponymy)") from None
+        raise SourceError(path, "HermiT failed: " + " ".join(text.split())[:300]) from None
+    unsatisfiable = sorted(cid(rdflib.URIRef(c.iri)) for c in world.inconsistent_classes()
+                           if c is not owlready2.Nothing and c not in made.values())
     log(f"HermiT (owlready2 {owlready2.VERSION}) classified {len(classes)} classes in "
         f"{time.perf_counter() - start:.1f} s" + (f"; unsatisfiable: {', '.join(unsatisfiable)}" if unsatisfiable else ""))
-    return classes, set(unsatisfiable)
+    return Classified(classes, properties, set(unsatisfiable), made)
 
 
-def _ancestors(owl_class) -> Set:
-    """The named classes HermiT puts above ``owl_class`` (equivalent ones included), not itself."""
-    import owlready2  # lazy: as above
-
-    found = {a for a in owl_class.ancestors(include_self=True) if isinstance(a, owlready2.ThingClass)}
-    found |= {e for e in owl_class.equivalent_to if isinstance(e, owlready2.ThingClass)}
-    return found - {owl_class, owlready2.Thing}
+def _questions(probes_dir: Path, probe: str) -> List[Tuple[str, dict]]:
+    """``(file name, question)`` of a probe's split files (none: [])."""
+    return [(path.name, question) for split in SPLITS for path in [probes_dir / probe / f"{split}.jsonl"]
+            if path.is_file() for _, question in read_jsonl(path, what="probe question", allow_empty=True)]
 
 
-def check_probes(source: str, probes_dir: str, probes: Sequence[str] = IS_A_PROBES, examples: int = 5,
-                 log: Callable[[str], None] = lambda message: None) -> Dict[str, Dict[str, object]]:
-    """Per probe of ``probes`` found under ``probes_dir``: ``questions``, ``wrong_distractors`` (questions
-    with a distractor the reasoner infers correct), ``answers_not_inferred``, ``ids_not_found``,
+def relation_probes(probes_dir: Path) -> Dict[str, str]:
+    """``probe folder -> relation id`` of the relation probes the build's manifest names."""
+    manifest = probes_dir / "manifest.json"
+    if not manifest.is_file():
+        return {}
+    relations = json.loads(manifest.read_text(encoding="utf-8")).get("sources", {}).get("ontology", {}).get(
+        "relations") or {}
+    return {relation_probe_name(name): relation for name, relation in relations.items()}
+
+
+def check_probes(source: str, probes_dir: str, probes: Optional[Sequence[str]] = None, examples: int = 5,
+                 log: Callable[[str], None] = lambda message: None,
+                 java_memory_mb: int = 4000) -> Dict[str, Dict[str, object]]:
+    """Per probe of ``probes`` (default: the is-a probes and the relation probes of the build's
+    manifest) found under ``probes_dir``: ``questions``, ``wrong_distractors`` (questions with a
+    distractor the reasoner infers correct), ``answers_not_inferred``, ``ids_not_found``,
     ``unsatisfiable`` (questions about a class the reasoner finds unsatisfiable, a kind of every
     class, or offering one as a kind of the concept: not checked; the source's own fault, which the
-    build cannot see without a reasoner) and
-    up to ``examples`` faults (see the module docstring)."""
-    classes, unsatisfiable = classify_source(source, log)
-    ancestors_cache: Dict[str, Set] = {}
-
-    def above(concept_id: str) -> Set:
-        if concept_id not in ancestors_cache:
-            ancestors_cache[concept_id] = _ancestors(classes[concept_id])
-        return ancestors_cache[concept_id]
-
+    build cannot see without a reasoner) and up to ``examples`` faults (see the module docstring)."""
+    folder = Path(probes_dir)
+    by_relation = relation_probes(folder)
+    wanted = list(probes) if probes is not None else [*IS_A_PROBES, *by_relation]
+    questions = {probe: _questions(folder, probe) for probe in wanted}
+    questions = {probe: found for probe, found in questions.items()
+                 if found or (folder / probe / "test.jsonl").is_file()}
+    if not questions:
+        raise SourceError(str(probes_dir), f"no {' or '.join(wanted)} probe files (expected "
+                                           f"<probes-dir>/<probe>/{{train,dev,test}}.jsonl)")
+    queries = [(by_relation[probe], filler) for probe, found in questions.items() if probe in by_relation
+               for _, question in found for filler in (question["notes"]["answer_id"], *question["notes"]["distractor_ids"])]
+    known = classify_source(source, queries, log, java_memory_mb)
     results: Dict[str, Dict[str, object]] = {}
-    for probe in probes:
-        files = [Path(probes_dir) / probe / f"{split}.jsonl" for split in SPLITS]
-        if not any(f.is_file() for f in files):
-            continue
+    for probe, found in questions.items():
+        relation = by_relation.get(probe)
+        if probe not in IS_A_PROBES and relation is None:
+            raise SourceError(str(probes_dir), f"--probes {probe}: neither an is-a probe nor a relation probe of the "
+                                               f"build's manifest (expected {', '.join([*IS_A_PROBES, *by_relation])})")
         tally: Dict[str, object] = {"questions": 0, "wrong_distractors": 0, "answers_not_inferred": 0,
                                     "ids_not_found": 0, "unsatisfiable": 0, "examples": []}
-        for path in (f for f in files if f.is_file()):
-            for _, question in read_jsonl(path, what="probe question", allow_empty=True):
-                tally["questions"] += 1
-                notes = question["notes"]
-                concept, answer = notes["concept_id"], notes["answer_id"]
-                distractors: List[str] = list(notes["distractor_ids"])
-                if any(i not in classes for i in (concept, answer, *distractors)):
-                    tally["ids_not_found"] += 1
-                    continue
-                # a class with no possible member is a kind of every class: asked about (hypernymy) or
-                # offered as a kind of the concept (hyponymy), every choice is correct for the reasoner
-                if concept in unsatisfiable or (probe == "hyponymy" and unsatisfiable.intersection(distractors)):
-                    tally["unsatisfiable"] += 1
-                    continue
-                if probe == "hypernymy":
-                    entailed = classes[answer] in above(concept)
-                    wrong = [d for d in distractors if d == concept or classes[d] in above(concept)]
-                else:
-                    entailed = classes[concept] in above(answer)
-                    wrong = [d for d in distractors if d == concept or classes[concept] in above(d)]
-                fault = []
-                if not entailed:
-                    tally["answers_not_inferred"] += 1
-                    fault.append(f"answer {answer} not inferred")
-                if wrong:
-                    tally["wrong_distractors"] += 1
-                    fault.append(f"distractor(s) {', '.join(wrong)} inferred correct")
-                if fault and len(tally["examples"]) < examples:
-                    tally["examples"].append(f"{path.name}:{question['id']}: {concept}: {'; '.join(fault)}")
+        if relation is not None and relation not in known.properties:
+            tally["not_an_object_property"] = relation
+        for name, question in found:
+            tally["questions"] += 1
+            notes = question["notes"]
+            concept, answer = notes["concept_id"], notes["answer_id"]
+            distractors: List[str] = list(notes["distractor_ids"])
+            if any(i not in known.classes for i in (concept, answer, *distractors)) or (
+                    relation is not None and relation not in known.properties):
+                tally["ids_not_found"] += 1
+                continue
+            # a class with no possible member is a kind of every class: asked about (hypernymy, a
+            # relation) or offered as a kind of the concept (hyponymy), every choice is correct for the reasoner
+            if concept in known.unsatisfiable or (probe == "hyponymy" and known.unsatisfiable.intersection(distractors)):
+                tally["unsatisfiable"] += 1
+                continue
+            if probe == "hypernymy":
+                entailed = known.classes[answer] in known.above(concept)
+                wrong = [d for d in distractors if d == concept or known.classes[d] in known.above(concept)]
+            elif probe == "hyponymy":
+                entailed = known.classes[concept] in known.above(answer)
+                wrong = [d for d in distractors if d == concept or known.classes[concept] in known.above(d)]
+            else:       # 'x' R which of these: x is a kind of (R some answer), of no (R some distractor)
+                entailed = known.queries[(relation, answer)] in known.above(concept)
+                wrong = [d for d in distractors if known.queries[(relation, d)] in known.above(concept)]
+            fault = []
+            if not entailed:
+                tally["answers_not_inferred"] += 1
+                fault.append(f"answer {answer} not inferred")
+            if wrong:
+                tally["wrong_distractors"] += 1
+                fault.append(f"distractor(s) {', '.join(wrong)} inferred correct")
+            if fault and len(tally["examples"]) < examples:
+                tally["examples"].append(f"{name}:{question['id']}: {concept}: {'; '.join(fault)}")
         results[probe] = tally
-    if not results:
-        raise SourceError(str(probes_dir), f"no {' or '.join(probes)} probe files (expected "
-                                           f"<probes-dir>/<probe>/{{train,dev,test}}.jsonl)")
     return results

@@ -244,7 +244,9 @@ def test_a_build_worker_stops_when_its_parent_is_killed(tmp_path):
             return False
         return "\nState:\tZ" not in state        # a zombie has stopped; only its exit status is left
 
-    for _ in range(100):                         # the kernel signals it at once; allow a slow machine
+    # the kernel signals it at once; allow a slow machine (one busy with a reasoner's 12 GB Java heap
+    # took over 10 s to run the worker's handler): a minute at most, and no longer than it takes
+    for _ in range(600):
         if not alive(child):
             break
         time.sleep(0.1)

@@ -18,13 +18,13 @@ PIZZA = FIXTURES / "ontologies" / "pizza_axioms.ttl"
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("pizza_probes")
-    build_ontology_probes(out, load_source(PIZZA), seed=42)
+    build_ontology_probes(out, load_source(PIZZA, relations=["has_topping"]), relations=["has_topping"], seed=42)
     return out
 
 
 def test_the_build_passes_the_reasoner_check(built):
     results = check_probes(str(PIZZA), str(built))
-    assert sorted(results) == ["hypernymy", "hyponymy"]
+    assert sorted(results) == ["has_topping", "hypernymy", "hyponymy"]     # the relation probe from the manifest
     for probe, tally in results.items():
         assert tally["questions"] > 0, probe
         assert (tally["wrong_distractors"], tally["answers_not_inferred"], tally["ids_not_found"]) == (0, 0, 0), tally
@@ -49,6 +49,24 @@ def test_a_distractor_that_the_reasoner_infers_correct_is_found(built, tmp_path)
     tally = check_probes(str(PIZZA), str(tmp_path))["hypernymy"]
     assert (tally["questions"], tally["wrong_distractors"], tally["answers_not_inferred"]) == (2, 1, 1)
     assert any(f"distractor(s) {other} inferred correct" in example for example in tally["examples"])
+
+
+def test_a_relation_distractor_that_the_link_of_the_concept_entails_is_found(built, tmp_path):
+    """'x has topping which of these?': a distractor swapped for an ancestor of the answer (x has
+    topping some mozzarella, so some cheese too) is a second correct answer for the reasoner."""
+    from mcqa_probes.knowledge.source import load_source as load
+
+    graph = load(PIZZA, relations=["has_topping"])
+    lines = (built / "has_topping" / "train.jsonl").read_text().splitlines()
+    index, question = next((i, json.loads(line)) for i, line in enumerate(lines)
+                           if any(p != "PZ:0000001" for p in graph.hypernyms(json.loads(line)["notes"]["answer_id"])))
+    parent = next(p for p in graph.hypernyms(question["notes"]["answer_id"]) if p != "PZ:0000001")
+    question["notes"]["distractor_ids"][0] = parent
+    (tmp_path / "has_topping").mkdir()
+    (tmp_path / "has_topping" / "train.jsonl").write_text(lines[index] + "\n" + json.dumps(question) + "\n")
+    (tmp_path / "manifest.json").write_text((built / "manifest.json").read_text())
+    tally = check_probes(str(PIZZA), str(tmp_path))["has_topping"]
+    assert (tally["questions"], tally["wrong_distractors"], tally["answers_not_inferred"]) == (2, 1, 0)
 
 
 def test_an_unsatisfiable_class_is_counted_apart_and_an_obo_file_is_refused(tmp_path):
@@ -80,7 +98,7 @@ def test_the_command_prints_a_line_per_probe_and_exits_1_on_a_fault(built, tmp_p
     command = [sys.executable, str(ROOT / "bin" / "check_entailment"), "--source", str(PIZZA)]
     ok = subprocess.run(command + ["--probes-dir", str(built)], capture_output=True, text=True, timeout=300)
     assert ok.returncode == 0, ok.stderr
-    assert "hypernymy: " in ok.stdout and ok.stdout.rstrip().endswith("ok: every question has exactly one answer "
+    assert "hypernymy: " in ok.stdout and ok.stdout.rstrip().endswith("ok: every question checked has exactly one answer "
                                                                       "HermiT infers correct")
     missing = subprocess.run(command + ["--probes-dir", str(tmp_path)], capture_output=True, text=True, timeout=300)
     assert missing.returncode == 2 and missing.stderr.startswith(f"error: {tmp_path}: no hypernymy or hyponymy probe")
