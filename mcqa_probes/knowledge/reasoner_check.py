@@ -1,16 +1,19 @@
-"""An independent check of the is-a probes of an OWL source against a reasoner's classification.
+"""An independent check of the probes of an OWL source against a reasoner's classification.
 
     from mcqa_probes.knowledge.reasoner_check import check_probes
     result = check_probes("pizza.owl", "probes_pizza")
 
 HermiT (through owlready2; it runs on Java) classifies the source, and every question of the
-``hypernymy`` and ``hyponymy`` probes is checked against the classes it infers, which take every
-axiom into account (defined classes, universal and cardinality restrictions, domains, disjointness),
-not only what the build reads:
+``hypernymy`` and ``hyponymy`` probes and of the relation probes the build's manifest names is
+checked against the classes it infers, which take every axiom into account (defined classes,
+universal and cardinality restrictions, domains, disjointness, property chains), not only what the
+build reads:
 
 * hypernymy ("'x' is a kind of"): the answer is an inferred ancestor of the concept, and no
   distractor is one (nor the concept itself, nor a class equivalent to it);
-* hyponymy ("which is a kind of 'x'?"): the answer is an inferred descendant, and no distractor is one.
+* hyponymy ("which is a kind of 'x'?"): the answer is an inferred descendant, and no distractor is one;
+* a relation R ("'x' is part of which of these?"): the concept is inferred to be a kind of
+  ``R some answer`` and of no ``R some distractor`` (a class for each is classified with the source).
 
 A question about an unsatisfiable class (pizza.owl's *IceCream*, a dessert with a topping, and
 ``hasTopping``'s domain is Pizza, disjoint from it), or one that offers such a class as a kind of
