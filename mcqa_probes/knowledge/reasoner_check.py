@@ -89,6 +89,12 @@ def classify_source(path: str, queries: Sequence[Tuple[str, str]] = (),
         graph.remove(triple)
     if imports:
         log(f"{len(imports)} owl:imports left out (the build reads the file alone)")
+    # an RDFS vocabulary (schema.org): its classes are OWL classes too, and rdfs:subClassOf means the same
+    rdfs_classes = {c for c in graph.subjects(rdflib.RDF.type, rdflib.RDFS.Class) if isinstance(c, rdflib.URIRef)}
+    rdfs_classes |= {c for pair in graph.subject_objects(rdflib.RDFS.subClassOf) for c in pair
+                     if isinstance(c, rdflib.URIRef)}
+    for node in rdfs_classes:
+        graph.add((node, rdflib.RDF.type, rdflib.OWL.Class))
     # a property's id is its oboInOwl:shorthand where it has one, as the build's
     shorthand = {str(s): str(o) for s, o in graph.subject_objects(rdflib.URIRef(OBO_IN_OWL + "shorthand"))}
     world = owlready2.World()
@@ -100,6 +106,9 @@ def classify_source(path: str, queries: Sequence[Tuple[str, str]] = (),
         except owlready2.OwlReadyOntologyParsingError as error:
             raise SourceError(path, f"owlready2 cannot load it ({error})") from None
     classes = {cid(rdflib.URIRef(c.iri)): c for c in world.classes()}
+    if not classes:
+        raise SourceError(path, "no classes for the reasoner (a SKOS thesaurus's concepts are individuals to OWL, "
+                                "and skos:broader no subclass axiom): nothing to check (expected an OWL or RDFS source)")
     properties = {shorthand.get(p.iri) or cid(rdflib.URIRef(p.iri)): p for p in world.object_properties()}
     made: Dict[Tuple[str, str], object] = {}
     with ontology:

@@ -102,3 +102,16 @@ def test_the_command_prints_a_line_per_probe_and_exits_1_on_a_fault(built, tmp_p
                                                                       "HermiT infers correct")
     missing = subprocess.run(command + ["--probes-dir", str(tmp_path)], capture_output=True, text=True, timeout=300)
     assert missing.returncode == 2 and missing.stderr.startswith(f"error: {tmp_path}: no hypernymy or hyponymy probe")
+
+
+def test_an_rdfs_vocabulary_is_checked_as_owl_and_a_skos_thesaurus_is_refused(tmp_path):
+    """schema.org-style rdfs:Class and rdfs:subClassOf mean to the reasoner what OWL's do; a SKOS
+    thesaurus's concepts are individuals to OWL (skos:broader is no subclass axiom): an error."""
+    rdfs, skos = FIXTURES / "ontologies" / "clinics_rdfs.ttl", FIXTURES / "ontologies" / "kitchen_skos.ttl"
+    build_ontology_probes(tmp_path / "rdfs", load_source(rdfs), seed=42)
+    results = check_probes(str(rdfs), str(tmp_path / "rdfs"))
+    assert results and all(t["questions"] > 0 and not t["ids_not_found"] and not t["wrong_distractors"]
+                           for t in results.values()), results
+    build_ontology_probes(tmp_path / "skos", load_source(skos), seed=42)
+    with pytest.raises(SourceError, match=r"kitchen_skos.ttl: no classes for the reasoner"):
+        check_probes(str(skos), str(tmp_path / "skos"))
