@@ -686,7 +686,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
 
     def link(subject: str, prop, obj) -> str:
         """Record ``subject prop obj`` as a relation link; returns the relation's id."""
-        relation = _relation_id(graph, prop, cid)
+        relation = relation_id_of(graph, prop, cid)
         relation_nodes.setdefault(relation, set()).add(prop)
         data.links.append((subject, relation, cid(obj), None))
         return relation
@@ -716,7 +716,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             return
         on_property, target = restriction(expression)
         if on_property is not None:
-            some = (_relation_id(graph, on_property, cid), cid(target))
+            some = (relation_id_of(graph, on_property, cid), cid(target))
             data.implied_links.append((concept_id, *some, None))
             if equivalent:
                 data.definitions.append((concept_id, [], [some], []))
@@ -729,7 +729,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             else:
                 on_property, target = restriction(member)
                 if on_property is not None:
-                    differentia.append((_relation_id(graph, on_property, cid), cid(target)))
+                    differentia.append((relation_id_of(graph, on_property, cid), cid(target)))
                     data.implied_links.append((concept_id, *differentia[-1], None))
                 elif members(member, "unionOf"):
                     unions.append([cid(m) for m in members(member, "unionOf") if isinstance(m, rdflib.URIRef)])
@@ -810,7 +810,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     _under_domains(graph, concept_nodes, cid, data)
     for prop, parent in graph.subject_objects(rdflib.RDFS.subPropertyOf):
         if isinstance(prop, rdflib.URIRef) and isinstance(parent, rdflib.URIRef):
-            data.relation_parents.setdefault(_relation_id(graph, prop, cid), []).append(_relation_id(graph, parent, cid))
+            data.relation_parents.setdefault(relation_id_of(graph, prop, cid), []).append(relation_id_of(graph, parent, cid))
     data.parents = sorted(set(data.parents), key=lambda edge: (edge[0], edge[1]))
     data.links = sorted(set(data.links), key=lambda link: link[:3])
     for relation in sorted({link[1] for link in data.links}):
@@ -891,7 +891,8 @@ def _equivalent_through_others(graph, known, cid, data: SourceData) -> None:
         data.implied_parents.extend((a, b, None) for a in ids for b in ids if a != b)
 
 
-def _relation_id(graph, predicate, cid) -> str:
+def relation_id_of(graph, predicate, cid) -> str:
+    """A property's relation id: its ``oboInOwl:shorthand`` where it has one, else its id by ``cid``."""
     import rdflib  # lazy: RDF support is needed only for RDF sources
 
     shorthand = graph.value(predicate, rdflib.URIRef(OBO_IN_OWL + "shorthand"))
@@ -929,7 +930,7 @@ def _relation_info(graph, relation: str, lookup: Dict[str, str], cid, used: Iter
                 raise SourceError(path, f"owl:propertyChainAxiom of {relation} is no list ({error}; expected "
                                         "( P1 P2 ... ), the relations in turn)") from None
             if len(members) > 1 and all(isinstance(m, rdflib.URIRef) for m in members):
-                chain = [_relation_id(graph, m, cid) for m in members]
+                chain = [relation_id_of(graph, m, cid) for m in members]
                 if chain not in info.setdefault("chains", []):
                     info["chains"].append(chain)
         equivalent = rdflib.URIRef(OWL + "equivalentProperty")

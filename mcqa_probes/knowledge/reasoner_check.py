@@ -37,7 +37,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 from mcqa_probes.common.io import read_jsonl
 from mcqa_probes.knowledge.identifiers import relation_probe_name
 from mcqa_probes.knowledge.ontology import SourceError, inner_suffix
-from mcqa_probes.knowledge.rdf import OBO_IN_OWL, identifiers_of, parse_rdf
+from mcqa_probes.knowledge.rdf import identifiers_of, parse_rdf, relation_id_of
 
 #: the probes whose answers are is-a entailments
 IS_A_PROBES = ("hypernymy", "hyponymy")
@@ -95,8 +95,6 @@ def classify_source(path: str, queries: Sequence[Tuple[str, str]] = (),
                      if isinstance(c, rdflib.URIRef)}
     for node in rdfs_classes:
         graph.add((node, rdflib.RDF.type, rdflib.OWL.Class))
-    # a property's id is its oboInOwl:shorthand where it has one, as the build's
-    shorthand = {str(s): str(o) for s, o in graph.subject_objects(rdflib.URIRef(OBO_IN_OWL + "shorthand"))}
     world = owlready2.World()
     with tempfile.TemporaryDirectory(prefix="reasoner_check.") as folder:
         triples = Path(folder) / "source.nt"
@@ -109,7 +107,7 @@ def classify_source(path: str, queries: Sequence[Tuple[str, str]] = (),
     if not classes:
         raise SourceError(path, "no classes for the reasoner (a SKOS thesaurus's concepts are individuals to OWL, "
                                 "and skos:broader no subclass axiom): nothing to check (expected an OWL or RDFS source)")
-    properties = {shorthand.get(p.iri) or cid(rdflib.URIRef(p.iri)): p for p in world.object_properties()}
+    properties = {relation_id_of(graph, rdflib.URIRef(p.iri), cid): p for p in world.object_properties()}
     made: Dict[Tuple[str, str], object] = {}
     with ontology:
         for number, (relation, filler) in enumerate(sorted(set(queries))):
@@ -139,10 +137,13 @@ def classify_source(path: str, queries: Sequence[Tuple[str, str]] = (),
     return Classified(classes, properties, set(unsatisfiable), made)
 
 
-def _questions(probes_dir: Path, probe: str) -> List[Tuple[str, dict]]:
-    """``(file name, question)`` of a probe's split files (none: [])."""
-    return [(path.name, question) for split in SPLITS for path in [probes_dir / probe / f"{split}.jsonl"]
-            if path.is_file() for _, question in read_jsonl(path, what="probe question", allow_empty=True)]
+def _questions(probes_dir: Path, probe: str) -> Optional[List[Tuple[str, dict]]]:
+    """``(file name, question)`` of a probe's split files; None where it has none."""
+    paths = [path for split in SPLITS for path in [probes_dir / probe / f"{split}.jsonl"] if path.is_file()]
+    if not paths:
+        return None
+    return [(path.name, question) for path in paths
+            for _, question in read_jsonl(path, what="probe question", allow_empty=True)]
 
 
 def relation_probes(probes_dir: Path) -> Dict[str, str]:
@@ -167,9 +168,11 @@ def check_probes(source: str, probes_dir: str, probes: Optional[Sequence[str]] =
     folder = Path(probes_dir)
     by_relation = relation_probes(folder)
     wanted = list(probes) if probes is not None else [*IS_A_PROBES, *by_relation]
-    questions = {probe: _questions(folder, probe) for probe in wanted}
-    questions = {probe: found for probe, found in questions.items()
-                 if found or (folder / probe / "test.jsonl").is_file()}
+    unknown = [probe for probe in wanted if probe not in IS_A_PROBES and probe not in by_relation]
+    if unknown:         # before the reasoner's minutes
+        raise SourceError(str(probes_dir), f"--probes {unknown[0]}: neither an is-a probe nor a relation probe of the "
+                                           f"build's manifest (expected {', '.join([*IS_A_PROBES, *by_relation])})")
+    questions = {probe: found for probe in wanted for found in [_questions(folder, probe)] if found is not None}
     if not questions:
         raise SourceError(str(probes_dir), f"no {' or '.join(wanted)} probe files (expected "
                                            f"<probes-dir>/<probe>/{{train,dev,test}}.jsonl)")
@@ -179,9 +182,6 @@ def check_probes(source: str, probes_dir: str, probes: Optional[Sequence[str]] =
     results: Dict[str, Dict[str, object]] = {}
     for probe, found in questions.items():
         relation = by_relation.get(probe)
-        if probe not in IS_A_PROBES and relation is None:
-            raise SourceError(str(probes_dir), f"--probes {probe}: neither an is-a probe nor a relation probe of the "
-                                               f"build's manifest (expected {', '.join([*IS_A_PROBES, *by_relation])})")
         tally: Dict[str, object] = {"questions": 0, "wrong_distractors": 0, "answers_not_inferred": 0,
                                     "ids_not_found": 0, "unsatisfiable": 0, "examples": []}
         if relation is not None and relation not in known.properties:
