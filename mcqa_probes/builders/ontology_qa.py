@@ -272,8 +272,8 @@ class OntologyQABuilder(WordNetQABuilder):
                 self._count_unusable(examined - len(found))
                 return sorted(found)
             found = [c for c in candidates if self.usable_definition(c)]
-            self.summary["askable"] = len(found)
-            self._count_unusable(len(candidates) - len(found))
+            self.summary["askable"] = len(candidates)            # as with a cap: the unusable ones are
+            self._count_unusable(len(candidates) - len(found))   # counted apart, the usable ones asked
             return found
         found = self.askable(kind)
         self.summary["askable"] = len(found)

@@ -226,7 +226,9 @@ def test_definitions_mask_a_concepts_own_name_and_a_definition_that_only_repeats
         assert "A ___." not in question.choices
     # the two are counted, with or without a cap on the concepts asked
     with_definition = [c for c in clinics.ids(["n"]) if clinics[c].definition]
-    assert builder.summary["unusable_definition"] == 2 == len(with_definition) - builder.summary["askable"]
+    # "could be asked": every concept with a definition, with or without a cap; the unusable ones apart
+    assert builder.summary["askable"] == len(with_definition)
+    assert builder.summary["unusable_definition"] == 2 == len(with_definition) - builder.summary["concepts"]
     # with a cap, only the definitions tested (in the cap's hash order, until the cap is reached) are
     # counted: the unusable ones ranked before the cap-th usable one
     unusable = {"schema:Hospital", "schema:Pharmacy"}
@@ -242,6 +244,7 @@ def test_definitions_mask_a_concepts_own_name_and_a_definition_that_only_repeats
                     break
         capped, capped_questions = build(clinics, "definitions", max_concepts=cap)
         assert capped.summary.get("unusable_definition", 0) == expected, cap
+        assert capped.summary["askable"] == len(with_definition), cap
         assert len({q.concept for q in capped_questions}) <= cap
 
 
