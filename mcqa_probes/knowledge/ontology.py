@@ -328,12 +328,19 @@ def own_name(name: str) -> str:
 
 
 def without_own_name(version: str, name: str) -> str:
-    """A version that repeats the ontology's name (HPO's ``hp/releases/2024-01-16``) without it, as the
-    OBO and the OWL readers both give it (``name`` with or without its file suffix)."""
+    """A version that repeats the ontology's name (HPO's ``hp/releases/2024-01-16``) or ends in the
+    release's file (PATO's ``releases/2025-05-14/pato.obo``, whose OWL release's version IRI ends in
+    ``.../releases/2025-05-14/pato.owl``) without it, as the OBO and the OWL readers both give it
+    (``name`` with or without its file suffix): ``releases/2024-01-16``, ``releases/2025-05-14``."""
     for own in dict.fromkeys((name, own_name(name))):
         head = f"{own}/"
         if own and version.startswith(head) and len(version) > len(head):
-            return version[len(head):]
+            version = version[len(head):]
+            break
+    for own in dict.fromkeys((name, own_name(name))):
+        for tail in (f"/{own}.obo", f"/{own}.owl"):
+            if own and version.endswith(tail) and len(version) > len(tail):
+                return version[: -len(tail)]
     return version
 
 

@@ -275,6 +275,14 @@ OWL_HEADER = ('<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999
     ("ontology: hp.obo\ndata-version: hp/releases/2025-01-16", "hp.obo",
      '<owl:versionIRI rdf:resource="http://purl.obolibrary.org/obo/hp.obo/hp/releases/2025-01-16/hp.obo.owl"/>',
      ("hp", "releases/2025-01-16")),
+    # PATO's OBO release names its file in the data-version; its OWL release's version IRI ends in
+    # pato.owl, and ROBOT's rendering of the OBO file says both
+    ("ontology: pato\ndata-version: releases/2025-05-14/pato.obo", "pato",
+     '<owl:versionIRI rdf:resource="http://purl.obolibrary.org/obo/pato/releases/2025-05-14/pato.owl"/>',
+     ("pato", "releases/2025-05-14")),
+    ("ontology: pato\ndata-version: releases/2025-05-14/pato.obo", "pato",
+     '<owl:versionIRI rdf:resource="http://purl.obolibrary.org/obo/pato/releases/2025-05-14/pato.obo/pato.owl"/>',
+     ("pato", "releases/2025-05-14")),
 ])
 def test_an_obo_header_and_its_owl_ontology_give_the_same_name_and_version(tmp_path, obo_header, ontology, annotation,
                                                                            expected):
