@@ -285,7 +285,12 @@ class Line(int):
 
 
 #: file suffixes that an ontology's IRI may end with (LinkML's ``.../lexical-index.owl.ttl``)
-_IRI_FILE_SUFFIXES = (".owl", ".ttl", ".rdf", ".nt", ".n3", ".jsonld", ".json-ld", ".json", ".xml", ".obo", ".skos")
+_IRI_FILE_SUFFIXES = (".owl", ".ttl", ".turtle", ".rdf", ".nt", ".ntriples", ".nq", ".trig", ".n3", ".jsonld",
+                      ".json-ld", ".json", ".xml", ".obo", ".skos")
+#: segments of an ontology's IRI that do not name it: a version (FOAF's ``.../foaf/0.1/``, MADS's
+#: ``.../mads/rdf/v1``, a date ``.../2004/02/...``) and words any vocabulary's IRI may end in (SAREF's ``.../core/``)
+_IRI_VERSION = re.compile(r"v?\d+(?:[._-]\d+)*", re.IGNORECASE)
+_IRI_GENERIC_WORDS = {"ontology", "ontologies", "vocab", "voc", "vocabulary", "terms", "ns", "core", "def"}
 
 
 def _without_format_suffixes(name: str) -> str:
@@ -298,10 +303,12 @@ def _without_format_suffixes(name: str) -> str:
 def ontology_name(iri: str) -> str:
     """An ontology named after its IRI (or CURIE): the last segment without its file suffixes
     (``https://w3id.org/oak/lexical-index.owl.ttl`` is *lexical-index*, ``http://example.org/ns/prov#``
-    *prov*); a segment that is only a format word is passed over (``.../summary_statistics/owl.ttl``
-    is *summary_statistics*), and so is a CURIE's (``linkml:text_annotator.owl.ttl`` is
-    *linkml:text_annotator*; ``summary_statistics:owl.ttl`` is named by its prefix)."""
-    says_nothing = {suffix[1:] for suffix in _IRI_FILE_SUFFIXES} | {""}
+    *prov*); a segment that is only a format word, a version or a word such as *ontology* is passed
+    over (``.../summary_statistics/owl.ttl`` is *summary_statistics*, ``http://xmlns.com/foaf/0.1/``
+    *foaf*, ``http://dbpedia.org/ontology/`` *dbpedia.org*), and so is a CURIE's
+    (``linkml:text_annotator.owl.ttl`` is *linkml:text_annotator*; ``summary_statistics:owl.ttl`` is
+    named by its prefix)."""
+    says_nothing = {suffix[1:] for suffix in _IRI_FILE_SUFFIXES} | _IRI_GENERIC_WORDS | {""}
     segments = re.split(r"[/#]", iri)
     if "://" in iri or iri.startswith("file:"):
         segments = segments[1:]                    # the scheme
@@ -310,7 +317,7 @@ def ontology_name(iri: str) -> str:
         prefix, _, local = segment.rpartition(":")
         if prefix and local.lower() in says_nothing:
             segment = prefix                       # a CURIE whose local name says nothing
-        if segment.lower() not in says_nothing and not segment.endswith(":"):
+        if segment.lower() not in says_nothing and not _IRI_VERSION.fullmatch(segment) and not segment.endswith(":"):
             return segment
     return ""
 

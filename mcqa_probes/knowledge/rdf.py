@@ -524,6 +524,13 @@ def identifiers_of(graph, path: str, shared: Optional[Dict[str, str]] = None) ->
     return namespaces, cid
 
 
+def _is_vocabulary_type(type_node) -> bool:
+    """A type from RDF, RDFS, OWL or SKOS themselves (a class, a property, a collection, a scheme), other
+    than ``owl:NamedIndividual``: what keeps a resource linked by skos:broader from being read as a concept."""
+    iri = str(type_node)
+    return iri != OWL + "NamedIndividual" and iri.startswith((RDF, RDFS, OWL, SKOS))
+
+
 def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Optional[str] = None,
              syntax: Optional[str] = None, shared: Optional[Dict[str, str]] = None) -> SourceData:
     """Read one RDF file (see the module docstring); ``kind``: ``owl``, ``rdf``, ``skos`` or None (any);
@@ -570,15 +577,18 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     if kind in (None, "skos"):
         # SKOS's semantics make the subjects and objects of broader / narrower / related (and the top
         # concepts of a scheme) concepts: an export that leaves out "a skos:Concept" (which Skosify exists
-        # to repair) is read as if it said so, for the resources it labels and gives no other type (a
-        # skos:Collection under skos:narrower stays no concept)
+        # to repair), or types its concepts by a class of its own only (QUDT's quantity kinds: "a
+        # qudt:QuantityKind", linked by skos:broader), is read as if it said so, for the resources it
+        # labels and types by no class of RDF, RDFS, OWL or SKOS (a skos:Collection under skos:narrower,
+        # a class, a property stay what they are; an owl:NamedIndividual is a concept)
         entailed: Set = set()
         for name in SKOS_CONCEPT_RELATIONS + ("topConceptOf",):
             entailed.update(graph.subjects(rdflib.URIRef(SKOS + name), None))
         for name in SKOS_CONCEPT_RELATIONS + ("hasTopConcept",):
             entailed.update(graph.objects(None, rdflib.URIRef(SKOS + name)))
         candidates.update(node for node in entailed if isinstance(node, rdflib.URIRef) and node not in candidates
-                          and (node, rdflib.RDF.type, None) not in graph and has_label(node))
+                          and not any(_is_vocabulary_type(t) for t in graph.objects(node, rdflib.RDF.type))
+                          and has_label(node))
     # an OWL rendering of an OBO file (OWLAPI and ROBOT write each term's ``oboInOwl:id``, and the OBO
     # header's format-version as ``oboInOwl:hasOBOFormatVersion``) reads as its OBO file does: a bare
     # declaration, or a class with no name, is no concept (the OBO file never defines it, or its term has

@@ -34,13 +34,17 @@ def test_skos_labels_synonyms_definitions_broader_narrower_and_related():
     assert list(graph.related("k:knife", "skos:related")) == ["k:cutting_board"]
 
 
-def test_a_thesaurus_that_leaves_out_its_concept_types_reads_as_the_typed_one(tmp_path):
+@pytest.mark.parametrize("own_type", ["", " a k:KitchenThing ;", " a owl:NamedIndividual, k:KitchenThing ;"])
+def test_a_thesaurus_that_leaves_out_its_concept_types_reads_as_the_typed_one(tmp_path, own_type):
     """SKOS makes the subjects and objects of broader / narrower / related, and a scheme's top concepts,
-    concepts: an export without "a skos:Concept" (what Skosify repairs) gives the typed file's graph
-    (was: "no concepts left"). A resource it does not label is still a concept never defined."""
+    concepts: an export without "a skos:Concept" (what Skosify repairs), or one that types its concepts
+    by a class of its own only (QUDT's "a qudt:QuantityKind" with skos:broader), gives the typed file's
+    graph (was: "no concepts left"). A resource it does not label is still a concept never defined; a
+    skos:Collection linked so stays no concept."""
     typed = (ONTOLOGIES / "kitchen_skos.ttl").read_text()
     untyped = tmp_path / "kitchen.ttl"
-    untyped.write_text(typed.replace(" a skos:Concept ;", "") + "k:fork skos:broader k:utensil_set .\n")
+    untyped.write_text(typed.replace(" a skos:Concept ;", own_type) + "k:fork skos:broader k:utensil_set .\n"
+                       + 'k:sets a skos:Collection ; skos:prefLabel "sets"@en ; skos:broader k:utensil .\n')
     assert "a skos:Concept " not in untyped.read_text() and "a skos:Concept\n" not in untyped.read_text()
     expected, graph = load_source(ONTOLOGIES / "kitchen_skos.ttl"), load_source(untyped)
     assert graph.provenance["format"] == "skos"
@@ -351,6 +355,11 @@ def test_a_vocabulary_bundled_with_the_modules_it_imports_is_named_after_itself(
      "summary_statistics"),
     ("@prefix linkml: <https://w3id.org/linkml/> .\n", "linkml:text_annotator.owl.ttl", "linkml:text_annotator"),
     ("", "<http://www.ebi.ac.uk/efo/efo.owl>", "efo"),
+    # a version or a word that any vocabulary's IRI may end in names nothing (was: "0.1", "v1", "ontology")
+    ("", "<http://xmlns.com/foaf/0.1/>", "foaf"),
+    ("", "<http://www.loc.gov/mads/rdf/v1>", "mads"),
+    ("", "<http://dbpedia.org/ontology/>", "dbpedia.org"),
+    ("", "<https://saref.etsi.org/core/>", "saref.etsi.org"),
 ])
 def test_an_ontology_is_named_after_its_iri_without_file_suffixes(tmp_path, prefixes, ontology, name):
     """LinkML writes ontology IRIs that end in a file name (``lexical-index.owl.ttl``, or only

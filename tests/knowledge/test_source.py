@@ -45,7 +45,7 @@ def test_the_format_is_guessed_from_the_file():
 
 @pytest.mark.parametrize("path, name", [
     ("so.obo", "so"), ("mondo.owl.ttl", "mondo"), ("soil-profile.skos.nt", "soil-profile"), ("chebi.obo.gz", "chebi"),
-    ("so-2024.11.18.obo", "so-2024.11.18"), ("vocab.json-ld", "vocab"),
+    ("so-2024.11.18.obo", "so-2024.11.18"), ("vocab.json-ld", "vocab"), ("crm.nq", "crm"), ("thes.trig", "thes"),
 ])
 def test_a_source_without_an_ontology_name_is_named_after_its_file_without_format_suffixes(path, name):
     """An OBO file with no ``ontology:`` header and its OWL rendering saved as ``x.owl.ttl`` are both *x*."""
