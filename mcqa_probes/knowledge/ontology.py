@@ -308,16 +308,20 @@ def ontology_name(iri: str) -> str:
     *foaf*, ``http://dbpedia.org/ontology/`` *dbpedia.org*), and so is a CURIE's
     (``linkml:text_annotator.owl.ttl`` is *linkml:text_annotator*; ``summary_statistics:owl.ttl`` is
     named by its prefix)."""
-    says_nothing = {suffix[1:] for suffix in _IRI_FILE_SUFFIXES} | _IRI_GENERIC_WORDS | {""}
+    words = {suffix[1:] for suffix in _IRI_FILE_SUFFIXES} | _IRI_GENERIC_WORDS | {""}
+
+    def says_nothing(segment: str) -> bool:
+        return segment.lower() in words or bool(_IRI_VERSION.fullmatch(segment))
+
     segments = re.split(r"[/#]", iri)
     if "://" in iri or iri.startswith("file:"):
         segments = segments[1:]                    # the scheme
     for segment in reversed(segments):
         segment = _without_format_suffixes(segment)
         prefix, _, local = segment.rpartition(":")
-        if prefix and local.lower() in says_nothing:
+        if prefix and local.lower() in words:
             segment = prefix                       # a CURIE whose local name says nothing
-        if segment.lower() not in says_nothing and not _IRI_VERSION.fullmatch(segment) and not segment.endswith(":"):
+        if not says_nothing(segment) and not segment.endswith(":"):
             return segment
     return ""
 
@@ -339,15 +343,12 @@ def without_own_name(version: str, name: str) -> str:
     release's file (PATO's ``releases/2025-05-14/pato.obo``, whose OWL release's version IRI ends in
     ``.../releases/2025-05-14/pato.owl``) without it, as the OBO and the OWL readers both give it
     (``name`` with or without its file suffix): ``releases/2024-01-16``, ``releases/2025-05-14``."""
-    for own in dict.fromkeys((name, own_name(name))):
-        head = f"{own}/"
-        if own and version.startswith(head) and len(version) > len(head):
-            version = version[len(head):]
-            break
-    for own in dict.fromkeys((name, own_name(name))):
-        for tail in (f"/{own}.obo", f"/{own}.owl"):
-            if own and version.endswith(tail) and len(version) > len(tail):
-                return version[: -len(tail)]
+    owns = [own for own in dict.fromkeys((name, own_name(name))) if own]
+    head = next((f"{own}/" for own in owns if version.startswith(f"{own}/") and len(version) > len(own) + 1), "")
+    version = version[len(head):]
+    for tail in (f"/{own}{suffix}" for own in owns for suffix in (".obo", ".owl")):
+        if version.endswith(tail) and len(version) > len(tail):
+            return version[: -len(tail)]
     return version
 
 
