@@ -46,7 +46,7 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 from mcqa_probes.builders.distractors import Family, probe_families
 from mcqa_probes.builders.hops import Taxonomy
 from mcqa_probes.builders.ontology_templates import (
-    NO_CONTEXT, ontology_template_ids, relation_phrase, render_ontology_stem,
+    NO_CONTEXT, frame_text, ontology_template_ids, relation_phrase, render_ontology_stem,
 )
 from mcqa_probes.builders.templates import lemma_set, render_stem, surface, template_ids
 from mcqa_probes.builders.wordnetqa import WordNetQABuilder, merged_settings
@@ -157,6 +157,7 @@ class OntologyQABuilder(WordNetQABuilder):
         self._entailed: Dict[str, FrozenSet[str]] = {}
         self._excluded: Dict[str, FrozenSet[str]] = {}
         self._usable_definition: Dict[str, str] = {}
+        self._naming_templates: Dict[Tuple[str, Tuple[str, ...]], FrozenSet[str]] = {}
 
     # ------------------------------------------------------------------ kinds and templates
     def kind(self, probe: str) -> str:
@@ -459,6 +460,9 @@ class OntologyQABuilder(WordNetQABuilder):
                         summary["leakage_masked"] = summary.get("leakage_masked", 0) + 1
                         definition = masked
                 context = definition
+            if kind != "definitions":
+                template_id = self._template_not_naming(template_kind, template_id,
+                                                        answer.lemmas if own_answer is None else (own_answer,))
             relation_name = relation_phrase(self.graph.info["name"]) if self.relation is not None else ""
             stem = render_ontology_stem(template_kind, template_id, word=term, definition=definition,
                                         relation=relation_name)
@@ -483,6 +487,29 @@ class OntologyQABuilder(WordNetQABuilder):
         if context != concept.definition and context and kind != "definitions" and MASK in context:
             notes["leakage"] = "masked"
         return stem, notes, own_answer
+
+    def _template_not_naming(self, template_kind: str, template_id: str, names) -> str:
+        """``template_id``, or where its own words name the answer (``Which choice names one type of``,
+        answer *Name*) the next template of the probe, in order, that does not: a stem that shares its
+        answer's word would point at it. Counted in the validity summary; kept if every one does. A
+        name in capitals (a code or an abbreviation: alanine's *A*, *DNA*) is no template's word (the
+        article *a*, *as*)."""
+        key = (template_kind, tuple(names))
+        naming = self._naming_templates.get(key)
+        if naming is None:       # the templates' words are English whatever the source's language
+            words = [name for name in names if not name.isupper()]
+            every = {*ontology_template_ids(template_kind, True), *ontology_template_ids(template_kind, False)}
+            naming = self._naming_templates[key] = frozenset(
+                each for each in every if words and mentions(frame_text(template_kind, each), words))
+        if template_id not in naming:
+            return template_id
+        order = ontology_template_ids(template_kind, template_id.split("+")[0] != NO_CONTEXT)
+        start = order.index(template_id)
+        for other in order[start + 1:] + order[:start]:
+            if other not in naming:
+                self.summary["template_names_answer"] = self.summary.get("template_names_answer", 0) + 1
+                return other
+        return template_id
 
     def _without_context(self, probe, template_id, concept_id, answer_id, chain, index, variant):
         return self.question_text(probe, concept_id, answer_id, chain, f"{NO_CONTEXT}+{template_id.split('+')[1]}",

@@ -73,6 +73,16 @@ def render_ontology_stem(kind: str, template_id: str, *, word: str, definition: 
     return f"{context}, {question}"
 
 
+def frame_text(kind: str, template_id: str) -> str:
+    """A template's own words: its frames with the term, the definition and the relation's name left
+    out (``Which choice names one type of ''?``), to find an answer that a template would name."""
+    context_id, question_id = template_id.split("+")
+    question = QUESTION_FRAMES[kind][question_id].format(w="", r="")
+    if context_id == NO_CONTEXT:
+        return question
+    return f"{DEFINITION_CONTEXT_FRAMES[context_id].format(w='', d='')}, {question}"
+
+
 #: first words that already make a relation's name a verb phrase ("has part", "contains")
 _VERB_STARTS = {"has", "have", "is", "are", "was", "were", "can", "may", "contains", "overlaps", "derives", "includes", "produces", "encodes",
                 "regulates", "precedes", "follows", "causes", "occurs", "surrounds", "connects", "composed"}

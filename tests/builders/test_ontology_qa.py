@@ -572,3 +572,47 @@ def test_a_respelled_name_is_no_synonym_and_never_a_second_choice(tmp_path):
                 assert len({key(c) for c in question.choices}) == len(question.choices), question.id
                 shown_together += bool({"VO:0000040", "VO:0000041"} & set(question.notes["choice_ids"]))
     assert shown_together     # the two were offered, never side by side
+
+
+def test_no_template_names_its_answer_in_its_own_words(tmp_path):
+    """Concepts named like a template's words (*Name*, *Kind*, *Type*, *Term*): "Which choice names one
+    type of 'x'?" is never asked with the answer *Name* or *Type*, nor "'x' is a kind of" with *Kind*;
+    such a question goes to another template, and the validity summary counts it."""
+    from mcqa_probes.builders.ontology_templates import frame_text
+    from mcqa_probes.knowledge.text import mentions
+
+    words = ["Name", "Kind", "Type", "Category", "Form", "Example", "Term", "Definition", "Statement"]
+    rows, edges = [("E:0", "entity", "", "Whatever there is.")], []
+    for i, word in enumerate(words, 1):
+        rows.append((f"E:{i}", word, "", f"A grouping number {i}."))
+        edges.append((f"E:{i}", "E:0"))
+        for j in range(3):
+            child = f"E:{i}{j}"
+            rows.append((child, f"{word.lower()} member {i}-{j}", "term" if j == 0 else "", f"Item {i}-{j} of the set."))
+            edges.append((child, f"E:{i}"))
+            for k in range(2):
+                rows.append((f"{child}{k}", f"leaf {i}-{j}-{k}", "", f"Leaf {i}-{j}-{k}."))
+                edges.append((f"{child}{k}", child))
+    folder = tmp_path / "words_tsv"
+    folder.mkdir()
+    (folder / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\n" + "".join("\t".join(r) + "\n" for r in rows))
+    (folder / "edges.tsv").write_text("child\trelation\tparent\n" + "".join(f"{c}\tis_a\t{p}\n" for c, p in edges))
+    graph = load_source(folder)
+
+    moved = 0
+    for probe in ("hypernymy", "hyponymy", "synonymy"):
+        for seed in range(3):
+            builder = OntologyQABuilder(graph, {})
+            questions = builder.build(probe, random.Random(f"{seed}:{probe}"))
+            assert questions
+            for question in questions:
+                answer = question.choices[question.answer_index]
+                own_words = frame_text(probe, question.notes["template"])
+                assert not mentions(own_words, [answer]), (question.stem, answer)
+            moved += builder.summary.get("template_names_answer", 0)
+    assert moved
+    # a code in capitals (alanine's "A") is no template word: "... means the same as" stays
+    builder = OntologyQABuilder(graph, {})
+    builder.summary = {}
+    assert builder._template_not_naming("synonymy", "none+osyn2", ("A",)) == "none+osyn2"
+    assert builder._template_not_naming("synonymy", "none+osyn0", ("Name",)) != "none+osyn0"
