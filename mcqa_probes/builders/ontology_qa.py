@@ -46,7 +46,7 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 from mcqa_probes.builders.distractors import Family, probe_families
 from mcqa_probes.builders.hops import Taxonomy
 from mcqa_probes.builders.ontology_templates import (
-    NO_CONTEXT, frame_text, ontology_template_ids, relation_phrase, render_ontology_stem,
+    NO_CONTEXT, frame_words, ontology_template_ids, relation_phrase, render_ontology_stem,
 )
 from mcqa_probes.builders.templates import lemma_set, render_stem, surface, template_ids
 from mcqa_probes.builders.wordnetqa import WordNetQABuilder, merged_settings
@@ -491,16 +491,14 @@ class OntologyQABuilder(WordNetQABuilder):
     def _template_not_naming(self, template_kind: str, template_id: str, names) -> str:
         """``template_id``, or where its own words name the answer (``Which choice names one type of``,
         answer *Name*) the next template of the probe, in order, that does not: a stem that shares its
-        answer's word would point at it. Counted in the validity summary; kept if every one does. A
-        name in capitals (a code or an abbreviation: alanine's *A*, *DNA*) is no template's word (the
-        article *a*, *as*)."""
+        answer's word would point at it (a function word does not: alanine's *A* and the article).
+        Counted in the validity summary; kept if every one does."""
         key = (template_kind, tuple(names))
         naming = self._naming_templates.get(key)
         if naming is None:       # the templates' words are English whatever the source's language
-            words = [name for name in names if not name.isupper()]
             every = {*ontology_template_ids(template_kind, True), *ontology_template_ids(template_kind, False)}
             naming = self._naming_templates[key] = frozenset(
-                each for each in every if words and mentions(frame_text(template_kind, each), words))
+                each for each in every if mentions(frame_words(template_kind, each), key[1]))
         if template_id not in naming:
             return template_id
         order = ontology_template_ids(template_kind, template_id.split("+")[0] != NO_CONTEXT)

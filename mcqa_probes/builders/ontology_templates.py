@@ -73,14 +73,21 @@ def render_ontology_stem(kind: str, template_id: str, *, word: str, definition: 
     return f"{context}, {question}"
 
 
-def frame_text(kind: str, template_id: str) -> str:
-    """A template's own words: its frames with the term, the definition and the relation's name left
-    out (``Which choice names one type of ''?``), to find an answer that a template would name."""
+#: the templates' function words: an answer sharing one (alanine's *A*, *as* the plural of *a*,
+#: arsenic's *As*) is not named by the template
+FUNCTION_WORDS = frozenset("a an as is of to the for where what which does these also more one another same "
+                           "best".split())
+
+
+def frame_words(kind: str, template_id: str) -> str:
+    """A template's own content words: its frames without the term, the definition, the relation's
+    name and the function words (``| choice names | type |``), to find an answer that a template
+    would name (:func:`~mcqa_probes.knowledge.text.mentions`)."""
     context_id, question_id = template_id.split("+")
-    question = QUESTION_FRAMES[kind][question_id].format(w="", r="")
-    if context_id == NO_CONTEXT:
-        return question
-    return f"{DEFINITION_CONTEXT_FRAMES[context_id].format(w='', d='')}, {question}"
+    text = QUESTION_FRAMES[kind][question_id].format(w="", r="")
+    if context_id != NO_CONTEXT:
+        text = f"{DEFINITION_CONTEXT_FRAMES[context_id].format(w='', d='')}, {text}"
+    return re.sub(r"[A-Za-z]+", lambda word: "|" if word.group().lower() in FUNCTION_WORDS else word.group(), text)
 
 
 #: first words that already make a relation's name a verb phrase ("has part", "contains")

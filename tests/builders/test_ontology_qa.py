@@ -578,7 +578,7 @@ def test_no_template_names_its_answer_in_its_own_words(tmp_path):
     """Concepts named like a template's words (*Name*, *Kind*, *Type*, *Term*): "Which choice names one
     type of 'x'?" is never asked with the answer *Name* or *Type*, nor "'x' is a kind of" with *Kind*;
     such a question goes to another template, and the validity summary counts it."""
-    from mcqa_probes.builders.ontology_templates import frame_text
+    from mcqa_probes.builders.ontology_templates import frame_words
     from mcqa_probes.knowledge.text import mentions
 
     words = ["Name", "Kind", "Type", "Category", "Form", "Example", "Term", "Definition", "Statement"]
@@ -607,12 +607,15 @@ def test_no_template_names_its_answer_in_its_own_words(tmp_path):
             assert questions
             for question in questions:
                 answer = question.choices[question.answer_index]
-                own_words = frame_text(probe, question.notes["template"])
+                own_words = frame_words(probe, question.notes["template"])
                 assert not mentions(own_words, [answer]), (question.stem, answer)
             moved += builder.summary.get("template_names_answer", 0)
     assert moved
-    # a code in capitals (alanine's "A") is no template word: "... means the same as" stays
+    # a function word is no template word that names an answer: alanine's "A", atto's "a" (whose
+    # plural would be "as"), arsenic's "As" keep "... means the same as"; "Name" does not keep "name"
     builder = OntologyQABuilder(graph, {})
     builder.summary = {}
-    assert builder._template_not_naming("synonymy", "none+osyn2", ("A",)) == "none+osyn2"
+    for code in ("A", "a", "As"):
+        assert builder._template_not_naming("synonymy", "none+osyn2", (code,)) == "none+osyn2"
     assert builder._template_not_naming("synonymy", "none+osyn0", ("Name",)) != "none+osyn0"
+    assert builder._template_not_naming("hyponymy", "dctx1+ohypo0", ("mean",)) != "dctx1+ohypo0"
