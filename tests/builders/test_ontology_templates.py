@@ -1,7 +1,9 @@
 """Question templates for ontologies: relation names as verb phrases, stems with and without a context."""
+import re
+
 import pytest
 
-from mcqa_probes.builders.ontology_templates import ontology_template_ids, relation_phrase, render_ontology_stem
+from mcqa_probes.builders.ontology_templates import frame_words, ontology_template_ids, relation_phrase, render_ontology_stem
 
 
 @pytest.mark.parametrize("name, phrase", [
@@ -26,3 +28,9 @@ def test_a_relation_stem_with_a_verb_named_relation_has_no_stray_is():
     stems = [render_ontology_stem("relation", template, word="engine", relation=relation_phrase("powers"))
              for template in ontology_template_ids("relation", with_context=False)]
     assert stems and all("is powers" not in stem and "'engine' powers" in stem for stem in stems)
+
+
+def test_frame_words_keep_a_templates_content_words_only():
+    words = frame_words("hyponymy", "dctx1+ohypo2")
+    assert set(re.findall(r"[a-z]+", words.lower())) == {"taking", "mean", "choice", "names", "type"}
+    assert set(re.findall(r"[a-z]+", frame_words("hyponymy", "none+ohypo2").lower())) == {"choice", "names", "type"}
