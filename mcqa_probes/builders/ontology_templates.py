@@ -11,6 +11,7 @@ The definitions probe asks for the meaning of the term (no context: the definiti
 the synonymy probe asks for another name of the term; a relation probe asks along any named relation
 with its readable name as a verb phrase ``{r}`` (:func:`relation_phrase`: "is part of", "has part").
 """
+import functools
 import re
 from typing import Dict, List
 
@@ -79,6 +80,7 @@ FUNCTION_WORDS = frozenset("a an as is of to the for where what which does these
                            "best".split())
 
 
+@functools.lru_cache(maxsize=None)
 def frame_words(kind: str, template_id: str) -> str:
     """A template's own content words: its frames without the term, the definition, the relation's
     name and the function words (``| choice names | type |``), to find an answer that a template
