@@ -46,15 +46,13 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 from mcqa_probes.builders.distractors import Family, probe_families
 from mcqa_probes.builders.hops import Taxonomy
 from mcqa_probes.builders.ontology_templates import (
-    NO_CONTEXT, frame_words, ontology_template_ids, relation_phrase, render_ontology_stem,
+    NO_CONTEXT, every_frame_words, ontology_template_ids, relation_phrase, render_ontology_stem,
 )
 from mcqa_probes.builders.templates import lemma_set, render_stem, surface, template_ids
 from mcqa_probes.builders.wordnetqa import WordNetQABuilder, merged_settings
 from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph, Relation, RelationView
 from mcqa_probes.knowledge.identifiers import relation_probe_name
-from mcqa_probes.knowledge.text import (
-    content_words, distinct_names, is_english, letters, mask_names, mentions, name_key, stemmer,
-)
+from mcqa_probes.knowledge.text import content_words, distinct_names, is_english, mask_names, mentions, name_key, stemmer
 
 #: what an ontology build changes from the WordNet defaults (every key can be overridden)
 ONTOLOGY_SETTINGS: Dict[str, object] = {
@@ -160,7 +158,6 @@ class OntologyQABuilder(WordNetQABuilder):
         self._excluded: Dict[str, FrozenSet[str]] = {}
         self._usable_definition: Dict[str, str] = {}
         self._naming_templates: Dict[Tuple[str, Tuple[str, ...]], FrozenSet[str]] = {}
-        self._template_words: Dict[str, Tuple[List[Tuple[str, str]], str]] = {}
 
     # ------------------------------------------------------------------ kinds and templates
     def kind(self, probe: str) -> str:
@@ -499,17 +496,11 @@ class OntologyQABuilder(WordNetQABuilder):
         key = (template_kind, tuple(names))
         naming = self._naming_templates.get(key)
         if naming is None:       # the templates' words are English whatever the source's language
-            words = self._template_words.get(template_kind)
-            if words is None:
-                every = sorted({*ontology_template_ids(template_kind, True), *ontology_template_ids(template_kind, False)})
-                own = [(each, frame_words(template_kind, each)) for each in every]
-                words = self._template_words[template_kind] = (own, letters(" | ".join(text for _, text in own)))
-            # almost no answer is named by any template: a quick test of the letters first (a name
-            # and the form a template would write differ in the last two letters at most: type,
-            # types; category, categories)
-            named = any(letters(name)[:-2] in words[1] for name in key[1])
+            frames = every_frame_words(template_kind)
+            # almost no answer is named by any template: one test of all their words first
+            named = mentions(" | ".join(words for _, words in frames), key[1])
             naming = self._naming_templates[key] = frozenset(
-                each for each, text in words[0] if named and mentions(text, key[1]))
+                each for each, words in frames if named and mentions(words, key[1]))
         if template_id not in naming:
             return template_id
         order = ontology_template_ids(template_kind, template_id.split("+")[0] != NO_CONTEXT)

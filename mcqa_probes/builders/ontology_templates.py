@@ -13,7 +13,7 @@ with its readable name as a verb phrase ``{r}`` (:func:`relation_phrase`: "is pa
 """
 import functools
 import re
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 #: Context frames: the term ``{w}`` with its definition ``{d}``; a comma and a question frame follow.
 DEFINITION_CONTEXT_FRAMES: Dict[str, str] = {
@@ -80,7 +80,6 @@ FUNCTION_WORDS = frozenset("a an as is of to the for where what which does these
                            "best".split())
 
 
-@functools.lru_cache(maxsize=None)
 def frame_words(kind: str, template_id: str) -> str:
     """A template's own content words: its frames without the term, the definition, the relation's
     name and the function words (``| choice names | type |``), to find an answer that a template
@@ -90,6 +89,13 @@ def frame_words(kind: str, template_id: str) -> str:
     if context_id != NO_CONTEXT:
         text = f"{DEFINITION_CONTEXT_FRAMES[context_id].format(w='', d='')}, {text}"
     return re.sub(r"[A-Za-z]+", lambda word: "|" if word.group().lower() in FUNCTION_WORDS else word.group(), text)
+
+
+@functools.lru_cache(maxsize=None)
+def every_frame_words(kind: str) -> Tuple[Tuple[str, str], ...]:
+    """Every template id of a probe kind, with and without a context, with its :func:`frame_words`."""
+    ids = sorted({*ontology_template_ids(kind, True), *ontology_template_ids(kind, False)})
+    return tuple((each, frame_words(kind, each)) for each in ids)
 
 
 #: first words that already make a relation's name a verb phrase ("has part", "contains")
