@@ -40,11 +40,12 @@ class SourceError(ValueError):
 #: the compressions a source file may have, by suffix (the standard library's module, the name said):
 #: read as the file inside (``hp.obo.gz`` is OBO)
 COMPRESSIONS = {".gz": ("gzip", "gzip"), ".bz2": ("bz2", "bzip2"), ".xz": ("lzma", "xz")}
-#: rdflib parser names by file suffix
+#: rdflib parser names by file suffix (``owx``, ``ofn``, ``omn``: the OWL syntaxes rdflib does not
+#: read, through :mod:`mcqa_probes.knowledge.owl_syntax`)
 SYNTAX_BY_SUFFIX = {
     ".ttl": "turtle", ".turtle": "turtle", ".n3": "n3", ".nt": "nt", ".ntriples": "nt",
     ".owl": "xml", ".rdf": "xml", ".xml": "xml", ".jsonld": "json-ld", ".json-ld": "json-ld", ".json": "json-ld",
-    ".nq": "nquads", ".trig": "trig",
+    ".nq": "nquads", ".trig": "trig", ".owx": "owx", ".ofn": "ofn", ".omn": "omn",
 }
 
 
@@ -286,7 +287,7 @@ class Line(int):
 
 #: file suffixes that an ontology's IRI may end with (LinkML's ``.../lexical-index.owl.ttl``)
 _IRI_FILE_SUFFIXES = (".owl", ".ttl", ".turtle", ".rdf", ".nt", ".ntriples", ".nq", ".trig", ".n3", ".jsonld",
-                      ".json-ld", ".json", ".xml", ".obo", ".skos")
+                      ".json-ld", ".json", ".xml", ".obo", ".skos", ".owx", ".ofn", ".omn")
 #: segments of an ontology's IRI that do not name it: a version (FOAF's ``.../foaf/0.1/``, MADS's
 #: ``.../mads/rdf/v1``, a date ``.../2004/02/...``) and words any vocabulary's IRI may end in (SAREF's ``.../core/``)
 _IRI_VERSION = re.compile(r"v?\d+(?:[._-]\d+)*", re.IGNORECASE)

@@ -1,5 +1,7 @@
-"""RDF knowledge sources through ``rdflib``: OWL (RDF/XML, Turtle, N-Triples, JSON-LD), RDFS vocabularies
-(schema.org) and SKOS thesauri, into :class:`~mcqa_probes.knowledge.ontology.SourceData`.
+"""RDF knowledge sources through ``rdflib``: OWL (RDF/XML, Turtle, N-Triples, JSON-LD; OWL/XML and the
+functional and Manchester syntaxes as the RDF/XML that :mod:`~mcqa_probes.knowledge.owl_syntax` makes of
+them), RDFS vocabularies (schema.org) and SKOS thesauri, into
+:class:`~mcqa_probes.knowledge.ontology.SourceData`.
 
 Concepts are the named resources typed as a class of the chosen kind (``owl``: ``owl:Class``;
 ``rdf``: ``rdfs:Class`` or ``owl:Class``; ``skos``: ``skos:Concept``, or untyped and labelled under
@@ -42,6 +44,7 @@ from mcqa_probes.knowledge.ontology import (
     inner_name, inner_suffix, is_compressed, not_utf8, obsolete_synonym_type, ontology_name, own_name, source_bytes,
     source_head, source_text, without_own_name,
 )
+from mcqa_probes.knowledge.owl_syntax import OWL_SYNTAXES, owl_syntax_as_rdf
 from mcqa_probes.knowledge.text import label_from_iri
 
 #: how an error message names rdflib's syntaxes
@@ -92,22 +95,19 @@ def syntax_of(path: str) -> Optional[str]:
 
 
 def _sniff(path: str, given: Optional[str]) -> str:
-    """The RDF syntax to parse ``path`` with: ``given`` (by ``--format`` or the suffix), else by its first
-    characters (``--format rdf`` on ``x.data``): JSON-LD (``{``, ``[``), RDF/XML (``<``), else Turtle.
-    OWL/XML and the OWL functional and Manchester syntaxes, which rdflib does not read (and a ``.owl``
-    file may hold), are an error that says so."""
+    """The syntax to parse ``path`` with: OWL/XML (an ``<Ontology>`` root in OWL's namespace), the OWL
+    functional syntax (``Prefix(`` / ``Ontology(``) or the Manchester syntax (``Prefix:`` /
+    ``Ontology:``), which a ``.owl`` file may hold and :mod:`~mcqa_probes.knowledge.owl_syntax`
+    reads; else ``given`` (by ``--format`` or the suffix), else by its first characters (``--format rdf``
+    on ``x.data``): JSON-LD (``{``, ``[``), RDF/XML (``<``), else Turtle."""
     head = source_head(path, 20_000).decode("utf-8", errors="replace")
     start = head.lstrip("\ufeff \t\r\n")
     owl_xml = re.search(r"<(?:owl:)?Ontology\b[^>]*xmlns(?::owl)?=\"http://www\.w3\.org/2002/07/owl#\"", head)
     if owl_xml and "rdf:RDF" not in head and "<RDF" not in head:
-        raise SourceError(path, "OWL/XML (Protégé's 'OWL/XML Syntax'), which is not read (expected RDF/XML, Turtle, "
-                                "N-Triples or JSON-LD: save the ontology as RDF/XML or Turtle)",
-                          head.count("\n", 0, owl_xml.start()) + 1)
-    functional = re.search(r"^\s*(?:Ontology\(|Prefix\(|Ontology:\s)", head, re.MULTILINE)
+        return "owx"
+    functional = re.search(r"^\s*(?:Ontology|Prefix)\s*([(:])", head, re.MULTILINE)
     if functional and not re.search(r"^\s*@?prefix\s+\w*:\s*<", head, re.MULTILINE | re.IGNORECASE):
-        raise SourceError(path, "the OWL functional or Manchester syntax, which is not read (expected RDF/XML, "
-                                "Turtle, N-Triples or JSON-LD: save the ontology as RDF/XML or Turtle)",
-                          head.count("\n", 0, functional.start()) + 1)
+        return "ofn" if functional.group(1) == "(" else "omn"
     if given is not None:
         return given
     if start.startswith(("{", "[")):
@@ -158,10 +158,17 @@ def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = No
     if used == "json-ld":
         _refuse_obo_graphs(path)
     graph = rdflib.Graph()
+    # OWL/XML, functional, Manchester: the RDF/XML that py-horned-owl writes, with the file's prefixes
+    rdf_xml, prefixes = owl_syntax_as_rdf(path, used) if used in OWL_SYNTAXES else (None, [])
     try:
         with warnings.catch_warnings(), _rdflib_log() as logged:   # rdflib's JSON-LD parser uses its own deprecated ConjunctiveGraph
             warnings.simplefilter("ignore", DeprecationWarning)
-            if used in ("nquads", "trig"):
+            if rdf_xml is not None:
+                graph.parse(data=rdf_xml, format="xml", publicID=_base_iri(path, used))
+                for prefix, namespace in prefixes:
+                    if prefix:
+                        graph.bind(prefix, namespace, override=True)
+            elif used in ("nquads", "trig"):
                 # quads in named graphs: the union of every graph, as one file of triples
                 dataset = rdflib.Dataset(default_union=True)
                 dataset.parse(**_parse_source(path, used), format=used)
@@ -172,6 +179,9 @@ def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = No
             else:
                 graph.parse(**_parse_source(path, used), format=used)
     except Exception as error:  # rdflib raises a different class per syntax; each says where
+        if rdf_xml is not None:     # py-horned-owl wrote RDF/XML that rdflib does not read: no line of the file
+            raise SourceError(path, f"read as {OWL_SYNTAXES[used]}, but its RDF rendering cannot be read "
+                                    f"({_reason(error)}); save the ontology as RDF/XML or Turtle") from None
         # a text syntax is UTF-8 (RDF/XML may declare another encoding; its parser gives the line)
         encoding_error = None if used == "xml" else not_utf8(path, f"a UTF-8 {SYNTAX_NAMES.get(used, used)} file")
         if encoding_error is not None:

@@ -104,7 +104,7 @@ def guess_format(path: PathLike) -> str:
         concepts = len(_DECLARES_SKOS_CONCEPT.findall(head))
         if concepts and concepts >= sum(len(pattern.findall(head)) for pattern in _DECLARES_CLASS):
             return "skos"
-        if suffix == ".owl" or "owl#Class" in head or "owl:Class" in head:
+        if suffix in (".owl", ".owx", ".ofn", ".omn") or "owl#Class" in head or "owl:Class" in head:
             return "owl"
         if not any(pattern.search(head) for pattern in _DECLARES_CLASS) and _USES_SKOS.search(head):
             return "skos"               # a thesaurus that leaves out "a skos:Concept" (SKOS entails it)

@@ -68,11 +68,19 @@ def _bad_turtle(tmp_path):
     return path
 
 
+def _bad_owl_xml(tmp_path):
+    path = tmp_path / "bad.owx"
+    text = (ONTOLOGIES / "vehicles.owx").read_text()
+    path.write_text(text.replace("<SubClassOf>", "<SubClassOff>", 1).replace("</SubClassOf>", "</SubClassOff>", 1))
+    return path
+
+
 @pytest.mark.parametrize("make, extra, expected", [
     (_broken_obo, [], r"broken.obo:\d+: def clause whose quoted text is not closed on its line"),
     (_bad_tsv, [], r"edges.tsv:9: 2 columns, expected 3"),
     (_cycle, [], r"cycle.obo:\d+: cycle in the is_a relation"),
     (_bad_turtle, [], r"bad.ttl:\d+: not valid Turtle"),
+    (_bad_owl_xml, [], r"bad.owx:\d+: not valid OWL/XML: Unexpected tag: found SubClassOff"),
     (lambda tmp: ONTOLOGIES / "vehicles.obo", ["--root", "VO:7"], r"vehicles.obo: --root VO:7: no such concept"),
     (lambda tmp: ONTOLOGIES / "vehicles.obo", ["--relations", "has_part"], r"--relations has_part: no such relation"),
     (lambda tmp: ONTOLOGIES / "products_tsv" / "concepts.tsv", [], r"give --source .*products_tsv"),

@@ -474,7 +474,7 @@ def test_owl_thing_is_no_parent_and_a_class_under_itself_is_no_cycle(tmp_path):
     assert counts.get("self_parent") == 1 and "undefined_parent" not in counts
 
 
-def test_quads_in_named_graphs_are_read_as_one_graph_and_owl_xml_is_named(tmp_path):
+def test_quads_in_named_graphs_are_read_as_one_graph(tmp_path):
     triples = ('<http://e/A> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://www.w3.org/2002/07/owl#Class> {g}.\n'
                '<http://e/A> <http://www.w3.org/2000/01/rdf-schema#label> "animal" {g}.\n'
                '<http://e/B> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://www.w3.org/2002/07/owl#Class> {h}.\n'
@@ -488,11 +488,6 @@ def test_quads_in_named_graphs_are_read_as_one_graph_and_owl_xml_is_named(tmp_pa
     other = tmp_path / "zoo.data"
     other.write_text(triples.format(g="", h=""))
     assert sorted(load_source(other, format="rdf").concepts) == ["http://e/A", "http://e/B"]
-    owl_xml = tmp_path / "pizza.owl"
-    owl_xml.write_text('<?xml version="1.0"?>\n<Ontology xmlns="http://www.w3.org/2002/07/owl#" '
-                       'ontologyIRI="http://e/pizza">\n<Declaration><Class IRI="#Pizza"/></Declaration>\n</Ontology>\n')
-    with pytest.raises(SourceError, match=r"pizza.owl:2: OWL/XML .* save the ontology as RDF/XML or Turtle"):
-        load_source(owl_xml)
 
 
 def test_a_labelled_class_known_only_as_the_subject_of_subclassof_is_a_concept(tmp_path):

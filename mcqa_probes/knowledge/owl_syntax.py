@@ -1,0 +1,164 @@
+"""The OWL syntaxes that rdflib does not read, through ``py-horned-owl``: OWL/XML (Protégé's "OWL/XML
+Syntax", ``.owx``), the functional syntax (ROBOT's ``.ofn``, what ODK ontologies keep their edit file
+in) and the Manchester syntax (``.omn``). The file is opened as an OWL 2 ontology and written back as
+RDF/XML by the OWL 2 mapping to RDF, which :mod:`mcqa_probes.knowledge.rdf` then reads as any
+RDF/XML file: the same ontology in any of the syntaxes gives the same graph and the same probe files.
+The prefixes the file declares (``Prefix(obo:=<...>)``, ``<Prefix name="obo" .../>``) are bound in
+the graph, as an RDF/XML file's ``xmlns:obo`` is, so concept ids keep them.
+
+One shim: an OWL/XML file that declares XML entities in its DOCTYPE (Protégé 4 wrote
+``<!ENTITY xsd "http://www.w3.org/2001/XMLSchema#">`` and ``datatypeIRI="&xsd;string"``), which
+py-horned-owl's XML parser does not expand, has them expanded first, each line kept where it was.
+
+A parse error is a :class:`~mcqa_probes.knowledge.ontology.SourceError` with the line where the
+parser gives one (or, for XML that is not well formed, where Python's XML parser finds it).
+"""
+import contextlib
+import os
+import re
+import sys
+from typing import Optional, Tuple
+
+from mcqa_probes.knowledge.ontology import SourceError, not_utf8, source_text
+
+#: the syntaxes read here, by py-horned-owl's name for them, as an error names them
+OWL_SYNTAXES = {"owx": "OWL/XML", "ofn": "OWL functional syntax", "omn": "OWL Manchester syntax"}
+
+_DOCTYPE = re.compile(r"<!DOCTYPE\b[^\[>]*(?:\[(.*?)\])?\s*>", re.DOTALL)
+_ENTITY = re.compile(r"""<!ENTITY\s+([\w.-]+)\s+(?:"([^"]*)"|'([^']*)')\s*>""")
+
+
+def expand_entities(text: str) -> str:
+    """``text`` with the internal XML entities its DOCTYPE declares written out (``&xsd;string`` ->
+    ``http://www.w3.org/2001/XMLSchema#string``) and the DOCTYPE left as blank lines, so that every
+    other line keeps its number; the text as it is where it declares none."""
+    doctype = _DOCTYPE.search(text)
+    if doctype is None:
+        return text
+    entities = {match.group(1): match.group(2) if match.group(2) is not None else match.group(3)
+                for match in _ENTITY.finditer(doctype.group(1) or "")}
+    body = text[:doctype.start()] + "\n" * doctype.group(0).count("\n") + text[doctype.end():]
+    if not entities:
+        return body
+    pattern = re.compile("&(" + "|".join(re.escape(name) for name in entities) + ");")
+    return pattern.sub(lambda match: entities[match.group(1)], body)
+
+
+def _line_of_byte(text: str, offset: int) -> int:
+    """The line of the last character before byte ``offset`` that is not white space (the OWL/XML
+    parser gives the place after the tag it rejects)."""
+    return text.encode("utf-8")[:offset].rstrip().count(b"\n") + 1
+
+
+def _line_of_context(text: str, line: int, context: str) -> int:
+    """The line nearest ``line`` whose text is ``context`` (the Manchester parser counts lines from its
+    first one that is not blank), else ``line``."""
+    lines = text.split("\n")
+    near = [number for number in range(max(1, line - 3), min(len(lines), line + 3) + 1)
+            if lines[number - 1].strip() == context.strip()]
+    return min(near, key=lambda number: abs(number - line)) if near else line
+
+
+def _where(message: str, text: str, syntax: str) -> Tuple[str, Optional[int]]:
+    """What py-horned-owl's error says, in a few words, and its line: the functional and Manchester
+    parsers give ``line_col: Pos((line, column))``, the OWL/XML one a ``BytePosition`` (0 where it
+    knows none) or nothing, where Python's XML parser tells where the XML is not well formed."""
+    line: Optional[int] = None
+    context = re.search(r'line: "((?:[^"\\]|\\.)*)"', message)
+    found = re.search(r"line_col: Pos\(\((\d+), \d+\)\)", message)
+    if found:
+        line = int(found.group(1))
+        if context and context.group(1).strip():
+            line = _line_of_context(text, line, context.group(1))
+    else:
+        found = re.search(r"BytePosition\((\d+)\)", message)
+        if found and int(found.group(1)) > 0:
+            offset = int(found.group(1))
+            # the parser has read on past the element it names ("Unexpected tag: found SubClassOff")
+            tag = re.search(r'ValidityError\("[^"]*found (\w+)', message)
+            start = text.encode("utf-8").rfind(b"<" + tag.group(1).encode(), 0, offset) if tag else -1
+            line = _line_of_byte(text, start + 1 if start >= 0 else offset)
+    expected = re.search(r"positives: \[([^\]]*)\]", message)
+    validity = re.search(r'ValidityError\("((?:[^"\\]|\\.)*)"', message)
+    end_tag = re.search(r'MismatchedEndTag \{ expected: "([^"]*)", found: "([^"]*)"', message)
+    if expected:
+        reason = f"expected {' or '.join(expected.group(1).split(', ')) or 'something else'}"
+        if context and context.group(1).strip():
+            reason += f" at: {context.group(1).strip()[:80]}"
+    elif end_tag:
+        reason = f"mismatched end tag (expected </{end_tag.group(1)}>, found </{end_tag.group(2)}>)"
+    elif validity:
+        reason = validity.group(1)
+    else:
+        reason = re.sub(r"^Failed to open ontology:\s*", "", message)[:200]
+    if syntax == "owx":
+        malformed = _xml_error(text)
+        if malformed is not None:     # XML that is not well formed: where Python's XML parser says
+            return malformed
+    return reason, line
+
+
+def _xml_error(text: str) -> Optional[Tuple[str, int]]:
+    """What Python's XML parser says of ``text`` where it is not well formed XML, and the line (None
+    where it is well formed)."""
+    import xml.parsers.expat  # lazy: only for an OWL/XML file py-horned-owl could not read
+
+    parser = xml.parsers.expat.ParserCreate()
+    try:
+        parser.Parse(text.encode("utf-8"), True)
+    except xml.parsers.expat.ExpatError as error:
+        what = re.sub(r"^not well-formed \((.*)\)$", r"\1", xml.parsers.expat.ErrorString(error.code))
+        return f"XML that is not well formed ({what})", error.lineno
+    return None
+
+
+def owl_syntax_as_rdf(path: str, syntax: str) -> Tuple[str, list]:
+    """``path`` in ``syntax`` (a key of :data:`OWL_SYNTAXES`) as RDF/XML text, with the ``(prefix,
+    namespace)`` pairs it declares; a :class:`SourceError` where it cannot be read."""
+    import pyhornedowl  # lazy: needed only for these syntaxes
+
+    name = OWL_SYNTAXES[syntax]
+    encoding_error = not_utf8(path, f"a UTF-8 {name} file")
+    if encoding_error is not None:
+        raise encoding_error
+    text = source_text(path).lstrip("\ufeff")
+    if syntax == "owx":
+        text = expand_entities(text)
+    try:
+        with _quiet_stderr():     # a Rust panic prints its own message on file descriptor 2 first
+            ontology = pyhornedowl.open_ontology_from_string(text, syntax)
+    except BaseException as error:  # a Rust panic is pyo3's PanicException, a BaseException
+        if isinstance(error, (KeyboardInterrupt, SystemExit)):
+            raise
+        reason, line = _where(str(error), text, syntax)
+        raise SourceError(path, f"not valid {name}: {reason}", line) from None
+    try:
+        with _quiet_stderr():
+            rdf_xml = ontology.save_to_string("owl")
+    except BaseException as error:
+        if isinstance(error, (KeyboardInterrupt, SystemExit)):
+            raise
+        raise SourceError(path, f"read as {name}, but py-horned-owl cannot write it as RDF ({type(error).__name__}: "
+                                f"{str(error)[:120]}); save the ontology as RDF/XML or Turtle") from None
+    prefixes = [(str(prefix), str(namespace)) for prefix, namespace in ontology.prefix_mapping]
+    # XML 1.0 has no control characters; py-horned-owl writes a literal's as they are (a text syntax holds them)
+    return _XML_CONTROL.sub("", rdf_xml), prefixes
+
+
+@contextlib.contextmanager
+def _quiet_stderr():
+    """File descriptor 2 sent to nothing while the block runs (what Rust code prints there goes past
+    Python's ``sys.stderr``), so that a failure is the build's one error line."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+#: the characters XML 1.0 does not allow, not even as a character reference
+_XML_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
