@@ -62,7 +62,11 @@ def _line_of_context(text: str, line: int, context: str) -> int:
 def _where(message: str, text: str, syntax: str) -> Tuple[str, Optional[int]]:
     """What py-horned-owl's error says, in a few words, and its line: the functional and Manchester
     parsers give ``line_col: Pos((line, column))``, the OWL/XML one a ``BytePosition`` (0 where it
-    knows none) or nothing, where Python's XML parser tells where the XML is not well formed."""
+    knows none); OWL/XML that is not well formed XML is said as Python's XML parser says it."""
+    if syntax == "owx":
+        malformed = _xml_error(text)
+        if malformed is not None:
+            return malformed
     line: Optional[int] = None
     context = re.search(r'line: "((?:[^"\\]|\\.)*)"', message)
     found = re.search(r"line_col: Pos\(\((\d+), \d+\)\)", message)
@@ -80,21 +84,14 @@ def _where(message: str, text: str, syntax: str) -> Tuple[str, Optional[int]]:
             line = _line_of_byte(text, start + 1 if start >= 0 else offset)
     expected = re.search(r"positives: \[([^\]]*)\]", message)
     validity = re.search(r'ValidityError\("((?:[^"\\]|\\.)*)"', message)
-    end_tag = re.search(r'MismatchedEndTag \{ expected: "([^"]*)", found: "([^"]*)"', message)
     if expected:
         reason = f"expected {' or '.join(expected.group(1).split(', ')) or 'something else'}"
         if context and context.group(1).strip():
             reason += f" at: {context.group(1).strip()[:80]}"
-    elif end_tag:
-        reason = f"mismatched end tag (expected </{end_tag.group(1)}>, found </{end_tag.group(2)}>)"
     elif validity:
         reason = validity.group(1)
     else:
         reason = re.sub(r"^Failed to open ontology:\s*", "", message)[:200]
-    if syntax == "owx":
-        malformed = _xml_error(text)
-        if malformed is not None:     # XML that is not well formed: where Python's XML parser says
-            return malformed
     return reason, line
 
 
