@@ -122,36 +122,38 @@ def owl_syntax_as_rdf(path: str, syntax: str) -> Tuple[str, list]:
     if syntax == "owx":
         text = expand_entities(text)
     try:
-        with _quiet_stderr():     # a Rust panic prints its own message on file descriptor 2 first
+        with _rust_call():
             ontology = pyhornedowl.open_ontology_from_string(text, syntax)
-    except BaseException as error:  # a Rust panic is pyo3's PanicException, a BaseException
-        if isinstance(error, (KeyboardInterrupt, SystemExit)):
-            raise
+    except (ValueError, RuntimeError) as error:
         reason, line = _where(str(error), text, syntax)
         raise SourceError(path, f"not valid {name}: {reason}", line) from None
     try:
-        with _quiet_stderr():
+        with _rust_call():
             rdf_xml = ontology.save_to_string("owl")
-    except BaseException as error:
-        if isinstance(error, (KeyboardInterrupt, SystemExit)):
-            raise
-        raise SourceError(path, f"read as {name}, but py-horned-owl cannot write it as RDF ({type(error).__name__}: "
-                                f"{str(error)[:120]}); save the ontology as RDF/XML or Turtle") from None
+    except (ValueError, RuntimeError) as error:
+        raise SourceError(path, f"read as {name}, but py-horned-owl cannot write it as RDF ({str(error)[:140]}); "
+                                "save the ontology as RDF/XML or Turtle") from None
     prefixes = [(str(prefix), str(namespace)) for prefix, namespace in ontology.prefix_mapping]
     # XML 1.0 has no control characters; py-horned-owl writes a literal's as they are (a text syntax holds them)
     return _XML_CONTROL.sub("", rdf_xml), prefixes
 
 
 @contextlib.contextmanager
-def _quiet_stderr():
-    """File descriptor 2 sent to nothing while the block runs (what Rust code prints there goes past
-    Python's ``sys.stderr``), so that a failure is the build's one error line."""
+def _rust_call():
+    """A call into py-horned-owl: file descriptor 2 sent to nothing while it runs (a Rust panic prints
+    its own message there, past Python's ``sys.stderr``), and a panic (pyo3's ``PanicException``, a
+    ``BaseException``) raised as a ``RuntimeError`` that names it, so that a failure is the build's one
+    error line."""
     sys.stderr.flush()
     saved = os.dup(2)
     try:
         with open(os.devnull, "w") as devnull:
             os.dup2(devnull.fileno(), 2)
             yield
+    except (Exception, KeyboardInterrupt, SystemExit, GeneratorExit):
+        raise
+    except BaseException as error:
+        raise RuntimeError(f"{type(error).__name__}: {error}") from None
     finally:
         os.dup2(saved, 2)
         os.close(saved)
