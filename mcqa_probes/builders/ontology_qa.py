@@ -48,7 +48,7 @@ from mcqa_probes.builders.hops import Taxonomy
 from mcqa_probes.builders.ontology_templates import (
     NO_CONTEXT, every_frame_words, ontology_template_ids, relation_phrase, render_ontology_stem,
 )
-from mcqa_probes.builders.templates import lemma_set, render_stem, surface, template_ids
+from mcqa_probes.builders.templates import find_surface_form, lemma_set, render_stem, surface, template_ids
 from mcqa_probes.builders.wordnetqa import WordNetQABuilder, merged_settings
 from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph, Relation, RelationView
 from mcqa_probes.knowledge.identifiers import relation_probe_name
@@ -80,6 +80,8 @@ ONTOLOGY_SETTINGS: Dict[str, object] = {
     "min_answer_pool": 20,
 }
 MASK = "___"
+#: what :meth:`OntologyQABuilder._example_context` returns for a question to drop (``leakage: drop``)
+_DROPPED = ("", "")
 
 
 def ontology_settings(settings: Optional[dict] = None) -> dict:
@@ -436,13 +438,20 @@ class OntologyQABuilder(WordNetQABuilder):
             own_answer = surface(names[index % len(names)])       # index counts every variant
         if template_kind == "definitions" and mentions(concept.definition, concept.lemmas, self.language):
             summary["definition_names_its_concept"] = summary.get("definition_names_its_concept", 0) + 1
-        if template_id.split("+")[0].startswith("ctx") and concept_id not in self.contexts():
-            # the source has example sentences, but not for this concept: the definition frames instead
-            own = ontology_template_ids(template_kind, bool(self.settings["definition_context"]))
-            template_id = own[int(hashlib.sha1(template_id.encode("utf-8")).hexdigest(), 16) % len(own)]
-        if template_id.split("+")[0].startswith("ctx"):     # the paper's frames around an example sentence
-            usable = self.contexts()[concept_id]
-            sentence, form = usable[(index + variant) % len(usable)]
+        example = None
+        if template_id.split("+")[0].startswith("ctx"):
+            example = self._example_context(kind, concept, answer, (index + variant))
+            if example is _DROPPED:
+                return None
+            if example is None:
+                # the source has example sentences, but not for this concept (or none that still
+                # shows the term once the answer is masked): the definition frames instead
+                own = ontology_template_ids(template_kind, bool(self.settings["definition_context"]))
+                template_id = own[int(hashlib.sha1(template_id.encode("utf-8")).hexdigest(), 16) % len(own)]
+        if example is not None:     # the paper's frames around an example sentence
+            sentence, form = example
+            if kind != "definitions":
+                template_id = self._template_not_naming(template_kind, template_id, answer.lemmas)
             stem = render_stem(kind, template_id, sentence=sentence, word=form, definition=concept.definition)
             context = sentence
         else:
@@ -488,6 +497,32 @@ class OntologyQABuilder(WordNetQABuilder):
             notes["leakage"] = "masked"
         return stem, notes, own_answer
 
+    def _example_context(self, kind: str, concept: Concept, answer: Concept, turn: int):
+        """The ``(example sentence, term as written there)`` that the paper's frames quote, the
+        ``turn``-th of the concept's, or None when it has none. A sentence that names the answer of an
+        ISA question ("A knife is a cutting tool ...") gets the definition's treatment (``leakage``:
+        masked and counted, or the question dropped: :data:`_DROPPED`); None when the term is no
+        longer in it once masked (a hyponym *bread knife* in an example of *knife*)."""
+        usable = self.contexts().get(concept.id)
+        if not usable:
+            return None
+        sentence, form = usable[turn % len(usable)]
+        if kind == "definitions":
+            return sentence, form
+        masked, hits = mask_names(sentence, answer.lemmas, MASK, self.language)
+        if not hits:
+            return sentence, form
+        summary = self.summary
+        if self.settings["leakage"] == "drop":
+            summary["example_leakage_dropped"] = summary.get("example_leakage_dropped", 0) + 1
+            return _DROPPED
+        form = find_surface_form(concept, masked, self.graph.irregular_forms)
+        if form is None:
+            summary["example_leakage_reframed"] = summary.get("example_leakage_reframed", 0) + 1
+            return None
+        summary["example_leakage_masked"] = summary.get("example_leakage_masked", 0) + 1
+        return masked, form
+
     def _template_not_naming(self, template_kind: str, template_id: str, names) -> str:
         """``template_id``, or where its own words name the answer (``Which choice names one type of``,
         answer *Name*) the next template of the probe, in order, that does not: a stem that shares its
@@ -503,7 +538,9 @@ class OntologyQABuilder(WordNetQABuilder):
                 each for each, words in frames if named and mentions(words, key[1]))
         if template_id not in naming:
             return template_id
-        order = ontology_template_ids(template_kind, template_id.split("+")[0] != NO_CONTEXT)
+        context_id = template_id.split("+")[0]
+        order = (template_ids(template_kind) if context_id.startswith("ctx")
+                 else ontology_template_ids(template_kind, context_id != NO_CONTEXT))
         start = order.index(template_id)
         for other in order[start + 1:] + order[:start]:
             if other not in naming:

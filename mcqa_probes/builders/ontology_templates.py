@@ -15,6 +15,10 @@ import functools
 import re
 from typing import Dict, List, Tuple
 
+from mcqa_probes.builders.templates import CONTEXT_FRAMES as PAPER_CONTEXT_FRAMES
+from mcqa_probes.builders.templates import QUESTION_FRAMES as PAPER_QUESTION_FRAMES
+from mcqa_probes.builders.templates import template_ids as paper_template_ids
+
 #: Context frames: the term ``{w}`` with its definition ``{d}``; a comma and a question frame follow.
 DEFINITION_CONTEXT_FRAMES: Dict[str, str] = {
     "dctx0": "Where '{w}' is defined as '{d}'",
@@ -75,26 +79,32 @@ def render_ontology_stem(kind: str, template_id: str, *, word: str, definition: 
 
 
 #: the templates' function words: an answer sharing one (alanine's *A*, *as* the plural of *a*,
-#: arsenic's *As*) is not named by the template
+#: arsenic's *As*) is not named by the template (the second line: those of the paper's frames)
 FUNCTION_WORDS = frozenset("a an as is of to the for where what which does these also more one another same "
-                           "best".split())
+                           "best in from by be can would its has when under within".split())
 
 
 def frame_words(kind: str, template_id: str) -> str:
-    """A template's own content words: its frames without the term, the definition, the relation's
-    name and the function words (``| choice names | type |``), to find an answer that a template
-    would name (:func:`~mcqa_probes.knowledge.text.mentions`)."""
+    """A template's own content words: its frames without the term, the definition (or example
+    sentence), the relation's name and the function words (``| choice names | type |``), to find an
+    answer that a template would name (:func:`~mcqa_probes.knowledge.text.mentions`). The paper's
+    frames around an example sentence (``ctx3+hyper5``) are read from :mod:`.templates`."""
     context_id, question_id = template_id.split("+")
-    text = QUESTION_FRAMES[kind][question_id].format(w="", r="")
-    if context_id != NO_CONTEXT:
-        text = f"{DEFINITION_CONTEXT_FRAMES[context_id].format(w='', d='')}, {text}"
+    if context_id in PAPER_CONTEXT_FRAMES:
+        text = f"{PAPER_CONTEXT_FRAMES[context_id].format(s='')}, {PAPER_QUESTION_FRAMES[kind][question_id].format(w='')}"
+    else:
+        text = QUESTION_FRAMES[kind][question_id].format(w="", r="")
+        if context_id != NO_CONTEXT:
+            text = f"{DEFINITION_CONTEXT_FRAMES[context_id].format(w='', d='')}, {text}"
     return re.sub(r"[A-Za-z]+", lambda word: "|" if word.group().lower() in FUNCTION_WORDS else word.group(), text)
 
 
 @functools.lru_cache(maxsize=None)
 def every_frame_words(kind: str) -> Tuple[Tuple[str, str], ...]:
-    """Every template id of a probe kind, with and without a context, with its :func:`frame_words`."""
-    ids = sorted({*ontology_template_ids(kind, True), *ontology_template_ids(kind, False)})
+    """Every template id of a probe kind, with and without a context (and the paper's frames around
+    an example sentence, for the kinds that have them), with its :func:`frame_words`."""
+    ids = sorted({*ontology_template_ids(kind, True), *ontology_template_ids(kind, False),
+                  *(paper_template_ids(kind) if kind in PAPER_QUESTION_FRAMES else ())})
     return tuple((each, frame_words(kind, each)) for each in ids)
 
 

@@ -290,6 +290,89 @@ def test_a_concept_with_an_example_sentence_is_asked_in_the_papers_context_frame
         assert not question.notes["template"].startswith("ctx")
 
 
+def kitchen_with(tmp_path, **replacements):
+    """kitchen_skos.ttl with some of its text replaced, read as the build reads it."""
+    text = (ONTOLOGIES / "kitchen_skos.ttl").read_text()
+    for old, new in replacements.values():
+        assert old in text
+        text = text.replace(old, new)
+    source = tmp_path / "kitchen.ttl"
+    source.write_text(text)
+    return load_source(source)
+
+
+KNIFE_EXAMPLE = "She cut the bread with a sharp knife."
+
+
+@pytest.mark.parametrize("leakage", ["mask", "drop"])
+def test_an_example_sentence_naming_the_answer_is_masked_or_the_question_dropped(tmp_path, leakage):
+    """The paper's frames quote the example sentence: where it names the hypernym asked for ("A knife
+    is the cutting tool ..."), or the hyponym, it gets a definition's treatment."""
+    sentence = "A knife is the cutting tool she used when the chef's knife was dull."
+    graph = kitchen_with(tmp_path, example=(KNIFE_EXAMPLE, sentence))
+    plain = kitchen_with(tmp_path / "..", example=(KNIFE_EXAMPLE, KNIFE_EXAMPLE))
+    for probe, answer_id, answer in (("hypernymy", "k:cutting_tool", "cutting tool"),
+                                     ("hyponymy", "k:chef_knife", "chef's knife")):
+        builder, questions = build(graph, probe, leakage=leakage)
+        _, before = build(plain, probe, leakage=leakage)
+        asked = [q for q in questions if q.concept == "k:knife" and q.notes["answer_id"] == answer_id]
+        control = [q for q in before if q.concept == "k:knife" and q.notes["answer_id"] == answer_id]
+        assert control and all(q.notes["template"].startswith("ctx") for q in control)
+        # counted once per stem (the question of each distractor family shares it)
+        if leakage == "drop":
+            assert not asked and builder.summary["example_leakage_dropped"] == len({q.stem for q in control})
+            continue
+        assert len(asked) == len(control) and builder.summary["example_leakage_masked"] == len({q.stem for q in asked})
+        for question in asked:
+            assert question.notes["template"].startswith("ctx") and "'knife'" in question.stem
+            assert answer not in question.stem and question.notes["context"] in question.stem
+            assert question.notes["context"] == sentence.replace(answer, "___")
+            assert question.notes["leakage"] == "masked"
+        # the other answers' questions quote the sentence as it is
+        others = [q for q in questions if q.concept == "k:knife" and q.notes["answer_id"] != answer_id]
+        assert all(sentence in q.stem for q in others)
+
+
+def test_an_example_sentence_whose_term_is_inside_the_answer_gives_way_to_the_definition(tmp_path):
+    """Masking *bread knife* in "She cut the loaf with a bread knife." leaves no *knife* to ask about:
+    the question is asked in the definition frames instead, and counted."""
+    graph = kitchen_with(tmp_path, example=(KNIFE_EXAMPLE, "She cut the loaf with a bread knife."))
+    builder, questions = build(graph, "hyponymy")
+    bread = [q for q in questions if q.concept == "k:knife" and q.notes["answer_id"] == "k:bread_knife"]
+    chef = [q for q in questions if q.concept == "k:knife" and q.notes["answer_id"] == "k:chef_knife"]
+    assert bread and chef and builder.summary["example_leakage_reframed"] == len({q.stem for q in bread})
+    for question in bread:
+        assert not question.notes["template"].startswith("ctx") and "loaf" not in question.stem
+        assert "bread knife" not in question.stem
+    assert all(q.notes["template"].startswith("ctx") and "loaf" in q.stem for q in chef)
+
+
+def test_no_paper_frame_names_its_answer_in_its_own_words(tmp_path):
+    """*cutting tool* called *kind*: "'knife' refers to a kind of" is not asked with the answer
+    *kind*; another of the paper's frames is, around the same example sentence."""
+    from mcqa_probes.builders.ontology_templates import frame_words
+    from mcqa_probes.knowledge.text import mentions
+
+    graph = kitchen_with(tmp_path, label=('skos:prefLabel "cutting tool"@en', 'skos:prefLabel "kind"@en'))
+    moved = 0
+    for probe in ("hypernymy", "hyponymy"):
+        for seed in range(4):
+            builder = OntologyQABuilder(graph, {})
+            for question in builder.build(probe, random.Random(f"{seed}:{probe}")):
+                answer = question.choices[question.answer_index]
+                assert not mentions(frame_words(probe, question.notes["template"]), [answer]), question.stem
+                if question.concept == "k:knife":
+                    assert question.notes["template"].startswith("ctx")
+            moved += builder.summary.get("template_names_answer", 0)
+    assert moved
+    builder = OntologyQABuilder(graph, {})
+    builder.summary = {}
+    assert builder._template_not_naming("hypernymy", "ctx1+hyper0", ("kind",)) == "ctx1+hyper1"
+    assert builder._template_not_naming("hypernymy", "ctx1+hyper2", ("category",)).startswith("ctx1+")
+    # "In the example": *In* is a function word, as *A* is
+    assert builder._template_not_naming("hypernymy", "ctx1+hyper0", ("In",)) == "ctx1+hyper0"
+
+
 @pytest.fixture(scope="module")
 def namesakes(tmp_path_factory):
     """vehicles, with watercraft also called "sail" (the name of a vehicle component)."""
