@@ -31,7 +31,8 @@ for ontologies:
   plurals) of a name are not its synonyms.
 * **definition leakage**: a definition in a stem that names the answer (genus-first definitions
   name the parent the hypernymy probe asks for) has that name masked (``___``), or the question is
-  dropped with ``leakage: drop``; a definition that names its own concept is masked in every choice
+  dropped with ``leakage: drop`` (an example sentence that the paper's frames quote alike); a
+  definition that names its own concept is masked in every choice
   of the definitions probe, and one that says nothing once masked ("A hospital.") is not usable.
   Each count goes to the probe's validity summary, with the answers that are named inside the
   question's term ("drug-induced lupus" is a kind of "lupus": kept, counted; the question-to-choice
@@ -65,7 +66,7 @@ ONTOLOGY_SETTINGS: Dict[str, object] = {
     # size people score (about 12 questions per concept in hypernymy) in a build that costs little
     # more than reading the source
     "max_concepts": 2500,
-    # mask | drop: what to do with a definition in a stem that names the answer
+    # mask | drop: what to do with a definition (or example sentence) in a stem that names the answer
     "leakage": "mask",
     # use the concept's definition as the context of ISA and relation questions
     "definition_context": True,
