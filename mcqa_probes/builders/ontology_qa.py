@@ -47,9 +47,10 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 from mcqa_probes.builders.distractors import Family, probe_families
 from mcqa_probes.builders.hops import Taxonomy
 from mcqa_probes.builders.ontology_templates import (
-    NO_CONTEXT, every_frame_words, ontology_template_ids, relation_phrase, render_ontology_stem,
+    NO_CONTEXT, every_frame_words, ontology_template_ids, relation_phrase, render_example_stem, render_ontology_stem,
+    template_language,
 )
-from mcqa_probes.builders.templates import find_surface_form, lemma_set, render_stem, surface, template_ids
+from mcqa_probes.builders.templates import find_surface_form, lemma_set, surface, template_ids
 from mcqa_probes.builders.wordnetqa import WordNetQABuilder, merged_settings
 from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph, Relation, RelationView
 from mcqa_probes.knowledge.identifiers import relation_probe_name
@@ -152,6 +153,8 @@ class OntologyQABuilder(WordNetQABuilder):
         #: the source's language as given (None: English), for the English-only plural rules
         self.language_code = language
         self.english = is_english(language)
+        #: the language of the question templates: None for English (and a language without templates)
+        self.template_language = template_language(language)
         self._spellings: Dict[str, List[str]] = {}
         self._names: Dict[str, FrozenSet[str]] = {}
         self._terms: Dict[str, str] = {}
@@ -453,7 +456,8 @@ class OntologyQABuilder(WordNetQABuilder):
             sentence, form = example
             if kind != "definitions":
                 template_id = self._template_not_naming(template_kind, template_id, answer.lemmas)
-            stem = render_stem(kind, template_id, sentence=sentence, word=form, definition=concept.definition)
+            stem = render_example_stem(kind, template_id, sentence=sentence, word=form, definition=concept.definition,
+                                       language=self.template_language)
             context = sentence
         else:
             definition = ""
@@ -473,9 +477,12 @@ class OntologyQABuilder(WordNetQABuilder):
             if kind != "definitions":
                 template_id = self._template_not_naming(template_kind, template_id,
                                                         answer.lemmas if own_answer is None else (own_answer,))
-            relation_name = relation_phrase(self.graph.info["name"]) if self.relation is not None else ""
+            relation_name = ""
+            if self.relation is not None:       # another language's frames name the relation as given
+                relation_name = self.graph.info["name"]
+                relation_name = relation_phrase(relation_name) if self.template_language is None else relation_name
             stem = render_ontology_stem(template_kind, template_id, word=term, definition=definition,
-                                        relation=relation_name)
+                                        relation=relation_name, language=self.template_language)
         if kind in ("hypernymy", "hyponymy"):
             inner, outer = (answer, concept) if kind == "hypernymy" else (concept, answer)
             if any(mentions(name.replace("_", " "), inner.lemmas, self.language) for name in outer.lemmas):
@@ -531,12 +538,12 @@ class OntologyQABuilder(WordNetQABuilder):
         Counted in the validity summary; kept if every one does."""
         key = (template_kind, tuple(names))
         naming = self._naming_templates.get(key)
-        if naming is None:       # the templates' words are English whatever the source's language
-            frames = every_frame_words(template_kind)
+        if naming is None:
+            frames = every_frame_words(template_kind, self.template_language)
             # almost no answer is named by any template: one test of all their words first
-            named = mentions(" | ".join(words for _, words in frames), key[1])
+            named = mentions(" | ".join(words for _, words in frames), key[1], self.language)
             naming = self._naming_templates[key] = frozenset(
-                each for each, words in frames if named and mentions(words, key[1]))
+                each for each, words in frames if named and mentions(words, key[1], self.language))
         if template_id not in naming:
             return template_id
         context_id = template_id.split("+")[0]

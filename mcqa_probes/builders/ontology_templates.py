@@ -13,10 +13,12 @@ with its readable name as a verb phrase ``{r}`` (:func:`relation_phrase`: "is pa
 """
 import functools
 import re
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
+from mcqa_probes.builders.template_languages import LANGUAGE_FRAMES, LanguageFrames
 from mcqa_probes.builders.templates import CONTEXT_FRAMES as PAPER_CONTEXT_FRAMES
 from mcqa_probes.builders.templates import QUESTION_FRAMES as PAPER_QUESTION_FRAMES
+from mcqa_probes.builders.templates import render_stem
 from mcqa_probes.builders.templates import template_ids as paper_template_ids
 
 #: Context frames: the term ``{w}`` with its definition ``{d}``; a comma and a question frame follow.
@@ -68,14 +70,51 @@ def ontology_template_ids(kind: str, with_context: bool) -> List[str]:
     return [f"{c}+{q}" for c in sorted(DEFINITION_CONTEXT_FRAMES) for q in questions]
 
 
-def render_ontology_stem(kind: str, template_id: str, *, word: str, definition: str = "", relation: str = "") -> str:
-    """The stem of one question; a template with a context needs ``definition``."""
+def template_language(language: Optional[str]) -> Optional[str]:
+    """The code of the language whose templates ask a source read in ``language`` (``fr-CA`` ->
+    ``fr``), or None: English, for English and for a language without templates of its own
+    (:data:`~.template_languages.LANGUAGE_FRAMES`)."""
+    code = (language or "en").lower().replace("_", "-").split("-")[0]
+    return code if code in LANGUAGE_FRAMES else None
+
+
+def language_frames(language: Optional[str]) -> LanguageFrames:
+    """The templates of :func:`template_language` (English where it is None)."""
+    return LANGUAGE_FRAMES.get(template_language(language), ENGLISH)
+
+
+def _start_sentence(text: str) -> str:
+    """``text`` with its first letter upper case (after Spanish ``¿``)."""
+    head = 2 if text[:1] in "¿¡" else 1
+    return text[:head - 1] + text[head - 1:head].upper() + text[head:]
+
+
+def _join(frames: LanguageFrames, context: str, question: str) -> str:
+    return f"{context}{frames.joiner}{question if frames.joiner == ', ' else _start_sentence(question)}"
+
+
+def render_ontology_stem(kind: str, template_id: str, *, word: str, definition: str = "", relation: str = "",
+                         language: Optional[str] = None) -> str:
+    """The stem of one question, in ``language``'s templates (:func:`language_frames`); a template
+    with a context needs ``definition``."""
+    frames = language_frames(language)
     context_id, question_id = template_id.split("+")
-    question = QUESTION_FRAMES[kind][question_id].format(w=word, r=relation)
+    question = frames.question[kind][question_id].format(w=word, r=relation)
     if context_id == NO_CONTEXT:
-        return question[:1].upper() + question[1:]
-    context = DEFINITION_CONTEXT_FRAMES[context_id].format(w=word, d=" ".join(definition.split()))
-    return f"{context}, {question}"
+        return _start_sentence(question)
+    return _join(frames, frames.context[context_id].format(w=word, d=" ".join(definition.split())), question)
+
+
+def render_example_stem(kind: str, template_id: str, *, sentence: str, word: str, definition: str = "",
+                        language: Optional[str] = None) -> str:
+    """The stem of a question in the paper's frames around an example sentence: in English
+    :func:`~.templates.render_stem`'s, as for WordNet; in another language with templates its own."""
+    if template_language(language) is None:
+        return render_stem(kind, template_id, sentence=sentence, word=word, definition=definition)
+    frames = language_frames(language)
+    context_id, question_id = template_id.split("+")
+    context = frames.example_context[context_id].format(s=" ".join(sentence.split()))
+    return _join(frames, context, frames.example_question[kind][question_id].format(w=word))
 
 
 #: the templates' function words: an answer sharing one (alanine's *A*, *as* the plural of *a*,
@@ -84,33 +123,44 @@ FUNCTION_WORDS = frozenset("a an as is of to the for where what which does these
                            "best in from by be can would its has when under within".split())
 
 
-def frame_words(kind: str, template_id: str) -> str:
+def frame_words(kind: str, template_id: str, language: Optional[str] = None) -> str:
     """A template's own content words: its frames without the term, the definition (or example
     sentence), the relation's name and the function words (``| choice names | type |``), to find an
-    answer that a template would name (:func:`~mcqa_probes.knowledge.text.mentions`). The paper's
-    frames around an example sentence (``ctx3+hyper5``) are read from :mod:`.templates`."""
+    answer that a template would name (:func:`~mcqa_probes.knowledge.text.mentions`); the paper's
+    frames around an example sentence (``ctx3+hyper5``) too; in ``language``'s templates."""
+    frames = language_frames(language)
     context_id, question_id = template_id.split("+")
-    if context_id in PAPER_CONTEXT_FRAMES:
-        text = f"{PAPER_CONTEXT_FRAMES[context_id].format(s='')}, {PAPER_QUESTION_FRAMES[kind][question_id].format(w='')}"
+    if context_id in frames.example_context:
+        text = (f"{frames.example_context[context_id].format(s='')}, "
+                f"{frames.example_question[kind][question_id].format(w='')}")
     else:
-        text = QUESTION_FRAMES[kind][question_id].format(w="", r="")
+        text = frames.question[kind][question_id].format(w="", r="")
         if context_id != NO_CONTEXT:
-            text = f"{DEFINITION_CONTEXT_FRAMES[context_id].format(w='', d='')}, {text}"
-    return re.sub(r"[A-Za-z]+", lambda word: "|" if word.group().lower() in FUNCTION_WORDS else word.group(), text)
+            text = f"{frames.context[context_id].format(w='', d='')}, {text}"
+    return _WORD.sub(lambda word: "|" if word.group().lower() in frames.function_words else word.group(), text)
+
+
+_WORD = re.compile(r"[^\W\d_]+")
 
 
 @functools.lru_cache(maxsize=None)
-def every_frame_words(kind: str) -> Tuple[Tuple[str, str], ...]:
+def every_frame_words(kind: str, language: Optional[str] = None) -> Tuple[Tuple[str, str], ...]:
     """Every template id of a probe kind, with and without a context (and the paper's frames around
     an example sentence, for the kinds that have them), with its :func:`frame_words`."""
     ids = sorted({*ontology_template_ids(kind, True), *ontology_template_ids(kind, False),
                   *(paper_template_ids(kind) if kind in PAPER_QUESTION_FRAMES else ())})
-    return tuple((each, frame_words(kind, each)) for each in ids)
+    return tuple((each, frame_words(kind, each, language)) for each in ids)
 
 
 #: first words that already make a relation's name a verb phrase ("has part", "contains")
 _VERB_STARTS = {"has", "have", "is", "are", "was", "were", "can", "may", "contains", "overlaps", "derives", "includes", "produces", "encodes",
                 "regulates", "precedes", "follows", "causes", "occurs", "surrounds", "connects", "composed"}
+
+
+#: the English templates as a :class:`~.template_languages.LanguageFrames`
+ENGLISH = LanguageFrames(context=DEFINITION_CONTEXT_FRAMES, question=QUESTION_FRAMES,
+                         example_context=PAPER_CONTEXT_FRAMES, example_question=PAPER_QUESTION_FRAMES,
+                         function_words=FUNCTION_WORDS)
 
 
 def relation_phrase(name: str) -> str:

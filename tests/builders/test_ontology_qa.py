@@ -702,3 +702,47 @@ def test_no_template_names_its_answer_in_its_own_words(tmp_path):
         assert builder._template_not_naming("synonymy", "none+osyn2", (code,)) == "none+osyn2"
     assert builder._template_not_naming("synonymy", "none+osyn0", ("Name",)) != "none+osyn0"
     assert builder._template_not_naming("hyponymy", "dctx1+ohypo0", ("mean",)) != "dctx1+ohypo0"
+
+
+def test_a_french_thesaurus_is_asked_in_french_templates(tmp_path):
+    """--lang fr: the definition frames, the paper's frames around a French example sentence and the
+    relation frames are French; no French template names its answer (*catégorie*)."""
+    from mcqa_probes.builders.ontology_templates import frame_words
+    from mcqa_probes.knowledge.ontology import Vocabulary
+    from mcqa_probes.knowledge.text import mentions
+
+    concepts = [("cat", "catégorie", None, "Un ensemble de choses semblables."),
+                ("outil", "outil", "cat", "Un objet qui sert à travailler."),
+                ("coupe", "instrument tranchant", "outil", "Un objet à bord affûté."),
+                ("couteau", "couteau", "coupe", "Un manche muni d’une lame."),
+                ("pain", "pain", "cat", "Un aliment cuit au four.")]
+    concepts += [(f"o{i}", f"ustensile {i}", "outil", f"Un ustensile de cuisine, modèle {i}.") for i in range(6)]
+    concepts += [(f"p{i}", f"plat {i}", "cat", f"Un plat du jour, numéro {i}.") for i in range(6)]
+    lines = ["@prefix skos: <http://www.w3.org/2004/02/skos/core#> .", "@prefix k: <http://example.org/k/> ."]
+    for key, label, parent, definition in concepts:
+        lines.append(f'k:{key} a skos:Concept ; skos:prefLabel "{label}"@fr ; skos:definition "{definition}"@fr'
+                     + (f" ; skos:broader k:{parent}" if parent else "") + " .")
+    lines.append('k:couteau skos:example "Elle coupe le pain avec un couteau bien aiguisé."@fr ; skos:related k:o1 .')
+    path = tmp_path / "cuisine.ttl"
+    path.write_text("\n".join(lines) + "\n")
+    graph = load_source(path, vocabulary=Vocabulary(lang="fr"), relations=["skos:related"])
+    assert graph["k:couteau"].examples == ("Elle coupe le pain avec un couteau bien aiguisé.",)
+    moved = 0
+    for probe in ("hypernymy", "hyponymy", "definitions"):
+        builder, questions = build(graph, probe, min_answer_depth={"n": 0})
+        assert builder.template_language == "fr" and questions
+        for question in questions:
+            template = question.notes["template"]
+            if question.concept == "k:couteau" and probe != "definitions":
+                assert template.startswith("ctx") and "Elle coupe le pain" in question.stem
+                assert question.stem.startswith(("Au sens", "Dans", "D’après", "Avec", "Quand", "À la")), question.stem
+            elif template.startswith("dctx"):
+                assert question.stem.startswith(("Sachant que", "En prenant", "Étant donné")), question.stem
+            answer = question.choices[question.answer_index]
+            if probe != "definitions":
+                assert not mentions(frame_words(probe, template, "fr"), [answer], "fr"), (question.stem, answer)
+        moved += builder.summary.get("template_names_answer", 0)
+    assert moved          # "catégorie" is an answer that two French hypernymy frames name
+    _, related = build(graph, "skos_related", relation="skos:related")
+    assert related and all("related to" in q.stem and q.stem.startswith(("Sachant que", "En prenant", "Étant donné"))
+                           for q in related)      # the relation's name as the source (or SKOS) gives it

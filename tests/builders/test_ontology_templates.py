@@ -1,9 +1,13 @@
-"""Question templates for ontologies: relation names as verb phrases, stems with and without a context."""
+"""Question templates for ontologies: relation names as verb phrases, stems with and without a context,
+in English and in the other languages that have templates."""
 import re
 
 import pytest
 
-from mcqa_probes.builders.ontology_templates import frame_words, ontology_template_ids, relation_phrase, render_ontology_stem
+from mcqa_probes.builders import templates as paper_templates
+from mcqa_probes.builders.ontology_templates import (
+    frame_words, ontology_template_ids, relation_phrase, render_example_stem, render_ontology_stem, template_language,
+)
 
 
 @pytest.mark.parametrize("name, phrase", [
@@ -34,3 +38,44 @@ def test_frame_words_keep_a_templates_content_words_only():
     words = frame_words("hyponymy", "dctx1+ohypo2")
     assert set(re.findall(r"[a-z]+", words.lower())) == {"taking", "mean", "choice", "names", "type"}
     assert set(re.findall(r"[a-z]+", frame_words("hyponymy", "none+ohypo2").lower())) == {"choice", "names", "type"}
+
+
+# ------------------------------------------------------------------ other languages
+
+
+def test_the_template_language_of_a_language_tag():
+    assert template_language("fr") == template_language("fr-CA") == template_language("FR_ca") == "fr"
+    assert template_language("nl-BE") == "nl" and template_language("de") == "de" and template_language("es") == "es"
+    for english in (None, "en", "en-GB", "pt", "ja"):         # no templates of its own: English
+        assert template_language(english) is None
+
+
+def test_stems_in_other_languages():
+    assert render_ontology_stem("hypernymy", "none+ohyper0", word="couteau", language="fr") == "'couteau' est une sorte de"
+    assert (render_ontology_stem("hypernymy", "dctx0+ohyper0", word="couteau", definition="Un  outil.", language="fr-CA")
+            == "Sachant que 'couteau' a pour définition 'Un outil.', 'couteau' est une sorte de")
+    # German and Dutch: the context is a sentence of its own, the question starts the next
+    assert (render_ontology_stem("hyponymy", "dctx1+ohypo0", word="Messer", definition="Ein Werkzeug.", language="de")
+            == "'Messer' bedeutet 'Ein Werkzeug.'. Welcher dieser Begriffe ist eine Art von 'Messer'?")
+    assert render_ontology_stem("definitions", "none+odef0", word="mes", language="nl") == "Wat betekent de term 'mes'?"
+    # Spanish: the capital after the opening question mark, none inside the sentence
+    assert render_ontology_stem("definitions", "none+odef0", word="cuchillo", language="es") == \
+        "¿Qué significa el término 'cuchillo'?"
+    assert render_ontology_stem("hyponymy", "dctx0+ohypo0", word="cuchillo", definition="Una herramienta.",
+                                language="es") == \
+        "Si 'cuchillo' se define como 'Una herramienta.', ¿cuál de estos es un tipo de 'cuchillo'?"
+    assert render_ontology_stem("relation", "none+orel1", word="soupe", relation="associé", language="fr") == \
+        "Quel terme est lié à 'soupe' par la relation 'associé' ?"
+    # the paper's frames around an example sentence: English as for WordNet, the others their own
+    assert render_example_stem("hypernymy", "ctx1+hyper0", sentence="a  knife", word="knife", language="pt") == \
+        paper_templates.render_stem("hypernymy", "ctx1+hyper0", sentence="a  knife", word="knife")
+    assert render_example_stem("hypernymy", "ctx1+hyper0", sentence="Il  coupe avec un couteau.", word="couteau",
+                               language="fr") == "Dans l’exemple 'Il coupe avec un couteau.', 'couteau' désigne une sorte de"
+    assert render_example_stem("hyponymy", "ctx3+hypo1", sentence="Das Messer schneidet.", word="Messer",
+                               language="de") == "Der Kontext ist 'Das Messer schneidet.'. Eine speziellere Art von 'Messer' ist"
+
+
+def test_frame_words_in_another_language_drop_its_function_words():
+    assert set(frame_words("hyponymy", "none+ohypo2", "fr").replace("|", " ").replace("'", " ").split()) == \
+        {"choix", "nomme", "type", "?"}
+    assert set(re.findall(r"[^\W\d_]+", frame_words("hypernymy", "ctx1+hyper0", "fr"))) == {"exemple", "désigne", "sorte"}
