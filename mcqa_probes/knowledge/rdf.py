@@ -835,7 +835,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     data.links = sorted(set(data.links), key=lambda link: link[:3])
     for relation in sorted({link[1] for link in data.links}):
         data.relation_info[relation] = _relation_info(graph, relation, lookup, cid, relation_nodes.get(relation, ()),
-                                                      path=path)
+                                                      path=path, lang=vocabulary.lang)
     return data
 
 
@@ -919,7 +919,8 @@ def relation_id_of(graph, predicate, cid) -> str:
     return str(shorthand) if shorthand else cid(predicate)
 
 
-def _relation_info(graph, relation: str, lookup: Dict[str, str], cid, used: Iterable = (), path: str = "") -> Dict:
+def _relation_info(graph, relation: str, lookup: Dict[str, str], cid, used: Iterable = (), path: str = "",
+                   lang: str = "en") -> Dict:
     import rdflib  # lazy: RDF support is needed only for RDF sources
     from rdflib.collection import Collection  # lazy: as rdflib
 
@@ -932,9 +933,12 @@ def _relation_info(graph, relation: str, lookup: Dict[str, str], cid, used: Iter
     # (BFO:0000050: the loader knows it as "part of", as for an OBO file that uses the id bare)
     info = {"name": relation_name(relation, lookup), "transitive": False, "symmetric": False, "aliases": []}
     for node in nodes:
-        label = graph.value(node, rdflib.RDFS.label)
-        if label is not None:
-            info["name"] = str(label).replace("_", " ")
+        # a property labelled in several languages is named in --lang's (else English, else the first)
+        labels = list(graph.objects(node, rdflib.RDFS.label))
+        label = (_pick(labels, lang) or _pick(labels, "en")
+                 or sorted(str(each) for each in labels if isinstance(each, rdflib.Literal)))
+        if label:
+            info["name"] = label[0].replace("_", " ")
         types = {str(t) for t in graph.objects(node, rdflib.RDF.type)}
         info["transitive"] |= OWL + "TransitiveProperty" in types
         info["symmetric"] |= OWL + "SymmetricProperty" in types

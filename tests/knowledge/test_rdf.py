@@ -669,3 +669,17 @@ def test_a_definition_naming_a_concept_dropped_for_want_of_a_label_names_its_par
     graph = load_source(path, vocabulary=Vocabulary(lang="pt"))
     assert "http://e.org/menu#Pizza" not in graph
     assert "http://e.org/menu#CheesyPizza" in set(graph.implied_hypernyms("http://e.org/menu#Margherita"))
+
+
+@pytest.mark.parametrize("order", [1, -1])
+def test_a_relation_labelled_in_several_languages_is_named_in_the_one_asked_for(tmp_path, order):
+    """``rdfs:label "has topping"@en, "a pour garniture"@fr, "hat Belag"@de``: the relation probe is
+    named in --lang's label, in English for a language it lacks, whatever the order of the labels."""
+    labels = ['"has topping"@en', '"a pour garniture"@fr', '"hat Belag"@de'][::order]
+    text = _pizza_turtle("@prefix pz: <http://e.org/pizza.owl#> .\n")
+    text += f"pz:hasTopping rdfs:label {', '.join(labels)} .\n"
+    path = tmp_path / "pizza.ttl"
+    path.write_text(text)
+    for lang, name in (("en", "has topping"), ("fr", "a pour garniture"), ("de-AT", "hat Belag"), ("pt", "has topping")):
+        graph = load_source(path, relations=["pz:hasTopping"], vocabulary=Vocabulary(lang=lang))
+        assert graph.relation_info["pz:hasTopping"]["name"] == name, lang
