@@ -10,6 +10,9 @@ Template ids read ``<context id>+<question id>`` (``none`` when there is no cont
 The definitions probe asks for the meaning of the term (no context: the definition is the answer);
 the synonymy probe asks for another name of the term; a relation probe asks along any named relation
 with its readable name as a verb phrase ``{r}`` (:func:`relation_phrase`: "is part of", "has part").
+
+These are the English templates; a source read in French, German, Spanish or Dutch is asked in
+that language's (:mod:`.template_languages`, the same ids: :func:`language_frames`).
 """
 import functools
 import re
@@ -122,6 +125,11 @@ def render_example_stem(kind: str, template_id: str, *, sentence: str, word: str
 FUNCTION_WORDS = frozenset("a an as is of to the for where what which does these also more one another same "
                            "best in from by be can would its has when under within".split())
 
+#: the English templates as a :class:`~.template_languages.LanguageFrames` (the others: there)
+ENGLISH = LanguageFrames(context=DEFINITION_CONTEXT_FRAMES, question=QUESTION_FRAMES,
+                         example_context=PAPER_CONTEXT_FRAMES, example_question=PAPER_QUESTION_FRAMES,
+                         function_words=FUNCTION_WORDS)
+
 
 def frame_words(kind: str, template_id: str, language: Optional[str] = None) -> str:
     """A template's own content words: its frames without the term, the definition (or example
@@ -155,12 +163,6 @@ def every_frame_words(kind: str, language: Optional[str] = None) -> Tuple[Tuple[
 #: first words that already make a relation's name a verb phrase ("has part", "contains")
 _VERB_STARTS = {"has", "have", "is", "are", "was", "were", "can", "may", "contains", "overlaps", "derives", "includes", "produces", "encodes",
                 "regulates", "precedes", "follows", "causes", "occurs", "surrounds", "connects", "composed"}
-
-
-#: the English templates as a :class:`~.template_languages.LanguageFrames`
-ENGLISH = LanguageFrames(context=DEFINITION_CONTEXT_FRAMES, question=QUESTION_FRAMES,
-                         example_context=PAPER_CONTEXT_FRAMES, example_question=PAPER_QUESTION_FRAMES,
-                         function_words=FUNCTION_WORDS)
 
 
 def relation_phrase(name: str) -> str:
