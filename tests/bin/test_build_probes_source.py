@@ -137,13 +137,24 @@ def test_a_probe_too_small_to_fill_every_split_is_said_so(tmp_path):
     assert "note: definitions" not in result.stdout
 
 
-def test_a_build_in_another_language_says_how_leakage_masking_finds_names(tmp_path):
+def test_a_build_in_another_language_says_how_leakage_masking_finds_names_and_which_templates_ask(tmp_path):
     french = run("--source", ONTOLOGIES / "kitchen_skos.ttl", "--lang", "fr", "--out", tmp_path / "fr", "--quiet")
     assert french.returncode == 0, french.stderr
     assert "note: leakage masking in --lang fr finds a name as written, with an English plural ending or with the same " \
            "Snowball stem" in french.stdout
     english = run("--source", ONTOLOGIES / "kitchen_skos.ttl", "--out", tmp_path / "en", "--quiet")
     assert english.returncode == 0 and "note: leakage masking" not in english.stdout
+    # the questions: French templates for --lang fr, said in a note; English ones for a language without its own
+    assert "note: the questions are asked in French templates" in french.stdout
+    stems = [json.loads(line)["question"]["stem"] for line in (tmp_path / "fr" / "hyponymy" / "train.jsonl").open()]
+    assert stems and not any(stem.startswith(("Where", "Taking", "Given", "Which", "What")) for stem in stems)
+    assert any(stem.startswith(("Sachant que", "En prenant", "Étant donné", "Lequel", "Une sorte", "Quel choix"))
+               for stem in stems)
+    portuguese = run("--source", ONTOLOGIES / "products_tsv", "--lang", "pt-BR", "--out", tmp_path / "pt", "--quiet")
+    assert portuguese.returncode == 0, portuguese.stderr
+    assert "note: no question templates in --lang pt-BR: the questions are asked in English templates (templates " \
+           "exist for en, de, es, fr, nl)" in portuguese.stdout
+    assert "questions are asked in" not in english.stdout
 
 
 def test_an_unknown_format_is_an_argument_error():
