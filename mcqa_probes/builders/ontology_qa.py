@@ -47,7 +47,7 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 from mcqa_probes.builders.distractors import Family, probe_families
 from mcqa_probes.builders.hops import Taxonomy
 from mcqa_probes.builders.ontology_templates import (
-    NO_CONTEXT, every_frame_words, ontology_template_ids, relation_phrase, render_example_stem, render_ontology_stem,
+    NO_CONTEXT, every_frame_words, ontology_template_ids, relation_wording, render_example_stem, render_ontology_stem,
     template_language,
 )
 from mcqa_probes.builders.templates import find_surface_form, lemma_set, surface, template_ids
@@ -478,9 +478,8 @@ class OntologyQABuilder(WordNetQABuilder):
                 template_id = self._template_not_naming(template_kind, template_id,
                                                         answer.lemmas if own_answer is None else (own_answer,))
             relation_name = ""
-            if self.relation is not None:       # another language's frames name the relation as given
-                relation_name = self.graph.info["name"]
-                relation_name = relation_phrase(relation_name) if self.template_language is None else relation_name
+            if self.relation is not None:
+                relation_name = relation_wording(self.graph.info["name"], self.template_language)
             stem = render_ontology_stem(template_kind, template_id, word=term, definition=definition,
                                         relation=relation_name, language=self.template_language)
         if kind in ("hypernymy", "hyponymy"):

@@ -18,7 +18,7 @@ import functools
 import re
 from typing import Dict, List, Optional, Tuple
 
-from mcqa_probes.builders.template_languages import LANGUAGE_FRAMES, LanguageFrames
+from mcqa_probes.builders.template_languages import LANGUAGE_FRAMES, RELATION_NAMES, LanguageFrames
 from mcqa_probes.builders.templates import CONTEXT_FRAMES as PAPER_CONTEXT_FRAMES
 from mcqa_probes.builders.templates import QUESTION_FRAMES as PAPER_QUESTION_FRAMES
 from mcqa_probes.builders.templates import render_stem
@@ -84,6 +84,16 @@ def template_language(language: Optional[str]) -> Optional[str]:
 def language_frames(language: Optional[str]) -> LanguageFrames:
     """The templates of :func:`template_language` (English where it is None)."""
     return LANGUAGE_FRAMES.get(template_language(language), ENGLISH)
+
+
+def relation_wording(name: str, language: Optional[str] = None) -> str:
+    """A relation's name as a stem says it: in English a verb phrase (:func:`relation_phrase`); in
+    another language with templates the name as given, a common relation's in that language
+    (``part of`` -> ``partie de``), since those frames quote the relation rather than conjugate it."""
+    code = template_language(language)
+    if code is None:
+        return relation_phrase(name)
+    return RELATION_NAMES[code].get(" ".join(name.replace("_", " ").split()).lower(), name)
 
 
 def _start_sentence(text: str) -> str:

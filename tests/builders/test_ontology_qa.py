@@ -744,5 +744,7 @@ def test_a_french_thesaurus_is_asked_in_french_templates(tmp_path):
         moved += builder.summary.get("template_names_answer", 0)
     assert moved          # "catégorie" is an answer that two French hypernymy frames name
     _, related = build(graph, "skos_related", relation="skos:related")
-    assert related and all("related to" in q.stem and q.stem.startswith(("Sachant que", "En prenant", "Étant donné"))
-                           for q in related)      # the relation's name as the source (or SKOS) gives it
+    # skos:related, "related to" in English, quoted in French
+    assert related and all("par la relation 'en relation avec'" in q.stem or "(en relation avec)" in q.stem
+                           or "selon la relation 'en relation avec'" in q.stem for q in related)
+    assert all(q.stem.startswith(("Sachant que", "En prenant", "Étant donné")) for q in related)

@@ -6,7 +6,8 @@ import pytest
 
 from mcqa_probes.builders import templates as paper_templates
 from mcqa_probes.builders.ontology_templates import (
-    frame_words, ontology_template_ids, relation_phrase, render_example_stem, render_ontology_stem, template_language,
+    frame_words, ontology_template_ids, relation_phrase, relation_wording, render_example_stem, render_ontology_stem,
+    template_language,
 )
 
 
@@ -79,3 +80,12 @@ def test_frame_words_in_another_language_drop_its_function_words():
     assert set(frame_words("hyponymy", "none+ohypo2", "fr").replace("|", " ").replace("'", " ").split()) == \
         {"choix", "nomme", "type", "?"}
     assert set(re.findall(r"[^\W\d_]+", frame_words("hypernymy", "ctx1+hyper0", "fr"))) == {"exemple", "désigne", "sorte"}
+
+
+def test_a_relation_is_worded_in_the_language_asked():
+    assert relation_wording("part_of") == relation_wording("part of", "pt") == "is part of"
+    assert relation_wording("part_of", "fr") == relation_wording("Part  of", "fr-CA") == "partie de"
+    assert relation_wording("related to", "de") == "verwandt mit" and relation_wording("has part", "nl") == "heeft deel"
+    # a name the table does not know stays as the source gives it (no English verb phrase made of it)
+    assert relation_wording("hasTopping", "es") == "hasTopping" and relation_wording("a pour garniture", "fr") == \
+        "a pour garniture"

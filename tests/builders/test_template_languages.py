@@ -27,3 +27,15 @@ def test_every_language_has_every_english_template_with_its_placeholders(languag
     for kind in QUESTION_FRAMES:
         for template_id in ontology_template_ids(kind, True) + ontology_template_ids(kind, False):
             assert re.search(r"[^\W\d_]", frame_words(kind, template_id, language)), (language, template_id)
+
+
+def test_every_language_words_the_relations_the_loader_names():
+    from mcqa_probes.builders.template_languages import RELATION_NAMES
+    from mcqa_probes.knowledge.rdf import SKOS_RELATIONS
+    from mcqa_probes.knowledge.source import KNOWN_RELATION_NAMES
+
+    known = set(KNOWN_RELATION_NAMES.values()) | {info["name"] for info in SKOS_RELATIONS.values()}
+    assert sorted(RELATION_NAMES) == sorted(LANGUAGE_FRAMES)
+    for language, names in RELATION_NAMES.items():
+        assert set(names) == known, language
+        assert len(set(names.values())) == len(names), language       # no two relations worded alike
