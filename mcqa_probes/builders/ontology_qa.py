@@ -456,8 +456,7 @@ class OntologyQABuilder(WordNetQABuilder):
             sentence, form = example
             if kind != "definitions":
                 template_id = self._template_not_naming(template_kind, template_id, answer.lemmas)
-            stem = render_example_stem(kind, template_id, sentence=sentence, word=form, definition=concept.definition,
-                                       language=self.template_language)
+            stem = render_example_stem(kind, template_id, sentence=sentence, word=form, language=self.template_language)
             context = sentence
         else:
             definition = ""

@@ -21,7 +21,6 @@ from typing import Dict, List, Optional, Tuple
 from mcqa_probes.builders.template_languages import LANGUAGE_FRAMES, RELATION_NAMES, LanguageFrames
 from mcqa_probes.builders.templates import CONTEXT_FRAMES as PAPER_CONTEXT_FRAMES
 from mcqa_probes.builders.templates import QUESTION_FRAMES as PAPER_QUESTION_FRAMES
-from mcqa_probes.builders.templates import render_stem
 from mcqa_probes.builders.templates import template_ids as paper_template_ids
 
 #: Context frames: the term ``{w}`` with its definition ``{d}``; a comma and a question frame follow.
@@ -81,6 +80,7 @@ def template_language(language: Optional[str]) -> Optional[str]:
     return code if code in LANGUAGE_FRAMES else None
 
 
+@functools.lru_cache(maxsize=None)
 def language_frames(language: Optional[str]) -> LanguageFrames:
     """The templates of :func:`template_language` (English where it is None)."""
     return LANGUAGE_FRAMES.get(template_language(language), ENGLISH)
@@ -118,12 +118,10 @@ def render_ontology_stem(kind: str, template_id: str, *, word: str, definition: 
     return _join(frames, frames.context[context_id].format(w=word, d=" ".join(definition.split())), question)
 
 
-def render_example_stem(kind: str, template_id: str, *, sentence: str, word: str, definition: str = "",
+def render_example_stem(kind: str, template_id: str, *, sentence: str, word: str,
                         language: Optional[str] = None) -> str:
-    """The stem of a question in the paper's frames around an example sentence: in English
-    :func:`~.templates.render_stem`'s, as for WordNet; in another language with templates its own."""
-    if template_language(language) is None:
-        return render_stem(kind, template_id, sentence=sentence, word=word, definition=definition)
+    """The stem of a question in the paper's frames around an example sentence (in English the
+    stem :func:`~.templates.render_stem` gives WordNet), in ``language``'s templates."""
     frames = language_frames(language)
     context_id, question_id = template_id.split("+")
     context = frames.example_context[context_id].format(s=" ".join(sentence.split()))

@@ -444,6 +444,14 @@ def _pick(values: List, lang: str, every: bool = False, untagged_alone: bool = T
     return untagged if untagged_alone else []
 
 
+def _pick_one_name(values: List, lang: str) -> List:
+    """The candidates for a single name (a scheme's title, a relation's label): :func:`_pick`'s in
+    ``lang``, else in English, else every literal, in a fixed order."""
+    import rdflib  # lazy: RDF support is needed only for RDF sources
+
+    return _pick(values, lang) or _pick(values, "en") or sorted(str(v) for v in values if isinstance(v, rdflib.Literal))
+
+
 def _version(version_info: Optional[str], version_iri: Optional[str], name: str = "") -> str:
     """The version an OBO file would give: ROBOT writes ``data-version: X`` as the version IRI
     ``http://purl.obolibrary.org/obo/<ont>/X/<ont>.owl``, so X is taken from such an IRI first."""
@@ -648,7 +656,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         titles = [*texts(scheme, rdflib.URIRef(SKOS + "prefLabel")), *texts(scheme, rdflib.RDFS.label),
                   *texts(scheme, rdflib.URIRef(SKOS_XL + "prefLabel")),
                   *(value for prop in (DC + "title", DCTERMS + "title") for value in texts(scheme, rdflib.URIRef(prop)))]
-        picked = _pick(titles, vocabulary.lang) or _pick(titles, "en") or sorted(str(t) for t in titles)
+        picked = _pick_one_name(titles, vocabulary.lang)
         name = picked[0] if picked else (cid(scheme).rsplit("/", 1)[-1].split(":")[-1] or name)
         if version == "unknown":        # the first scheme that has a version or a date (several schemes)
             stamps = [v for each in schemes for prop in (OWL + "versionInfo", DCTERMS + "modified", DC + "date",
@@ -934,9 +942,7 @@ def _relation_info(graph, relation: str, lookup: Dict[str, str], cid, used: Iter
     info = {"name": relation_name(relation, lookup), "transitive": False, "symmetric": False, "aliases": []}
     for node in nodes:
         # a property labelled in several languages is named in --lang's (else English, else the first)
-        labels = list(graph.objects(node, rdflib.RDFS.label))
-        label = (_pick(labels, lang) or _pick(labels, "en")
-                 or sorted(str(each) for each in labels if isinstance(each, rdflib.Literal)))
+        label = _pick_one_name(list(graph.objects(node, rdflib.RDFS.label)), lang)
         if label:
             info["name"] = label[0].replace("_", " ")
         types = {str(t) for t in graph.objects(node, rdflib.RDF.type)}
