@@ -146,6 +146,7 @@ def validity_lines(result: Dict[str, object]) -> List[str]:
         ("duplicates_dropped", "dropped as duplicates"), ("no_valid_distractors", "dropped: too few valid distractors"),
         ("leakage_dropped", "dropped: definition names the answer"),
         ("leakage_masked", "definition naming the answer masked"),
+        ("definition_repeats_term", "definitions that only repeat the term or the answer: asked without them"),
         ("example_leakage_dropped", "dropped: example sentence names the answer"),
         ("example_leakage_masked", "example sentence naming the answer masked"),
         ("example_leakage_reframed", "example sentence naming the answer in the term: asked with the definition instead"),

@@ -163,6 +163,7 @@ class OntologyQABuilder(WordNetQABuilder):
         self._entailed: Dict[str, FrozenSet[str]] = {}
         self._excluded: Dict[str, FrozenSet[str]] = {}
         self._usable_definition: Dict[str, str] = {}
+        self._repeats_term: Dict[str, bool] = {}
         self._naming_templates: Dict[Tuple[str, Tuple[str, ...]], FrozenSet[str]] = {}
 
     # ------------------------------------------------------------------ kinds and templates
@@ -234,6 +235,21 @@ class OntologyQABuilder(WordNetQABuilder):
             masked, _ = mask_names(concept.definition, concept.lemmas, MASK, self.language)
             found = masked if content_words(masked, MASK) >= int(self.settings["min_definition_words"]) else ""
             self._usable_definition[concept_id] = found
+        return found
+
+    def says_nothing(self, text: str, concept: Concept) -> bool:
+        """Whether ``text`` has no content word once the concept's label is masked ("A hospital.",
+        "___ is a ___." once an answer is masked too): as a question's context it tells nothing. A
+        synonym is information (*ss oligo*: "A single stranded oligonucleotide.")."""
+        return not content_words(mask_names(text, concept.lemmas[:1], MASK, self.language)[0], MASK)
+
+    def repeats_term(self, concept_id: str) -> bool:
+        """Whether the concept's definition only repeats its label (:meth:`says_nothing`)."""
+        found = self._repeats_term.get(concept_id)
+        if found is None:
+            concept = self.graph[concept_id]
+            found = self._repeats_term[concept_id] = (bool(concept.definition.strip())
+                                                      and self.says_nothing(concept.definition, concept))
         return found
 
     def choice_renderer(self, probe: str) -> Callable[[Concept], str]:
@@ -465,11 +481,22 @@ class OntologyQABuilder(WordNetQABuilder):
                 if not definition.strip():
                     return self._without_context(probe, template_id, concept_id, answer_id, chain, index, variant)
                 if kind != "definitions":
+                    if self.repeats_term(concept_id):
+                        # "Where 'hospital' is defined as 'A hospital.'" tells nothing: asked without it
+                        summary["definition_repeats_term"] = summary.get("definition_repeats_term", 0) + 1
+                        return self._without_context(probe, template_id, concept_id, answer_id, chain, index,
+                                                     variant)
                     masked, hits = mask_names(definition, answer.lemmas, MASK, self.language)
                     if hits:
                         if self.settings["leakage"] == "drop":
                             summary["leakage_dropped"] = summary.get("leakage_dropped", 0) + 1
                             return None
+                        if self.says_nothing(masked, concept):
+                            # nothing left but the mask and the term ("A ___." for 'city hall', answer
+                            # 'building'): asked without it, as a definition that only repeats the term
+                            summary["definition_repeats_term"] = summary.get("definition_repeats_term", 0) + 1
+                            return self._without_context(probe, template_id, concept_id, answer_id, chain, index,
+                                                         variant)
                         summary["leakage_masked"] = summary.get("leakage_masked", 0) + 1
                         definition = masked
                 context = definition

@@ -8,6 +8,7 @@ from collections import deque
 import pytest
 
 from mcqa_probes.builders.ontology_qa import OntologyQABuilder, _rank
+from mcqa_probes.builders.ontology_templates import NO_CONTEXT
 from mcqa_probes.data.question import question_from_json
 from mcqa_probes.knowledge.source import load_source
 from tests.conftest import FIXTURES
@@ -748,3 +749,49 @@ def test_a_french_thesaurus_is_asked_in_french_templates(tmp_path):
     assert related and all("par la relation 'en relation avec'" in q.stem or "(en relation avec)" in q.stem
                            or "selon la relation 'en relation avec'" in q.stem for q in related)
     assert all(q.stem.startswith(("Sachant que", "En prenant", "Étant donné")) for q in related)
+
+
+def test_a_definition_that_only_repeats_the_term_or_the_answer_is_no_context(tmp_path, clinics):
+    """"Where 'town hall' is defined as 'A town hall.'" tells nothing, nor does 'city hall' defined as
+    "A ___." once its answer *building* is masked: such questions are asked without a definition and
+    counted. A definition that gives a synonym ("A bus garage." for *bus depot*) or says more stays."""
+    rows = [("E:0", "entity", "", "Whatever there is."), ("B", "building", "", "A structure with a roof and walls."),
+            ("V", "vehicle", "", "A machine that carries people or goods."),
+            ("P", "plant", "", "A living thing that grows in soil."), ("A", "animal", "", "A living thing that eats."),
+            ("T", "tool", "", "An object used to do work."),
+            ("B1", "city hall", "", "A building."), ("B2", "town hall", "", "A town hall."),
+            ("B3", "bus depot", "bus garage", "A bus garage."), ("B4", "station", "", "A building where trains stop."),
+            ("B5", "museum", "", "A building that shows art."), ("V1", "car", "", "A vehicle with four wheels."),
+            ("V2", "bus", "", "A large vehicle for many people."), ("P1", "tree", "", "A tall plant with a trunk."),
+            ("P2", "fern", "", "A plant with fronds."), ("A1", "dog", "", "A domestic animal that barks."),
+            ("A2", "cat", "", "A small animal that purrs."), ("T1", "hammer", "", "A tool for driving nails."),
+            ("T2", "saw", "", "A tool for cutting wood.")]
+    edges = [(c, "E:0") for c in "BVPAT"] + [(r[0], r[0][0]) for r in rows if len(r[0]) == 2]
+    folder = tmp_path / "halls_tsv"
+    folder.mkdir()
+    (folder / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\n" + "".join("\t".join(r) + "\n" for r in rows))
+    (folder / "edges.tsv").write_text("child\trelation\tparent\n" + "".join(f"{c}\tis_a\t{p}\n" for c, p in edges))
+    graph = load_source(folder)
+
+    builder, questions = build(graph, "hypernymy")
+    by_concept = {}
+    for question in questions:
+        by_concept.setdefault(question.concept, []).append(question)
+    told_nothing = by_concept["B1"] + by_concept["B2"]
+    assert by_concept["B1"] and by_concept["B2"]
+    for question in told_nothing:
+        assert question.notes["context"] == "" and question.notes["template"].startswith(NO_CONTEXT + "+")
+        assert "hall.'" not in question.stem and "'A ___.'" not in question.stem
+    assert builder.summary["definition_repeats_term"] == len({q.stem for q in told_nothing})
+    assert {q.notes["context"] for q in by_concept["B3"]} == {"A bus garage."}          # a synonym is information
+    assert {q.notes["context"] for q in by_concept["B4"]} == {"A ___ where trains stop."}
+    # with --leakage drop, city hall's definition names its answer: dropped, as any such question
+    dropping, kept = build(graph, "hypernymy", leakage="drop")
+    assert "B1" not in {q.concept for q in kept} and dropping.summary["leakage_dropped"] >= 1
+    assert {q.notes["context"] for q in kept if q.concept == "B2"} == {""}
+
+    # schema.org's "A hospital." (the fixture) is asked without it in hypernymy too
+    _, clinic_questions = build(clinics, "hypernymy")
+    hospital = [q for q in clinic_questions if q.concept == "schema:Hospital"]
+    assert hospital and all(q.notes["context"] == "" for q in hospital)
+    assert any("drugstore" in q.stem for q in clinic_questions if q.concept == "schema:Pharmacy")
