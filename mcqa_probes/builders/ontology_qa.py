@@ -48,7 +48,7 @@ from mcqa_probes.builders.distractors import Family, probe_families
 from mcqa_probes.builders.hops import Taxonomy
 from mcqa_probes.builders.ontology_templates import (
     NO_CONTEXT, every_frame_words, ontology_template_ids, relation_wording, render_example_stem, render_ontology_stem,
-    template_language,
+    language_frames, template_language,
 )
 from mcqa_probes.builders.templates import find_surface_form, lemma_set, surface, template_ids
 from mcqa_probes.builders.wordnetqa import WordNetQABuilder, merged_settings
@@ -240,8 +240,10 @@ class OntologyQABuilder(WordNetQABuilder):
     def says_nothing(self, text: str, concept: Concept) -> bool:
         """Whether ``text`` has no content word once the concept's label is masked ("A hospital.",
         "___ is a ___." once an answer is masked too): as a question's context it tells nothing. A
-        synonym is information (*ss oligo*: "A single stranded oligonucleotide.")."""
-        return not content_words(mask_names(text, concept.lemmas[:1], MASK, self.language)[0], MASK)
+        synonym is information (*ss oligo*: "A single stranded oligonucleotide."). The function words
+        are English's and the template language's ("Un hôpital.")."""
+        return not content_words(mask_names(text, concept.lemmas[:1], MASK, self.language)[0], MASK,
+                                 language_frames(self.template_language).function_words)
 
     def repeats_term(self, concept_id: str) -> bool:
         """Whether the concept's definition only repeats its label (:meth:`says_nothing`)."""

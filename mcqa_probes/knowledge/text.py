@@ -14,7 +14,7 @@
 import functools
 import html
 import re
-from typing import Iterable, List, Optional, Pattern, Sequence, Tuple
+from typing import FrozenSet, Iterable, List, Optional, Pattern, Sequence, Tuple
 
 #: an HTML/XML tag or comment (``<br/>``, ``<a href="...">``, ``</p>``), not a comparison: HPO writes
 #: "(<60 mmHg) without a decrease ... (> or = to 100 mmHg)"
@@ -458,11 +458,12 @@ def mask_names(text: str, names: Sequence[str], mask: str = "___", language: Opt
     return masked, count + len(spans)
 
 
-def content_words(text: str, mask: str = "___") -> int:
+def content_words(text: str, mask: str = "___", also: FrozenSet[str] = frozenset()) -> int:
     """Words of a definition that are neither the mask nor a function word (a definition that only
-    repeats the label, ``A hospital.``, has none once the label is masked)."""
+    repeats the label, ``A hospital.``, has none once the label is masked); ``also``: more function
+    words (another language's: French *Un*, *une*)."""
     words = _WORD.findall(text.replace(mask, " "))
-    return sum(1 for word in words if word.lower() not in _FUNCTION_WORDS)
+    return sum(1 for word in words if word.lower() not in _FUNCTION_WORDS and word.lower() not in also)
 
 
 _WORD = re.compile(r"[A-Za-z0-9]+")

@@ -795,3 +795,29 @@ def test_a_definition_that_only_repeats_the_term_or_the_answer_is_no_context(tmp
     hospital = [q for q in clinic_questions if q.concept == "schema:Hospital"]
     assert hospital and all(q.notes["context"] == "" for q in hospital)
     assert any("drugstore" in q.stem for q in clinic_questions if q.concept == "schema:Pharmacy")
+
+
+def test_a_definition_that_only_repeats_the_term_in_french_is_no_context(tmp_path):
+    """"Un hôtel de ville." says nothing either: the template language's function words (*un*, *une*)
+    are no content; "Une pharmacie ou droguerie." says something."""
+    from mcqa_probes.knowledge.ontology import Vocabulary
+
+    rows = [("E:0", "entité", "", "Tout ce qui existe."), ("B", "bâtiment", "", "Une construction avec un toit et des murs."),
+            ("V", "véhicule", "", "Une machine qui transporte des gens."), ("P", "plante", "", "Un être vivant qui pousse."),
+            ("T", "outil", "", "Un objet qui sert à travailler."),
+            ("B1", "hôtel de ville", "", "Un hôtel de ville."), ("B2", "pharmacie", "", "Une pharmacie ou droguerie."),
+            ("B3", "gare", "", "Un bâtiment où les trains s'arrêtent."), ("V1", "voiture", "", "Un véhicule à quatre roues."),
+            ("V2", "autobus", "", "Un grand véhicule pour beaucoup de gens."), ("P1", "arbre", "", "Une grande plante ligneuse."),
+            ("P2", "fougère", "", "Une plante à frondes."), ("T1", "marteau", "", "Un outil pour enfoncer des clous."),
+            ("T2", "scie", "", "Un outil pour couper le bois.")]
+    edges = [(c, "E:0") for c in "BVPT"] + [(r[0], r[0][0]) for r in rows if len(r[0]) == 2]
+    folder = tmp_path / "mairie_tsv"
+    folder.mkdir()
+    (folder / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\n" + "".join("\t".join(r) + "\n" for r in rows),
+                                         encoding="utf-8")
+    (folder / "edges.tsv").write_text("child\trelation\tparent\n" + "".join(f"{c}\tis_a\t{p}\n" for c, p in edges))
+    builder, questions = build(load_source(folder, vocabulary=Vocabulary(lang="fr")), "hypernymy")
+    town_hall = [q for q in questions if q.concept == "B1"]
+    assert town_hall and {q.notes["context"] for q in town_hall} == {""}
+    assert {q.notes["context"] for q in questions if q.concept == "B2"} == {"Une pharmacie ou droguerie."}
+    assert builder.summary["definition_repeats_term"] == len({q.stem for q in town_hall})

@@ -1,7 +1,9 @@
 """Definitions and names as the probes show them: markup out, names found however they are written."""
 import pytest
 
-from mcqa_probes.knowledge.text import clean_definition, distinct_names, label_from_iri, mask_names, mentions, name_key
+from mcqa_probes.knowledge.text import (
+    clean_definition, content_words, distinct_names, label_from_iri, mask_names, mentions, name_key,
+)
 
 
 def test_markup_goes_and_a_comparison_stays():
@@ -230,3 +232,11 @@ def test_latin_greek_and_germanic_plurals_share_their_singulars_key():
     assert name_key("vertebrae", english=False) != name_key("vertebra", english=False)
     assert distinct_names(["Bladder diverticulum", "Bladder diverticula"], "de") == [
         "Bladder diverticulum", "Bladder diverticula"]
+
+
+def test_content_words_leave_out_the_mask_the_function_words_and_another_languages_function_words():
+    assert content_words("A ___.") == 0
+    assert content_words("A ___ where trains stop.") == 3
+    assert content_words("Un ___.") == 1                           # English's function words only
+    assert content_words("Un ___.", also=frozenset({"un", "une"})) == 0
+    assert content_words("Une ___ ou droguerie.", also=frozenset({"un", "une", "ou"})) == 1
