@@ -32,6 +32,16 @@ def build(graph, probe, relation=None, **settings):
     return builder, builder.build(probe, random.Random(f"7:{probe}"))
 
 
+def tsv_taxonomy(folder, rows, edges, **load):
+    """A TSV pair in ``folder``: ``rows`` (id, label, synonyms, definition), ``edges`` (child, parent) of
+    is_a; read with ``load``'s options."""
+    folder.mkdir()
+    (folder / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\n" + "".join("\t".join(r) + "\n" for r in rows),
+                                         encoding="utf-8")
+    (folder / "edges.tsv").write_text("child\trelation\tparent\n" + "".join(f"{c}\tis_a\t{p}\n" for c, p in edges))
+    return load_source(folder, **load)
+
+
 @pytest.fixture(scope="module")
 def clinics():
     return load_source(ONTOLOGIES / "clinics_rdfs.ttl")
@@ -677,11 +687,7 @@ def test_no_template_names_its_answer_in_its_own_words(tmp_path):
             for k in range(2):
                 rows.append((f"{child}{k}", f"leaf {i}-{j}-{k}", "", f"Leaf {i}-{j}-{k}."))
                 edges.append((f"{child}{k}", child))
-    folder = tmp_path / "words_tsv"
-    folder.mkdir()
-    (folder / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\n" + "".join("\t".join(r) + "\n" for r in rows))
-    (folder / "edges.tsv").write_text("child\trelation\tparent\n" + "".join(f"{c}\tis_a\t{p}\n" for c, p in edges))
-    graph = load_source(folder)
+    graph = tsv_taxonomy(tmp_path / "words_tsv", rows, edges)
 
     moved = 0
     for probe in ("hypernymy", "hyponymy", "synonymy"):
@@ -767,11 +773,7 @@ def test_a_definition_that_only_repeats_the_term_or_the_answer_is_no_context(tmp
             ("A2", "cat", "", "A small animal that purrs."), ("T1", "hammer", "", "A tool for driving nails."),
             ("T2", "saw", "", "A tool for cutting wood.")]
     edges = [(c, "E:0") for c in "BVPAT"] + [(r[0], r[0][0]) for r in rows if len(r[0]) == 2]
-    folder = tmp_path / "halls_tsv"
-    folder.mkdir()
-    (folder / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\n" + "".join("\t".join(r) + "\n" for r in rows))
-    (folder / "edges.tsv").write_text("child\trelation\tparent\n" + "".join(f"{c}\tis_a\t{p}\n" for c, p in edges))
-    graph = load_source(folder)
+    graph = tsv_taxonomy(tmp_path / "halls_tsv", rows, edges)
 
     builder, questions = build(graph, "hypernymy")
     by_concept = {}
@@ -811,12 +813,8 @@ def test_a_definition_that_only_repeats_the_term_in_french_is_no_context(tmp_pat
             ("P2", "fougère", "", "Une plante à frondes."), ("T1", "marteau", "", "Un outil pour enfoncer des clous."),
             ("T2", "scie", "", "Un outil pour couper le bois.")]
     edges = [(c, "E:0") for c in "BVPT"] + [(r[0], r[0][0]) for r in rows if len(r[0]) == 2]
-    folder = tmp_path / "mairie_tsv"
-    folder.mkdir()
-    (folder / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\n" + "".join("\t".join(r) + "\n" for r in rows),
-                                         encoding="utf-8")
-    (folder / "edges.tsv").write_text("child\trelation\tparent\n" + "".join(f"{c}\tis_a\t{p}\n" for c, p in edges))
-    builder, questions = build(load_source(folder, vocabulary=Vocabulary(lang="fr")), "hypernymy")
+    builder, questions = build(tsv_taxonomy(tmp_path / "mairie_tsv", rows, edges, vocabulary=Vocabulary(lang="fr")),
+                               "hypernymy")
     town_hall = [q for q in questions if q.concept == "B1"]
     assert town_hall and {q.notes["context"] for q in town_hall} == {""}
     assert {q.notes["context"] for q in questions if q.concept == "B2"} == {"Une pharmacie ou droguerie."}
