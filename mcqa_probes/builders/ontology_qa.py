@@ -203,10 +203,15 @@ class OntologyQABuilder(WordNetQABuilder):
     def spellings(self, concept: Concept) -> List[str]:
         """The concept's names as choices show them, without respellings of an earlier one (case,
         space, ``_``, ``-``, an English plural: :func:`~mcqa_probes.knowledge.text.distinct_names`):
-        ``protein-coding`` is no synonym of ``protein coding``."""
+        ``protein-coding`` is no synonym of ``protein coding``; nor is a synonym that the source
+        types as a respelling (HPO's ``uk_spelling``: *Anaemia*; :attr:`Concept.respellings`)."""
         found = self._spellings.get(concept.id)
         if found is None:
-            found = self._spellings[concept.id] = distinct_names(lemma_set(concept), self.language_code)
+            names = lemma_set(concept)
+            if concept.attributes:
+                respelled = {surface(name) for name in concept.respellings}
+                names = [name for index, name in enumerate(names) if index == 0 or name not in respelled]
+            found = self._spellings[concept.id] = distinct_names(names, self.language_code)
         return found
 
     def choice_key(self, text: str) -> str:

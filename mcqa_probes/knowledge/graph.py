@@ -38,6 +38,11 @@ class Relation(str, Enum):
     LEMMA = "lemma"
 
 
+#: the :attr:`Concept.attributes` key of a synonym that is a respelling of another of the concept's
+#: names by its source's synonym type (HPO's ``uk_spelling``: *Anaemia* for *Anemia*)
+RESPELLING = "respelling"
+
+
 @dataclass(frozen=True)
 class Concept:
     """One node: a WordNet synset (``dog.n.01``) or a GCIDE sense (``old.u.8``)."""
@@ -56,6 +61,11 @@ class Concept:
     def name(self) -> str:
         """The first lemma, with underscores as spaces."""
         return self.lemmas[0].replace("_", " ") if self.lemmas else self.id
+
+    @property
+    def respellings(self) -> Tuple[str, ...]:
+        """The lemmas that the source marks as respellings (:data:`RESPELLING`)."""
+        return tuple(value for key, value in self.attributes if key == RESPELLING)
 
 
 @dataclass

@@ -34,7 +34,7 @@ from typing import Dict, List, Optional, Set, Tuple
 from mcqa_probes.knowledge.identifiers import curie, relation_name
 from mcqa_probes.knowledge.ontology import (
     OBO_EQUIVALENTS, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, file_name, not_utf8,
-    obsolete_synonym_type, ontology_name, own_name, source_bytes, without_own_name,
+    obsolete_synonym_type, ontology_name, own_name, respelling_synonym_type, source_bytes, without_own_name,
 )
 
 #: OBO 1.0's synonym tags, each with its scope (OBO 1.2 writes ``synonym: "text" EXACT []``)
@@ -270,11 +270,14 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
     genus_lines: List[Tuple[str, str, Optional[int]]] = []      # (genus, concept, line) of intersection_of
     name, versions = file_name(path), {}
     obsolete_types = set()          # synonym types whose synonyms are no longer names
+    respelling_types = set()        # synonym types whose synonyms are other spellings (uk_spelling)
     for clause in document.header:
         kind = type(clause).__name__
         if kind == "SynonymTypedefClause":
             if obsolete_synonym_type(str(clause.typedef), str(clause.description)):
                 obsolete_types.add(str(clause.typedef))
+            elif respelling_synonym_type(str(clause.typedef), str(clause.description)):
+                respelling_types.add(str(clause.typedef))
         elif kind == "OntologyClause":
             # an ontology given by its IRI ("ontology: http://example.org/test.owl") is named as the
             # OWL reader names it (test), so its OWL rendering gives the same notes
@@ -362,6 +365,8 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                         report.add("obsolete_synonym", path, concept.line, f"{concept_id} '{restore(str(synonym.desc))}'")
                     else:
                         concept.synonyms.append(restore(str(synonym.desc)))
+                        if synonym.type is not None and str(synonym.type) in respelling_types:
+                            concept.respellings.append(concept.synonyms[-1])
             elif clause_kind == "IsAClause":
                 target = str(clause.term)
                 if "is_a" in parent_relations:

@@ -205,6 +205,19 @@ def obsolete_synonym_type(*names: str) -> bool:
     return any(_OBSOLETE_SYNONYM_TYPE.search(name or "") for name in names)
 
 
+#: a synonym type that marks a name as another spelling of one of the concept's names (HPO's
+#: ``uk_spelling`` "UK spelling" and ``plural_form``; a "misspelling", a "spelling variant"): a
+#: respelling, which a model finds by its form, not another name (see :func:`respelling_synonym_type`)
+_RESPELLING_SYNONYM_TYPE = re.compile(r"spelling|plural[ _-]?form", re.IGNORECASE)
+
+
+def respelling_synonym_type(*names: str) -> bool:
+    """Whether a synonym type, by its id or its name (as :func:`obsolete_synonym_type` is asked),
+    marks its synonyms as respellings (*Anaemia* for *Anemia*): names of the concept for every
+    validity test, never asked as its other name in the synonymy probe."""
+    return any(_RESPELLING_SYNONYM_TYPE.search(name or "") for name in names)
+
+
 @dataclass
 class SourceReport:
     """Counts of what reading a source skipped or changed, with up to ``keep`` examples each."""
@@ -365,6 +378,8 @@ class RawConcept:
     id: str
     label: Optional[str] = None
     synonyms: List[str] = field(default_factory=list)
+    #: the synonyms whose synonym type marks them as respellings (:func:`respelling_synonym_type`)
+    respellings: List[str] = field(default_factory=list)
     definition: Optional[str] = None
     examples: List[str] = field(default_factory=list)
     line: Optional[int] = None

@@ -41,7 +41,8 @@ from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 from mcqa_probes.knowledge.identifiers import KNOWN_PREFIXES, OBO_PURL, curie, expand, relation_name
 from mcqa_probes.knowledge.ontology import (
     DEFAULT_DEFINITIONS, SYNTAX_BY_SUFFIX, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, file_name,
-    inner_name, inner_suffix, is_compressed, not_utf8, obsolete_synonym_type, ontology_name, own_name, source_bytes,
+    inner_name, inner_suffix, is_compressed, not_utf8, obsolete_synonym_type, ontology_name, own_name,
+    respelling_synonym_type, source_bytes,
     source_head, source_text, without_own_name,
 )
 from mcqa_probes.knowledge.owl_syntax import OWL_SYNTAXES, owl_syntax_as_rdf
@@ -501,17 +502,19 @@ def shared_namespaces(bound: Iterable[Tuple[str, str]], shared: Dict[str, str]) 
     return [(prefix, namespace) for namespace, prefix in shared.items()]
 
 
-def _obsolete_synonyms(graph) -> Set[Tuple[object, object, str]]:
-    """``(class, property, text)`` of the synonyms whose OWL axiom annotation gives them an obsolete
-    synonym type (``oboInOwl:hasSynonymType``, as an OBO file's ``synonymtypedef`` is rendered: the
-    type's IRI and ``rdfs:label`` say it, :func:`~mcqa_probes.knowledge.ontology.obsolete_synonym_type`)."""
+def _typed_synonyms(graph, of_type: Callable[..., bool]) -> Set[Tuple[object, object, str]]:
+    """``(class, property, text)`` of the synonyms whose OWL axiom annotation gives them a synonym
+    type that ``of_type`` takes (``oboInOwl:hasSynonymType``, as an OBO file's ``synonymtypedef`` is
+    rendered: the type's IRI and ``rdfs:label`` say it: an obsolete type,
+    :func:`~mcqa_probes.knowledge.ontology.obsolete_synonym_type`, or a respelling,
+    :func:`~mcqa_probes.knowledge.ontology.respelling_synonym_type`)."""
     import rdflib  # lazy: RDF support is needed only for RDF sources
 
     found: Set[Tuple[object, object, str]] = set()
     owl = rdflib.Namespace(OWL)
     for axiom, kind in graph.subject_objects(rdflib.URIRef(OBO_IN_OWL + "hasSynonymType")):
         labels = [str(label) for label in graph.objects(kind, rdflib.RDFS.label)]
-        if not obsolete_synonym_type(re.split(r"[#/]", str(kind))[-1], *labels):
+        if not of_type(re.split(r"[#/]", str(kind))[-1], *labels):
             continue
         for source in graph.objects(axiom, owl.annotatedSource):
             for prop in graph.objects(axiom, owl.annotatedProperty):
@@ -777,7 +780,8 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             if united:
                 data.unions.setdefault(concept_id, []).extend(m for m in united if m not in data.unions.get(concept_id, ()))
 
-    obsolete_synonyms = _obsolete_synonyms(graph)
+    obsolete_synonyms = _typed_synonyms(graph, obsolete_synonym_type)
+    respellings = _typed_synonyms(graph, respelling_synonym_type)
     for node in concept_nodes:
         concept = RawConcept(id=cid(node))
         labelled = False
@@ -810,7 +814,10 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                 for value in [v for v in values if (node, prop, str(v)) in obsolete_synonyms]:
                     values.remove(value)
                     report.add("obsolete_synonym", path, None, f"{concept.id} '{value}'")
-            concept.synonyms.extend(_pick(values, vocabulary.lang, every=untagged_too, untagged_alone=untagged_too))
+            picked = _pick(values, vocabulary.lang, every=untagged_too, untagged_alone=untagged_too)
+            concept.synonyms.extend(picked)
+            if respellings:
+                concept.respellings.extend(v for v in picked if (node, prop, str(v)) in respellings)
         for prop in example_props:
             concept.examples.extend(_pick(texts(node, prop), vocabulary.lang, every=untagged_too))
         data.concepts[concept.id] = concept

@@ -39,6 +39,7 @@ from mcqa_probes.knowledge.entailment import chain_relations, classify, sub_rela
 from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph, reachable
 from mcqa_probes.knowledge.identifiers import is_iri, local_name, normalise, relation_name
 from mcqa_probes.knowledge.obo import read_obo
+from mcqa_probes.knowledge.graph import RESPELLING
 from mcqa_probes.knowledge.ontology import (
     COMPRESSIONS, SYNTAX_BY_SUFFIX, Line, SourceData, SourceError, SourceReport, Vocabulary, file_of, inner_suffix,
     source_head,
@@ -147,6 +148,7 @@ def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
                 mine.label, mine.label_from_iri = concept.label, concept.label_from_iri
             mine.definition = mine.definition or concept.definition
             mine.synonyms.extend(s for s in concept.synonyms if s not in mine.synonyms)
+            mine.respellings.extend(s for s in concept.respellings if s not in mine.respellings)
         merged.parents.extend(part.parents)
         merged.links.extend(part.links)
         merged.implied_parents.extend(part.implied_parents)
@@ -266,8 +268,11 @@ def load_source(
             if text and _name_key(text) not in seen:
                 seen.add(_name_key(text))
                 synonyms.append(text)
+        # synonyms typed as respellings (uk_spelling): names, never asked as another name
+        respelled = {readable_label(_clean_text(synonym), camel) for synonym in raw.respellings}
         concepts[concept_id] = Concept(id=concept_id, pos="n", lemmas=(label, *synonyms), definition=definition,
-                                       examples=tuple(_clean_text(example) for example in raw.examples))
+                                       examples=tuple(_clean_text(example) for example in raw.examples),
+                                       attributes=tuple((RESPELLING, text) for text in synonyms if text in respelled))
 
     # --lang in no label, or in few, of a file whose labels are tagged: the few concepts with an
     # untagged label, or with one in --lang, would make a probe while most of the source is dropped
@@ -459,7 +464,7 @@ def load_source(
     for number, concept_id in enumerate(sorted(concepts)):
         concept = concepts[concept_id]
         graph.add(Concept(id=concept.id, pos=concept.pos, lemmas=concept.lemmas, definition=concept.definition,
-                          examples=concept.examples, number=number))
+                          examples=concept.examples, number=number, attributes=concept.attributes))
     for (child, parent), _ in parents:
         graph.add_isa(child, parent)
     for (subject, relation, obj), _ in links:

@@ -819,3 +819,30 @@ def test_a_definition_that_only_repeats_the_term_in_french_is_no_context(tmp_pat
     assert town_hall and {q.notes["context"] for q in town_hall} == {""}
     assert {q.notes["context"] for q in questions if q.concept == "B2"} == {"Une pharmacie ou droguerie."}
     assert builder.summary["definition_repeats_term"] == len({q.stem for q in town_hall})
+
+
+def test_the_synonymy_probe_never_asks_a_synonym_typed_as_a_respelling(tmp_path):
+    """*Anaemia* for *Anemia* (HPO's ``uk_spelling``) is found by its form: never asked as another
+    name; a concept whose only synonyms are respellings is not asked; a respelling stays a name of
+    its concept (no other concept's question offers it as a wrong answer)."""
+    terms = [("Anemia", ["Anaemia"]), ("Hemorrhage", ["Haemorrhage", "Bleeding"]), ("Edema", ["Oedema", "Swelling"]),
+             ("Tumor", ["Tumour", "Neoplasm"]), ("Fever", ["Pyrexia"]), ("Seizure", ["Fit", "Convulsion"]),
+             ("Headache", ["Cephalalgia"]), ("Cough", ["Tussis"]), ("Itching", ["Pruritus"]), ("Fainting", ["Syncope"])]
+    uk = {"Anaemia", "Haemorrhage", "Oedema", "Tumour"}
+    frames = []
+    for number, (label, synonyms) in enumerate(terms, 2):
+        lines = [f"[Term]\nid: HP:{number}\nname: {label}"]
+        lines += [f'synonym: "{s}" EXACT {"uk_spelling " if s in uk else ""}[]' for s in synonyms]
+        frames.append("\n".join(lines + ["is_a: HP:1"]))
+    obo = tmp_path / "hp.obo"
+    obo.write_text('format-version: 1.2\nsynonymtypedef: uk_spelling "UK spelling"\nontology: hp\n\n'
+                   "[Term]\nid: HP:1\nname: Phenotypic abnormality\n\n" + "\n\n".join(frames) + "\n")
+    graph = load_source(obo)
+    respelled = {name.lower() for c in graph.concepts for name in graph[c].respellings}
+    assert respelled == {name.lower() for name in uk}
+    _, questions = build(graph, "synonymy")
+    assert questions and "HP:2" not in {q.concept for q in questions}          # Anemia: only a respelling
+    for question in questions:
+        assert not respelled & {choice.lower() for choice in question.choices}, question.choices
+    asked = {q.concept: q.choices[q.answer_index].lower() for q in questions}
+    assert asked["HP:3"] == "bleeding" and asked["HP:5"] == "neoplasm"

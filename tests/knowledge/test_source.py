@@ -923,3 +923,46 @@ def test_a_relation_domain_puts_the_terms_with_its_links_under_it_in_obo_and_owl
         assert list(graph.implied_hypernyms("ZO:5")) == ["ZO:1"], path
         assert not graph.implied_hypernyms("ZO:3"), path
         assert graph.provenance["report"].counts["domain_parent"] == 2, path
+
+
+def test_a_synonym_typed_as_a_respelling_is_marked_in_obo_and_in_its_owl_rendering(tmp_path):
+    """HPO types *Anaemia* as the ``uk_spelling`` ("UK spelling") of *Anemia* and *Ear anomalies* as a
+    ``plural_form``: names of the concept, marked as respellings (the synonymy probe does not ask them),
+    alike from the OBO file and from its OWL rendering; a synonym of another type is no respelling."""
+    obo, ttl = tmp_path / "hp.obo", tmp_path / "hp.ttl"
+    obo.write_text('format-version: 1.2\nsynonymtypedef: layperson "layperson term"\n'
+                   'synonymtypedef: plural_form "plural form"\nsynonymtypedef: uk_spelling "UK spelling"\nontology: hp\n\n'
+                   '[Term]\nid: HP:1\nname: Phenotypic abnormality\n\n'
+                   '[Term]\nid: HP:2\nname: Anemia\nsynonym: "Anaemia" EXACT uk_spelling []\n'
+                   'synonym: "Low number of red blood cells" EXACT layperson []\nis_a: HP:1\n\n'
+                   '[Term]\nid: HP:3\nname: Ear malformation\nsynonym: "Ear anomalies" EXACT plural_form []\n'
+                   'synonym: "Malformed ears" EXACT []\nis_a: HP:1\n')
+    ttl.write_text(
+        "@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        "@prefix obo: <http://purl.obolibrary.org/obo/> .\n@prefix oio: <http://www.geneontology.org/formats/oboInOwl#> .\n"
+        "<http://purl.obolibrary.org/obo/hp.owl> a owl:Ontology .\n"
+        '<http://purl.obolibrary.org/obo/hp#uk_spelling> a owl:AnnotationProperty ; rdfs:label "UK spelling" ;'
+        " rdfs:subPropertyOf oio:SynonymTypeProperty .\n"
+        '<http://purl.obolibrary.org/obo/hp#plural_form> a owl:AnnotationProperty ; rdfs:label "plural form" ;'
+        " rdfs:subPropertyOf oio:SynonymTypeProperty .\n"
+        '<http://purl.obolibrary.org/obo/hp#layperson> a owl:AnnotationProperty ; rdfs:label "layperson term" ;'
+        " rdfs:subPropertyOf oio:SynonymTypeProperty .\n"
+        'obo:HP_1 a owl:Class ; rdfs:label "Phenotypic abnormality" .\n'
+        'obo:HP_2 a owl:Class ; rdfs:label "Anemia" ; rdfs:subClassOf obo:HP_1 ; oio:hasExactSynonym "Anaemia", '
+        '"Low number of red blood cells" .\n'
+        'obo:HP_3 a owl:Class ; rdfs:label "Ear malformation" ; rdfs:subClassOf obo:HP_1 ; oio:hasExactSynonym '
+        '"Ear anomalies", "Malformed ears" .\n'
+        '[ a owl:Axiom ; owl:annotatedSource obo:HP_2 ; owl:annotatedProperty oio:hasExactSynonym ; owl:annotatedTarget "Anaemia" ;'
+        " oio:hasSynonymType <http://purl.obolibrary.org/obo/hp#uk_spelling> ] .\n"
+        '[ a owl:Axiom ; owl:annotatedSource obo:HP_2 ; owl:annotatedProperty oio:hasExactSynonym ;'
+        ' owl:annotatedTarget "Low number of red blood cells" ; oio:hasSynonymType <http://purl.obolibrary.org/obo/hp#layperson> ] .\n'
+        '[ a owl:Axiom ; owl:annotatedSource obo:HP_3 ; owl:annotatedProperty oio:hasExactSynonym ; owl:annotatedTarget "Ear anomalies" ;'
+        " oio:hasSynonymType <http://purl.obolibrary.org/obo/hp#plural_form> ] .\n")
+    concepts = []
+    for path in (obo, ttl):
+        graph = load_source(path)
+        assert graph["HP:2"].respellings == ("Anaemia",) and "Anaemia" in graph["HP:2"].lemmas, path
+        assert graph["HP:3"].respellings == ("Ear anomalies",) and "Malformed ears" in graph["HP:3"].lemmas, path
+        assert graph["HP:1"].respellings == (), path
+        concepts.append([graph[c] for c in ("HP:1", "HP:2", "HP:3")])
+    assert concepts[0] == concepts[1]
