@@ -208,8 +208,8 @@ class OntologyQABuilder(WordNetQABuilder):
         found = self._spellings.get(concept.id)
         if found is None:
             names = lemma_set(concept)
-            if concept.attributes:
-                respelled = {surface(name) for name in concept.respellings}
+            respelled = {surface(name) for name in concept.respellings}
+            if respelled:
                 names = [name for index, name in enumerate(names) if index == 0 or name not in respelled]
             found = self._spellings[concept.id] = distinct_names(names, self.language_code)
         return found

@@ -36,10 +36,9 @@ from typing import Callable, Dict, Iterable, List, Optional, Pattern, Sequence, 
 
 from mcqa_probes.common.io import sha256_bytes, sha256_file
 from mcqa_probes.knowledge.entailment import chain_relations, classify, sub_relation_links
-from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph, reachable
+from mcqa_probes.knowledge.graph import RESPELLING, Concept, KnowledgeGraph, reachable
 from mcqa_probes.knowledge.identifiers import is_iri, local_name, normalise, relation_name
 from mcqa_probes.knowledge.obo import read_obo
-from mcqa_probes.knowledge.graph import RESPELLING
 from mcqa_probes.knowledge.ontology import (
     COMPRESSIONS, SYNTAX_BY_SUFFIX, Line, SourceData, SourceError, SourceReport, Vocabulary, file_of, inner_suffix,
     source_head,
