@@ -204,11 +204,12 @@ class OntologyQABuilder(WordNetQABuilder):
         """The concept's names as choices show them, without respellings of an earlier one (case,
         space, ``_``, ``-``, an English plural: :func:`~mcqa_probes.knowledge.text.distinct_names`):
         ``protein-coding`` is no synonym of ``protein coding``; nor is a synonym that the source
-        types as a respelling (HPO's ``uk_spelling``: *Anaemia*; :attr:`Concept.respellings`)."""
+        types as a respelling (HPO's ``uk_spelling``: *Anaemia*; :attr:`Concept.respellings`) or
+        one written as another vocabulary's code (``VEP:missense_variant``: :attr:`Concept.codes`)."""
         found = self._spellings.get(concept.id)
         if found is None:
             names = lemma_set(concept)
-            respelled = {surface(name) for name in concept.respellings}
+            respelled = {surface(name) for name in concept.respellings + concept.codes}
             if respelled:
                 names = [name for index, name in enumerate(names) if index == 0 or name not in respelled]
             found = self._spellings[concept.id] = distinct_names(names, self.language_code)

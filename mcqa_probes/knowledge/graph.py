@@ -41,6 +41,9 @@ class Relation(str, Enum):
 #: the :attr:`Concept.attributes` key of a synonym that is a respelling of another of the concept's
 #: names by its source's synonym type (HPO's ``uk_spelling``: *Anaemia* for *Anemia*)
 RESPELLING = "respelling"
+#: the :attr:`Concept.attributes` key of a synonym written as another vocabulary's code (the Sequence
+#: Ontology's ``INSDC_feature:ncRNA``, ``VEP:missense_variant``)
+CODE = "code"
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,11 @@ class Concept:
     def respellings(self) -> Tuple[str, ...]:
         """The lemmas that the source marks as respellings (:data:`RESPELLING`)."""
         return tuple(value for key, value in self.attributes if key == RESPELLING)
+
+    @property
+    def codes(self) -> Tuple[str, ...]:
+        """The lemmas written as another vocabulary's code (:data:`CODE`)."""
+        return tuple(value for key, value in self.attributes if key == CODE)
 
 
 @dataclass

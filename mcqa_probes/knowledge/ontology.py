@@ -172,6 +172,10 @@ REPORT_KINDS = OrderedDict([
     ("several_definitions", "concepts with more than one definition (the first in sorted order used; the count in "
                             "brackets)"),
     ("obsolete_synonym", "synonyms of an obsolete synonym type (HPO's 'discarded/obsoleted synonym'), skipped"),
+    ("respelling_synonym", "synonyms of a respelling synonym type (HPO's 'UK spelling', 'plural form'): names, "
+                           "never asked as another name"),
+    ("code_synonym", "synonyms written as another vocabulary's code (PREFIX:code, the prefix in no label), names, "
+                     "never asked as another name"),
     ("qualified_link", "relationship clauses with an all_only or cardinality qualifier (not a 'some' link, as "
                        "OWL renders them), skipped"),
     ("undefined_parent", "edges to a concept that is never defined, dropped"),

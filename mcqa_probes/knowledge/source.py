@@ -36,7 +36,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Pattern, Sequence, 
 
 from mcqa_probes.common.io import sha256_bytes, sha256_file
 from mcqa_probes.knowledge.entailment import chain_relations, classify, sub_relation_links
-from mcqa_probes.knowledge.graph import RESPELLING, Concept, KnowledgeGraph, reachable
+from mcqa_probes.knowledge.graph import CODE, RESPELLING, Concept, KnowledgeGraph, reachable
 from mcqa_probes.knowledge.identifiers import is_iri, local_name, normalise, relation_name
 from mcqa_probes.knowledge.obo import read_obo
 from mcqa_probes.knowledge.ontology import (
@@ -245,6 +245,7 @@ def load_source(
 
     # labels and definitions
     camel = camel_case_source(c.label for c in data.concepts.values() if c.label)
+    code_prefixes = _code_prefixes(data.concepts.values())
     concepts: Dict[str, Concept] = {}
     for concept_id in sorted(data.concepts):
         raw = data.concepts[concept_id]
@@ -267,11 +268,19 @@ def load_source(
             if text and _name_key(text) not in seen:
                 seen.add(_name_key(text))
                 synonyms.append(text)
-        # synonyms typed as respellings (uk_spelling): names, never asked as another name
-        respelled = {readable_label(_clean_text(synonym), camel) for synonym in raw.respellings}
+        # synonyms typed as respellings (uk_spelling) or written as another vocabulary's code: names,
+        # never asked as another name
+        marked = {readable_label(_clean_text(synonym), camel): RESPELLING for synonym in raw.respellings}
+        for synonym in raw.synonyms:
+            match = _CODE.match(synonym)
+            if match and match.group(1) in code_prefixes:
+                marked.setdefault(readable_label(_clean_text(synonym), camel), CODE)
+        attributes = tuple((marked[text], text) for text in synonyms if text in marked)
+        for kind, text in attributes:
+            report.add(f"{kind}_synonym", _file_of(raw, data), raw.line, f"{concept_id} '{text}'")
         concepts[concept_id] = Concept(id=concept_id, pos="n", lemmas=(label, *synonyms), definition=definition,
                                        examples=tuple(_clean_text(example) for example in raw.examples),
-                                       attributes=tuple((RESPELLING, text) for text in synonyms if text in respelled))
+                                       attributes=attributes)
 
     # --lang in no label, or in few, of a file whose labels are tagged: the few concepts with an
     # untagged label, or with one in --lang, would make a probe while most of the source is dropped
@@ -578,6 +587,28 @@ def _entailed_across(keep: Set[str], isa_edges: Iterable[Tuple[str, str]], links
 
 
 #: control characters (C0 but tab and line breaks, DEL, C1): no part of a name or a definition
+#: a synonym written as a code of another vocabulary: a prefix with no space, a colon and the code
+#: (``INSDC_feature:ncRNA``, ``VEP:missense_variant``; not ``http://``, nor ``ATP: ...``)
+_CODE = re.compile(r"([A-Za-z][A-Za-z0-9_.]*):(?=[^\s/])")
+
+
+def _code_prefixes(concepts: Iterable) -> Set[str]:
+    """The prefixes of the synonyms that are another vocabulary's codes: a prefix (:data:`_CODE`) that
+    starts synonyms of three concepts or more and is no word of any label (the Sequence Ontology's
+    ``Jannovar``, ``snpEff``, ``INSDC_qualifier``; GO's ``ATP`` in *ATP:ADP antiporter activity* is a
+    word of *ATP binding*, and those names stay names)."""
+    users: Dict[str, Set[str]] = {}
+    words: Set[str] = set()
+    for concept in concepts:
+        if concept.label:
+            words.update(concept.label.lower().split())
+        for synonym in concept.synonyms:
+            match = _CODE.match(synonym)
+            if match:
+                users.setdefault(match.group(1), set()).add(concept.id)
+    return {prefix for prefix, ids in users.items() if len(ids) >= 3 and prefix.lower() not in words}
+
+
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
 
 

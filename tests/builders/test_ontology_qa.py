@@ -821,13 +821,14 @@ def test_a_definition_that_only_repeats_the_term_in_french_is_no_context(tmp_pat
     assert builder.summary["definition_repeats_term"] == len({q.stem for q in town_hall})
 
 
-def test_the_synonymy_probe_never_asks_a_synonym_typed_as_a_respelling(tmp_path):
+def test_the_synonymy_probe_never_asks_a_respelling_nor_another_vocabularys_code(tmp_path):
     """*Anaemia* for *Anemia* (HPO's ``uk_spelling``) is found by its form: never asked as another
     name; a concept whose only synonyms are respellings is not asked; a respelling stays a name of
-    its concept (no other concept's question offers it as a wrong answer)."""
+    its concept (no other concept's question offers it as a wrong answer); nor is a code (``ICD:R50``)."""
     terms = [("Anemia", ["Anaemia"]), ("Hemorrhage", ["Haemorrhage", "Bleeding"]), ("Edema", ["Oedema", "Swelling"]),
-             ("Tumor", ["Tumour", "Neoplasm"]), ("Fever", ["Pyrexia"]), ("Seizure", ["Fit", "Convulsion"]),
-             ("Headache", ["Cephalalgia"]), ("Cough", ["Tussis"]), ("Itching", ["Pruritus"]), ("Fainting", ["Syncope"])]
+             ("Tumor", ["Tumour", "Neoplasm"]), ("Fever", ["Pyrexia", "ICD:R50"]), ("Seizure", ["Fit", "ICD:R56"]),
+             ("Headache", ["Cephalalgia", "ICD:R51"]), ("Cough", ["Tussis"]), ("Itching", ["Pruritus"]),
+             ("Fainting", ["Syncope"])]
     uk = {"Anaemia", "Haemorrhage", "Oedema", "Tumour"}
     frames = []
     for number, (label, synonyms) in enumerate(terms, 2):
@@ -840,6 +841,10 @@ def test_the_synonymy_probe_never_asks_a_synonym_typed_as_a_respelling(tmp_path)
     graph = load_source(obo)
     respelled = {name.lower() for c in graph.concepts for name in graph[c].respellings}
     assert respelled == {name.lower() for name in uk}
+    # another vocabulary's codes (ICD:R50) are not asked either
+    codes = {name.lower() for c in graph.concepts for name in graph[c].codes}
+    assert codes == {"icd:r50", "icd:r56", "icd:r51"}
+    respelled |= codes
     _, questions = build(graph, "synonymy")
     assert questions and "HP:2" not in {q.concept for q in questions}          # Anemia: only a respelling
     for question in questions:

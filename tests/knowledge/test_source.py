@@ -966,3 +966,27 @@ def test_a_synonym_typed_as_a_respelling_is_marked_in_obo_and_in_its_owl_renderi
         assert graph["HP:1"].respellings == (), path
         concepts.append([graph[c] for c in ("HP:1", "HP:2", "HP:3")])
     assert concepts[0] == concepts[1]
+
+
+def test_a_synonym_written_as_another_vocabularys_code_is_marked(tmp_path):
+    """The Sequence Ontology lists other tools' terms as EXACT synonyms (``VEP:missense_variant``,
+    ``INSDC_feature:ncRNA``): codes, not names in words. A prefix that starts synonyms of three concepts
+    or more and is no word of a label marks them (counted); ``ATP:ADP antiporter`` keeps its name
+    (*ATP* is a word of a label), and so does a prefix that two concepts use."""
+    terms = [("SO:1", "sequence variant", []), ("SO:2", "missense variant", ["VEP:missense_variant", "missense"]),
+             ("SO:3", "stop gained", ["VEP:stop_gained", "nonsense"]), ("SO:4", "frameshift variant", ["VEP:frameshift_variant"]),
+             ("SO:5", "ATP binding", ["Lab:atp", "ATP:ADP exchange"]), ("SO:6", "ATP:ADP antiporter", ["ATP:ADP exchanger"]),
+             ("SO:7", "ADP transporter", ["ATP:ADP carrier", "Lab:adp"])]
+    frames = []
+    for concept_id, label, synonyms in terms:
+        lines = [f"[Term]\nid: {concept_id}\nname: {label}"] + [f'synonym: "{s}" EXACT []' for s in synonyms]
+        frames.append("\n".join(lines + ([] if concept_id == "SO:1" else ["is_a: SO:1"])))
+    obo = tmp_path / "so.obo"
+    obo.write_text("format-version: 1.2\nontology: so\n\n" + "\n\n".join(frames) + "\n")
+    graph = load_source(obo)
+    assert graph["SO:2"].codes == ("VEP:missense_variant",) and "VEP:missense_variant" in graph["SO:2"].lemmas
+    assert graph["SO:4"].codes == ("VEP:frameshift_variant",)
+    for concept_id in ("SO:5", "SO:6", "SO:7"):          # ATP is a label's word; Lab: two concepts only
+        assert graph[concept_id].codes == (), concept_id
+    report = graph.provenance["report"]
+    assert report.counts["code_synonym"] == 3 and "SO:2 'VEP:missense_variant'" in report.examples["code_synonym"][0]
