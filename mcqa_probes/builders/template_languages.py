@@ -343,19 +343,19 @@ LANGUAGE_FRAMES: Dict[str, LanguageFrames] = {"fr": FRENCH, "de": GERMAN, "es": 
 #: the common relations' names (SKOS's and the OBO Relation Ontology's, which the loader names in
 #: English: ``mcqa_probes.knowledge.source.KNOWN_RELATION_NAMES``), by language; another name stays as given
 RELATION_NAMES: Dict[str, Dict[str, str]] = {
-    "fr": {"related to": "en relation avec", "broader": "plus général", "part of": "partie de",
+    "fr": {"related to": "en relation avec", "narrower than": "plus spécifique que", "broader than": "plus général que", "part of": "partie de",
            "has part": "a pour partie", "located in": "situé dans", "location of": "lieu de",
            "develops from": "se développe à partir de", "overlaps": "chevauche", "regulates": "régule",
            "has participant": "a pour participant", "capable of": "capable de"},
-    "de": {"related to": "verwandt mit", "broader": "Oberbegriff", "part of": "Teil von", "has part": "hat Teil",
+    "de": {"related to": "verwandt mit", "narrower than": "Unterbegriff von", "broader than": "Oberbegriff von", "part of": "Teil von", "has part": "hat Teil",
            "located in": "befindet sich in", "location of": "Ort von", "develops from": "entwickelt sich aus",
            "overlaps": "überlappt mit", "regulates": "reguliert", "has participant": "hat Teilnehmer",
            "capable of": "fähig zu"},
-    "es": {"related to": "relacionado con", "broader": "más general", "part of": "parte de", "has part": "tiene parte",
+    "es": {"related to": "relacionado con", "narrower than": "más específico que", "broader than": "más general que", "part of": "parte de", "has part": "tiene parte",
            "located in": "ubicado en", "location of": "ubicación de", "develops from": "se desarrolla a partir de",
            "overlaps": "se solapa con", "regulates": "regula", "has participant": "tiene participante",
            "capable of": "capaz de"},
-    "nl": {"related to": "verwant aan", "broader": "breder", "part of": "deel van", "has part": "heeft deel",
+    "nl": {"related to": "verwant aan", "narrower than": "specifieker dan", "broader than": "breder dan", "part of": "deel van", "has part": "heeft deel",
            "located in": "gelegen in", "location of": "locatie van", "develops from": "ontwikkelt zich uit",
            "overlaps": "overlapt met", "regulates": "reguleert", "has participant": "heeft deelnemer",
            "capable of": "in staat tot"},

@@ -13,8 +13,9 @@ runs, and each error is judged by the clause it is in:
 * a ``def`` or ``synonym`` clause whose only fault is its cross-reference list keeps its text and
   loses the list (``repaired_clause``);
 * any other broken clause the build uses (``id``, ``name``, ``def``, ``synonym``, ``is_a``,
-  ``relationship``, ``is_obsolete``, and the logical definitions ``intersection_of``, ``union_of``,
-  ``equivalent_to``), or a line that is not a clause at all, is a
+  ``relationship``, ``is_obsolete``, the logical definitions ``intersection_of``, ``union_of``,
+  ``equivalent_to``, and a Typedef's ``is_transitive``, ``is_symmetric``, ``transitive_over``,
+  ``holds_over_chain``, ``equivalent_to_chain``, ``domain``), or a line that is not a clause at all, is a
   :class:`~mcqa_probes.knowledge.ontology.SourceError` ``FILE:LINE: ...`` naming what was expected.
 
 A logical definition (``intersection_of: G`` + ``intersection_of: R D``, ``union_of``,
@@ -42,7 +43,8 @@ OLD_SYNONYM_TAGS = {"exact_synonym": "EXACT", "related_synonym": "RELATED", "nar
                     "broad_synonym": "BROAD"}
 #: clauses the build reads; a broken one is an error
 USED_CLAUSES = ("id", "name", "def", "synonym", "is_a", "relationship", "is_obsolete", "intersection_of",
-                "union_of", "equivalent_to") + tuple(OLD_SYNONYM_TAGS)
+                "union_of", "equivalent_to", "is_transitive", "is_symmetric", "transitive_over", "holds_over_chain",
+                "equivalent_to_chain", "domain") + tuple(OLD_SYNONYM_TAGS)
 #: what each used clause should look like, for the error message
 EXPECTED = {
     "id": "'id: PREFIX:LOCAL'",
@@ -55,6 +57,12 @@ EXPECTED = {
     "intersection_of": "'intersection_of: PREFIX:LOCAL' or 'intersection_of: <relation id> PREFIX:LOCAL'",
     "union_of": "'union_of: PREFIX:LOCAL'",
     "equivalent_to": "'equivalent_to: PREFIX:LOCAL'",
+    "is_transitive": "'is_transitive: true' or 'is_transitive: false'",
+    "is_symmetric": "'is_symmetric: true' or 'is_symmetric: false'",
+    "transitive_over": "'transitive_over: <relation id>'",
+    "holds_over_chain": "'holds_over_chain: <relation id> <relation id>'",
+    "equivalent_to_chain": "'equivalent_to_chain: <relation id> <relation id>'",
+    "domain": "'domain: PREFIX:LOCAL'",
     **{tag: f"'{tag}: \"<text>\" [<xrefs>]'" for tag in OLD_SYNONYM_TAGS},
 }
 _TAG = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_-]*)\s*(:?)")
@@ -241,6 +249,27 @@ def _clause_lines(lines: List[str]) -> Tuple[Dict[str, int], Dict[Tuple[str, str
     return ids, edges
 
 
+def _clause_line(lines: List[str], frame: Optional[Line], tag: str, nth: int = 1,
+                 value: Optional[str] = None) -> Optional[Line]:
+    """The line of the ``nth`` ``tag`` clause (with ``value`` as its first word, if given) of the frame
+    whose id is on line ``frame``, for a message about that clause; else the id's line."""
+    if frame is None:
+        return None
+    found = 0
+    for index in range(int(frame), len(lines)):
+        text = lines[index]
+        if text.startswith("["):
+            break
+        match = _TAG.match(text)
+        if match and match.group(1) == tag and match.group(2):
+            words = text[match.end():].split("!")[0].split()
+            if value is None or (words and words[0] == value):
+                found += 1
+                if found == nth:
+                    return Line(index + 1, frame.path)
+    return frame
+
+
 def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceData:
     """Read one OBO file (see the module docstring)."""
     import fastobo  # lazy: a compiled third-party parser, needed only for OBO sources
@@ -348,7 +377,7 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                 if concept.label is not None:
                     raise SourceError(path, f"a second name clause in the frame of {raw_id} ('{clause.name}' after "
                                             f"'{concept.label}'; expected one name per term: another name is a "
-                                            f"synonym clause)", concept.line)
+                                            f"synonym clause)", _clause_line(lines, concept.line, "name", 2))
                 concept.label = str(clause.name)
             elif clause_kind == "DefClause":
                 definitions.append(restore(str(clause.definition)))
@@ -393,7 +422,8 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
             elif clause_kind == "IntersectionOfClause":
                 target = curie(str(clause.term))
                 if clause.typedef is None:
-                    genus_lines.append((target, concept_id, concept.line))
+                    genus_lines.append((target, concept_id,
+                                        _clause_line(lines, concept.line, "intersection_of", value=str(clause.term))))
                     implied.append((concept_id, target, concept.line))
                     genus.append(target)
                 else:

@@ -184,6 +184,8 @@ REPORT_KINDS = OrderedDict([
     ("edge_to_dropped", "edges to an obsolete or dropped concept with no parent, dropped"),
     ("link_to_dropped", "links to an obsolete or dropped concept by a relation that does not pass on to its "
                         "parents (skos:related, a table's relation), dropped"),
+    ("relation_spelling", "table rows that spell a relation another way (Part of for part_of), read as the "
+                          "relation's first spelling"),
     ("merged", "concepts defined in more than one file, merged"),
     ("outside_root", "concepts outside the chosen root(s), left out"),
     ("shortened_definition", "definitions longer than the limit, cut at a sentence end (or at the limit, with '...')"),

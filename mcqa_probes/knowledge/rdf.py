@@ -83,8 +83,11 @@ TOP_CLASSES = {OWL + "Thing", RDFS + "Resource"}
 SKOS_CONCEPT_RELATIONS = ("broader", "narrower", "related", "broaderTransitive", "narrowerTransitive",
                           "semanticRelation")
 #: SKOS's own semantics for the relations a thesaurus uses
+#: (``X skos:broaderTransitive Y``: Y is broader than X; these two are relations only where skos:broader is
+#: not the parent relation, else they widen its validity closures)
 SKOS_RELATIONS = {"skos:related": {"name": "related to", "transitive": False, "symmetric": True},
-                  "skos:broaderTransitive": {"name": "broader", "transitive": True, "symmetric": False}}
+                  "skos:broaderTransitive": {"name": "narrower than", "transitive": True, "symmetric": False},
+                  "skos:narrowerTransitive": {"name": "broader than", "transitive": True, "symmetric": False}}
 
 
 #: an ``oboInOwl:id`` that is a class's CURIE (``EFO:0000001``), not a relation's name (``part_of``)
@@ -708,10 +711,21 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         for prop in parent_props:       # kept so that the closure of a concept under it goes through it
             data.parents.extend((cid(node), cid(parent), None) for parent in graph.objects(node, prop)
                                 if isinstance(parent, rdflib.URIRef))
+    hierarchy_props: Set = set()        # properties read as the hierarchy, never relation links
     if rdflib.URIRef(SKOS + "broader") in parent_props:      # X narrower Y: Y broader X (X deprecated too)
         for node in sorted(candidates, key=str):
             data.parents.extend((cid(child), cid(node), None) for child in graph.objects(node, narrower)
                                 if isinstance(child, rdflib.URIRef))
+        # skos:broaderTransitive / narrowerTransitive (of which skos:broader / narrower are
+        # sub-properties) state ancestors that skos:broader may leave out: they widen the validity
+        # closures (implied parents), while answers and hops stay skos:broader's
+        up, down = rdflib.URIRef(SKOS + "broaderTransitive"), rdflib.URIRef(SKOS + "narrowerTransitive")
+        hierarchy_props = {up, down}
+        for node in sorted(candidates, key=str):
+            data.implied_parents.extend((cid(node), cid(ancestor), None) for ancestor in graph.objects(node, up)
+                                        if isinstance(ancestor, rdflib.URIRef) and ancestor != node)
+            data.implied_parents.extend((cid(descendant), cid(node), None) for descendant in graph.objects(node, down)
+                                        if isinstance(descendant, rdflib.URIRef) and descendant != node)
     known = set(concept_nodes) | deprecated      # a link to a deprecated concept goes on to its parents
     relation_nodes: Dict[str, Set] = {}          # relation id -> the properties that gave it
 
@@ -839,7 +853,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             implied_by(concept.id, node, equivalent=True, described=True)
         for predicate, obj in graph.predicate_objects(node):
             if (obj in known and str(predicate) not in NOT_LINKS and predicate not in parent_props
-                    and predicate not in label_props):
+                    and predicate not in hierarchy_props and predicate not in label_props):
                 link(concept.id, predicate, obj)
     _equivalent_through_others(graph, known, cid, data)
     _under_domains(graph, concept_nodes, cid, data)

@@ -44,8 +44,8 @@ from mcqa_probes.knowledge.ontology import (
     source_head,
 )
 from mcqa_probes.knowledge.rdf import line_naming, read_rdf
-from mcqa_probes.knowledge.text import camel_case_source, clean_definition, readable_label
-from mcqa_probes.knowledge.tsv import read_tsv
+from mcqa_probes.knowledge.text import camel_case_source, clean_definition, letters, readable_label
+from mcqa_probes.knowledge.tsv import PARENT_RELATIONS, read_tsv
 
 FORMATS = ("obo", "owl", "rdf", "skos", "tsv")
 #: relations that chain when the source does not say (the OBO Relation Ontology's and SKOS's)
@@ -56,6 +56,10 @@ KNOWN_RELATION_NAMES = {"BFO:0000050": "part of", "BFO:0000051": "has part", "RO
                         "RO:0001015": "location of", "RO:0002202": "develops from", "RO:0002131": "overlaps",
                         "RO:0002211": "regulates", "RO:0000057": "has participant", "RO:0002215": "capable of"}
 PathLike = Union[str, Path]
+#: names of the parent relation and its SKOS relatives (as :func:`~mcqa_probes.knowledge.text.letters`
+#: writes them): the hierarchy, which no relation probe asks
+HIERARCHY_NAMES = PARENT_RELATIONS | {"is_a", "skos:narrower", "narrower", "skos:broadertransitive",
+                                      "skos:narrowertransitive", "broadertransitive", "narrowertransitive"}
 
 
 def _declares(prefixed: str, iri: str) -> Pattern:
@@ -184,8 +188,10 @@ def _resolve_relations(wanted: Optional[Iterable[str]], data: SourceData) -> Dic
         return {}
     used = sorted({link[1] for link in data.links})
     names: Dict[str, str] = {}
-    # a relation's own id first (part_of is the relation part_of, even where BFO:0000050 is named
-    # "part of"), then its names and aliases
+    # a relation's own id first, as written (part_of is the relation part_of, even where BFO:0000050 is
+    # named "part of", or where another relation is named "Part of"), then in any case, then its names
+    # and aliases
+    exact = {alias: relation for relation in used for alias in (relation, normalise(relation))}
     for relation in used:
         for alias in (relation, normalise(relation)):
             names.setdefault(alias.lower().replace(" ", "_"), relation)
@@ -205,7 +211,21 @@ def _resolve_relations(wanted: Optional[Iterable[str]], data: SourceData) -> Dic
             names.setdefault(key, relations[0])
     resolved = {}
     for name in wanted:
+        if name in exact or normalise(name) in exact:
+            resolved[name] = exact.get(name) or exact[normalise(name)]
+            continue
         key = normalise(name).lower().replace(" ", "_")
+        if key not in names:
+            # last, a name that differs only in hyphens, spaces and underscores from one relation's id
+            # or name (part-of, partof), as a table's spellings of one relation are read as one
+            alike = {relation for alias, relation in names.items() if letters(alias) == letters(key)}
+            if len(alike) == 1:
+                resolved[name] = alike.pop()
+                continue
+        if key not in names and letters(normalise(name)) in HIERARCHY_NAMES:
+            raise SourceError(data.path, f"--relations {name}: the source's hierarchy, which the hypernymy and "
+                                         "hyponymy probes ask (with hops, over its transitive closure); expected "
+                                         f"another relation (found: {', '.join(used) or 'none besides the hierarchy'})")
         if key not in names:
             raise SourceError(data.path, f"--relations {name}: no such relation between concepts (found: "
                                          f"{', '.join(used) or 'none besides the parent relation'})")
@@ -377,6 +397,35 @@ def load_source(
             link_edges[(s_, r, target)] = line
     parents = sorted(parent_edges.items())
     links = sorted(link_edges.items())
+    # what a link to or from a skipped concept still entails, for the validity closures only (never
+    # answers): C r D with D skipped and D is_a E: C r (a kind of) E; D r E with C is_a D: C r E.
+    # (A link by an existential relation to D went on to E above, as an answer.)
+    skipped_children: Dict[str, List[str]] = {}
+    for child, parent, _ in data.parents:
+        if parent not in concepts and child != parent:
+            skipped_children.setdefault(parent, []).append(child)
+
+    def kept_below(skipped: str) -> List[str]:
+        """The kept concepts under a skipped one, through skipped ones only."""
+        reached, seen, stack = set(), {skipped}, [skipped]
+        while stack:
+            for child in skipped_children.get(stack.pop(), ()):
+                if child in concepts:
+                    reached.add(child)
+                elif child not in seen:
+                    seen.add(child)
+                    stack.append(child)
+        return sorted(reached)
+
+    def skipped(concept: str) -> bool:
+        return concept not in concepts and (concept in data.concepts or concept in data.obsolete)
+
+    through_skipped = set()
+    for s_, r, o, _ in data.links:
+        subjects = kept_below(s_) if skipped(s_) else [s_] if s_ in concepts else []
+        objects = lifted(o) if skipped(o) else [o] if o in concepts else []
+        if skipped(s_) or (skipped(o) and r not in data.existential_relations):
+            through_skipped.update((subject, r, obj) for subject in subjects for obj in objects if subject != obj)
 
     def implied_targets(target: str) -> List[str]:
         """A logical axiom's concept, or the parents of a skipped one; nothing counted or refused
@@ -388,7 +437,7 @@ def load_source(
     implied = sorted({(child, target) for child, parent, _ in data.implied_parents if child in concepts
                       for target in implied_targets(parent) if target != child})
     implied_links = sorted({(subject, relation, target) for subject, relation, obj, _ in data.implied_links
-                            if subject in concepts for target in implied_targets(obj)})
+                            if subject in concepts for target in implied_targets(obj)} | through_skipped)
 
     def named_in_definition(target: str) -> List[str]:
         """A concept a definition names, or the kept ancestors of a skipped one (a never-defined one

@@ -7,7 +7,8 @@ mark is a comma: the header line tells which); synonyms
 are separated by ``|``. ``edges.tsv``: a header ``child, relation, parent``; a relation ``is_a``
 (also ``isa``, ``is a``, ``is-a``, ``subClassOf``, ``sub_class_of``, ``rdfs:subClassOf``, ``broader``,
 ``skos:broader``, ``parent``: any case, spaces, hyphens and underscores aside) is the parent
-relation, any other one (``part_of``) a named relation link. A row with another number of columns,
+relation, any other one (``part_of``) a named relation link, one relation however the rows spell it
+(``part_of``, ``Part of``, ``part-of``: the first spelling is its id; the others are counted). A row with another number of columns,
 a missing header, an empty id or a quote never closed (its cell takes in the rows after it) is a :class:`~mcqa_probes.knowledge.ontology.SourceError` ``FILE:LINE`` (a row's first line). The columns are found by name (in any order, any case); other columns are allowed: a
 concept whose ``deprecated`` / ``obsolete`` column is ``true`` is skipped, any other extra column is
 ignored; empty cells past the header's end (a spreadsheet's export) are ignored.
@@ -16,7 +17,7 @@ import csv
 import io
 import re
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from mcqa_probes.knowledge.identifiers import normalise, relation_name
 from mcqa_probes.knowledge.ontology import (
@@ -156,6 +157,7 @@ def read_tsv(directory: str, vocabulary: Vocabulary, report: SourceReport) -> So
         data.concepts[concept_id] = RawConcept(
             id=concept_id, label=label or None, definition=definition or None, line=line,
             synonyms=[s.strip() for s in synonyms.split("|") if s.strip()])
+    spellings: Dict[str, str] = {}      # a relation's name as letters() writes it -> its first spelling
     for line, (child, relation, parent), _extra in _rows(edges_path, EDGE_COLUMNS):
         if not child or not parent or not relation:
             raise SourceError(str(edges_path), "empty cell (expected child, relation and parent)", line)
@@ -163,7 +165,12 @@ def read_tsv(directory: str, vocabulary: Vocabulary, report: SourceReport) -> So
         if letters(relation) in PARENT_RELATIONS or relation in vocabulary.parents:
             data.parents.append((child, parent, line))
         else:
-            data.links.append((child, relation, parent, line))
+            # one relation however a row spells it (part_of, Part of, part-of, partOf), as is_a is:
+            # two relations would each miss the other's links in "exactly one correct answer"
+            first = spellings.setdefault(letters(relation), relation)
+            if first != relation:
+                report.add("relation_spelling", str(edges_path), line, f"{relation} read as {first}")
+            data.links.append((child, first, parent, line))
     for relation in sorted({link[1] for link in data.links}):
         data.relation_info[relation] = relation_info(relation)
     return data

@@ -851,3 +851,30 @@ def test_the_synonymy_probe_never_asks_a_respelling_nor_another_vocabularys_code
         assert not respelled & {choice.lower() for choice in question.choices}, question.choices
     asked = {q.concept: q.choices[q.answer_index].lower() for q in questions}
     assert asked["HP:3"] == "bleeding" and asked["HP:5"] == "neoplasm"
+
+
+def test_a_skos_broader_transitive_ancestor_is_never_a_wrong_answer(tmp_path):
+    """A thesaurus that states ``hammer skos:broaderTransitive machine`` beside ``skos:broader tool``: no
+    hypernymy question about the hammer offers "machine", no hyponymy question about machines offers
+    "hammer" (checked over broader and broaderTransitive, independently of the builder's closure)."""
+    kinds = {"tool": ["hammer", "saw", "chisel"], "machine": ["drill", "lathe", "press"],
+             "food": ["bread", "apple", "cheese"], "vehicle": ["car", "bus", "train"]}
+    lines = ["@prefix skos: <http://www.w3.org/2004/02/skos/core#> .", "@prefix t: <http://example.org/t/> .",
+             't:thing a skos:Concept ; skos:prefLabel "thing"@en .']
+    for kind, members in kinds.items():
+        lines.append(f't:{kind} a skos:Concept ; skos:prefLabel "{kind}"@en ; skos:broader t:thing .')
+        lines += [f't:{m} a skos:Concept ; skos:prefLabel "{m}"@en ; skos:broader t:{kind} .' for m in members]
+    lines.append("t:hammer skos:broaderTransitive t:machine .")
+    (tmp_path / "tools.ttl").write_text("\n".join(lines) + "\n")
+    graph = load_source(tmp_path / "tools.ttl")
+    up = {c: closure(c, graph.hypernyms) for c in graph.concepts}
+    up["t:hammer"] |= {"t:machine"}
+    asked = set()
+    for probe in ("hypernymy", "hyponymy"):
+        _, questions = build(graph, probe, min_answer_depth={"n": 0})
+        for question in questions:
+            ids = choice_ids(question)
+            correct = [c for c in ids if (c in up[question.concept] if probe == "hypernymy" else question.concept in up[c])]
+            assert correct == [question.notes["answer_id"]], question.id
+            asked.add((probe, question.concept))
+    assert ("hypernymy", "t:hammer") in asked and ("hyponymy", "t:machine") in asked

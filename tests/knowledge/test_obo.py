@@ -1,4 +1,6 @@
 """OBO files through fastobo: what the build reads, and how faulty lines are judged by their clause."""
+import re
+
 import pytest
 
 from mcqa_probes.knowledge.obo import read_obo
@@ -221,11 +223,21 @@ def test_a_definition_given_as_a_property_value_is_read_as_its_owl_rendering_rea
     assert data.concepts["EX:2"].definition == "A flat organ."          # the first in order, as from RDF
 
 
-@pytest.mark.parametrize("frame, message", [
-    ("[Term]\nid: EX:1\nname: tuber\nname: tuber2\n", r"ex.obo:\d+: a second name clause in the frame of EX:1"),
-    ("[Term]\nid: EX:1\nname: leaf\n\n[Term]\nid: EX:2\nname: blade\nintersection_of: part_of\n"
-     "intersection_of: EX:1\n", r"ex.obo:\d+: intersection_of clause of EX:2 names the relation part_of without its target"),
-])
-def test_a_used_clause_that_breaks_the_rules_is_an_error_with_its_line(tmp_path, frame, message):
-    with pytest.raises(SourceError, match=message):
-        read_obo(str(_obo(tmp_path, frame)), Vocabulary(), SourceReport())
+@pytest.mark.parametrize("frame, faulty, message", [
+    ("[Term]\nid: EX:1\nname: tuber\nis_a: EX:2\nname: tuber2\n\n[Term]\nid: EX:2\nname: organ\n", "name: tuber2",
+     "a second name clause in the frame of EX:1"),
+    ("[Term]\nid: EX:1\nname: leaf\n\n[Term]\nid: EX:2\nname: blade\nintersection_of: EX:1\n"
+     "intersection_of: part_of\n", "intersection_of: part_of",
+     "intersection_of clause of EX:2 names the relation part_of without its target"),
+    # a Typedef's clauses that decide a relation's closure are used too: no silent "not transitive"
+    ("[Term]\nid: EX:1\nname: leaf\n\n[Typedef]\nid: part_of\nname: part of\nis_transitive: yes\n",
+     "is_transitive: yes", "malformed is_transitive clause (expected 'is_transitive: true' or 'is_transitive: false'"),
+    ("[Term]\nid: EX:1\nname: leaf\n\n[Typedef]\nid: part_of\nis_symmetric: no\n", "is_symmetric: no",
+     "malformed is_symmetric clause"),
+], ids=["second-name", "intersection-of-without-target", "is-transitive-yes", "is-symmetric-no"])
+def test_a_used_clause_that_breaks_the_rules_is_an_error_at_that_clauses_line(tmp_path, frame, faulty, message):
+    """The line is the faulty clause's, not the frame's id line (was: the id line for a second name)."""
+    path = _obo(tmp_path, frame)
+    line = path.read_text().splitlines().index(faulty) + 1
+    with pytest.raises(SourceError, match=rf"ex.obo:{line}: {re.escape(message)}"):
+        read_obo(str(path), Vocabulary(), SourceReport())

@@ -990,3 +990,77 @@ def test_a_synonym_written_as_another_vocabularys_code_is_marked(tmp_path):
         assert graph[concept_id].codes == (), concept_id
     report = graph.provenance["report"]
     assert report.counts["code_synonym"] == 3 and "SO:2 'VEP:missense_variant'" in report.examples["code_synonym"][0]
+
+
+SKOS_TOOLS = ("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix t: <http://example.org/t/> .\n"
+              't:thing a skos:Concept ; skos:prefLabel "thing"@en .\n'
+              't:machine a skos:Concept ; skos:prefLabel "machine"@en ; skos:broader t:thing .\n'
+              't:tool a skos:Concept ; skos:prefLabel "tool"@en ; skos:broader t:thing .\n'
+              't:hammer a skos:Concept ; skos:prefLabel "hammer"@en ; skos:broader t:tool ; '
+              'skos:broaderTransitive t:machine .\n'
+              't:motor a skos:Concept ; skos:prefLabel "motor"@en ; skos:broader t:thing ; '
+              'skos:narrowerTransitive t:drill .\n'
+              't:drill a skos:Concept ; skos:prefLabel "drill"@en ; skos:broader t:machine ; skos:related t:hammer .\n')
+
+
+def test_skos_transitive_broader_and_narrower_widen_the_validity_closure_not_the_hierarchy(tmp_path):
+    """``hammer skos:broader tool ; skos:broaderTransitive machine``: the hammer is a machine too, so
+    "machine" is no wrong answer for it (was: read as a relation link only, and offered as one), but
+    its hierarchy, answers and hops stay skos:broader's; ``motor skos:narrowerTransitive drill`` alike."""
+    path = tmp_path / "tools.ttl"
+    path.write_text(SKOS_TOOLS)
+    graph = load_source(path)
+    assert list(graph.hypernyms("t:hammer")) == ["t:tool"] and list(graph.implied_hypernyms("t:hammer")) == ["t:machine"]
+    assert list(graph.hypernyms("t:drill")) == ["t:machine"] and list(graph.implied_hypernyms("t:drill")) == ["t:motor"]
+    assert graph.relations() == ["skos:related"]
+
+
+@pytest.mark.parametrize("name", ["skos:broaderTransitive", "skos:narrowerTransitive", "skos:broader", "is_a"])
+def test_asking_the_hierarchy_as_a_relation_is_an_error_pointing_to_hypernymy(tmp_path, name):
+    """(was, for skos:broaderTransitive: a relation probe worded "hammer is broader ..." over its own
+    links only, without the skos:broader links it entails)"""
+    path = tmp_path / "tools.ttl"
+    path.write_text(SKOS_TOOLS)
+    with pytest.raises(SourceError, match=rf"--relations {name}: the source's hierarchy, which the hypernymy and "
+                                          r"hyponymy probes ask .* \(found: skos:related\)"):
+        load_source(path, relations=[name])
+
+
+def test_a_tables_relation_spelled_several_ways_is_one_relation_asked_by_any_spelling(tmp_path):
+    """``part_of``, ``Part of`` and ``part-of`` rows are one relation (its first spelling), as is_a's
+    spellings are one hierarchy; ``--relations part_of`` takes them all (was: ``Part of``, which sorts
+    first, alone, and part_of's own rows were left out of the probe and of its closure)."""
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    (folder / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\n" + "".join(
+        f"P:{i}\t{name}\t\t\n" for i, name in enumerate(["car", "wheel", "tire", "engine", "piston"])))
+    (folder / "edges.tsv").write_text("child\trelation\tparent\nP:1\tpart_of\tP:0\nP:2\tPart of\tP:1\n"
+                                      "P:3\tpart-of\tP:0\nP:4\tpart_of\tP:3\n")
+    for name in ("part_of", "Part of", "part-of"):
+        graph = load_source(folder, relations=[name])
+        assert graph.provenance["relations"] == {name: "part_of"} and graph.relations() == ["part_of"]
+        assert [list(graph.related(f"P:{i}", "part_of")) for i in range(1, 5)] == [["P:0"], ["P:1"], ["P:0"], ["P:3"]]
+        report = graph.provenance["report"]
+        assert report.counts["relation_spelling"] == 2
+        assert report.examples["relation_spelling"][0].endswith("edges.tsv:3 Part of read as part_of")
+
+
+def test_a_link_to_or_from_a_concept_dropped_for_want_of_a_label_still_keeps_distractors_out(tmp_path):
+    """battery part_of (an unnamed, so dropped) laptop, laptop is_a computer: the battery is part of a
+    computer, so "computer" is no wrong answer for it; the dropped laptop part_of a desk set, and a
+    netbook is_a laptop: the netbook is part of a desk set. What the dropped concept carried stays in
+    the validity closures (implied links), never answers (was: lost, and "computer" offered as a wrong
+    answer for the battery); the link itself is still counted as dropped."""
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    names = {"P:1": "device", "P:2": "computer", "P:3": "", "P:4": "battery", "P:5": "desk set", "P:6": "netbook",
+             "P:7": "phone"}
+    (folder / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\n" + "".join(
+        f"{i}\t{name}\t\t\n" for i, name in names.items()))
+    (folder / "edges.tsv").write_text("child\trelation\tparent\nP:2\tis_a\tP:1\nP:3\tis_a\tP:2\nP:6\tis_a\tP:3\n"
+                                      "P:7\tis_a\tP:1\nP:4\tpart_of\tP:3\nP:4\tpart_of\tP:7\nP:3\tpart_of\tP:5\n")
+    graph = load_source(folder, relations=["part_of"])
+    assert "P:3" not in graph and list(graph.hypernyms("P:6")) == ["P:2"]
+    assert list(graph.related("P:4", "part_of")) == ["P:7"] and list(graph.implied_related("P:4", "part_of")) == ["P:2"]
+    assert list(graph.related("P:6", "part_of")) == [] and list(graph.implied_related("P:6", "part_of")) == ["P:5"]
+    assert graph.provenance["report"].counts["link_to_dropped"] == 1
