@@ -436,6 +436,12 @@ class SourceData:
     relation_parents: Dict[str, List[str]] = field(default_factory=dict)
     #: ids skipped as obsolete / deprecated (an edge to one is dropped, not reported as undefined)
     obsolete: set = field(default_factory=set)
+    #: what an RDF file says of resources that it does not make concepts (untyped, or unlabelled in
+    #: it): their names (``id -> RawConcept``) and the parent edges from them; used where several
+    #: files are merged and another file makes them concepts (a thesaurus's labels in one file and
+    #: its skos:narrower backbone in another; one file of labels per language), else not at all
+    loose_concepts: Dict[str, RawConcept] = field(default_factory=dict)
+    loose_parents: List[Tuple[str, str, Optional[int]]] = field(default_factory=list)
     #: language tags seen on labels (RDF), with the number of concepts labelled in each, to say which
     #: --lang would find labels
     label_languages: Counter = field(default_factory=Counter)

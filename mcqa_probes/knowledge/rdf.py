@@ -35,6 +35,7 @@ import logging
 import re
 import urllib.parse
 import warnings
+from collections import Counter
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 
@@ -796,13 +797,16 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
 
     obsolete_synonyms = _typed_synonyms(graph, obsolete_synonym_type)
     respellings = _typed_synonyms(graph, respelling_synonym_type)
-    for node in concept_nodes:
+
+    def named(node, counted: SourceReport, languages) -> RawConcept:
+        """``node``'s names, definition and examples in --lang (``counted``: the report of what is
+        skipped or repaired on the way; ``languages``: the counter of label languages)."""
         concept = RawConcept(id=cid(node))
         labelled = False
         for prop in label_props:
             values = texts(node, prop)
             labelled = labelled or bool(values)
-            data.label_languages.update({v.language.lower() for v in values if getattr(v, "language", None)})
+            languages.update({v.language.lower() for v in values if getattr(v, "language", None)})
             picked = _pick(values, vocabulary.lang, every=untagged_too)
             if picked:
                 concept.label = picked[0]
@@ -814,26 +818,30 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             concept.label = label_from_iri(str(node)) or None
             concept.label_from_iri = bool(concept.label)
             if concept.label:
-                report.add("label_from_iri", path, None, f"{concept.id} ({concept.label})")
+                counted.add("label_from_iri", path, None, f"{concept.id} ({concept.label})")
         for prop in definition_props:
             picked = _pick(texts(node, prop), vocabulary.lang)
             if picked:
                 concept.definition = picked[0]
                 if len(picked) > 1:
-                    report.add("several_definitions", path, None, f"{concept.id} ({len(picked)})")
+                    counted.add("several_definitions", path, None, f"{concept.id} ({len(picked)})")
                 break
         for prop in synonym_props:
             values = texts(node, prop)
             if obsolete_synonyms:
                 for value in [v for v in values if (node, prop, str(v)) in obsolete_synonyms]:
                     values.remove(value)
-                    report.add("obsolete_synonym", path, None, f"{concept.id} '{value}'")
+                    counted.add("obsolete_synonym", path, None, f"{concept.id} '{value}'")
             picked = _pick(values, vocabulary.lang, every=untagged_too, untagged_alone=untagged_too)
             concept.synonyms.extend(picked)
             if respellings:
                 concept.respellings.extend(v for v in picked if (node, prop, str(v)) in respellings)
         for prop in example_props:
             concept.examples.extend(_pick(texts(node, prop), vocabulary.lang, every=untagged_too))
+        return concept
+
+    for node in concept_nodes:
+        concept = named(node, report, data.label_languages)
         data.concepts[concept.id] = concept
         for prop in parent_props:
             for parent in graph.objects(node, prop):
@@ -855,6 +863,22 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             if (obj in known and str(predicate) not in NOT_LINKS and predicate not in parent_props
                     and predicate not in hierarchy_props and predicate not in label_props):
                 link(concept.id, predicate, obj)
+    # what this file says of resources it does not make concepts (no type, no label here), for a
+    # merge with files that do (a thesaurus split into a file of labels and one of skos:narrower
+    # triples; one file of labels per language): their names, and the hierarchy edges from them
+    for node in sorted({n for prop in label_props for n in graph.subjects(prop, None)
+                        if isinstance(n, rdflib.URIRef) and n not in candidates}, key=str):
+        if not any(_is_vocabulary_type(t) for t in graph.objects(node, rdflib.RDF.type)):
+            concept = named(node, SourceReport(), Counter())
+            if concept.label:
+                data.loose_concepts[concept.id] = concept
+    hierarchy = [(child, parent) for prop in parent_props for child, parent in graph.subject_objects(prop)]
+    if rdflib.URIRef(SKOS + "broader") in parent_props:
+        hierarchy.extend((child, parent) for parent, child in graph.subject_objects(narrower))
+    data.loose_parents = sorted({(cid(child), cid(parent), None) for child, parent in hierarchy
+                                 if isinstance(child, rdflib.URIRef) and isinstance(parent, rdflib.URIRef)
+                                 and child not in candidates and str(parent) not in TOP_CLASSES and child != parent},
+                                key=lambda edge: edge[:2])
     _equivalent_through_others(graph, known, cid, data)
     _under_domains(graph, concept_nodes, cid, data)
     for prop, parent in graph.subject_objects(rdflib.RDFS.subPropertyOf):

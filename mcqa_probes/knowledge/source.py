@@ -40,7 +40,7 @@ from mcqa_probes.knowledge.graph import CODE, RESPELLING, Concept, KnowledgeGrap
 from mcqa_probes.knowledge.identifiers import is_iri, local_name, normalise, relation_name
 from mcqa_probes.knowledge.obo import read_obo
 from mcqa_probes.knowledge.ontology import (
-    COMPRESSIONS, SYNTAX_BY_SUFFIX, Line, SourceData, SourceError, SourceReport, Vocabulary, file_of, inner_suffix,
+    COMPRESSIONS, SYNTAX_BY_SUFFIX, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, file_of, inner_suffix,
     source_head,
 )
 from mcqa_probes.knowledge.rdf import line_naming, read_rdf
@@ -147,11 +147,7 @@ def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
                 merged.concepts[concept_id] = concept
                 continue
             report.add("merged", part.path, concept.line, concept_id)
-            if not mine.label or (mine.label_from_iri and concept.label and not concept.label_from_iri):
-                mine.label, mine.label_from_iri = concept.label, concept.label_from_iri
-            mine.definition = mine.definition or concept.definition
-            mine.synonyms.extend(s for s in concept.synonyms if s not in mine.synonyms)
-            mine.respellings.extend(s for s in concept.respellings if s not in mine.respellings)
+            _fill(mine, concept)
         merged.parents.extend(part.parents)
         merged.links.extend(part.links)
         merged.implied_parents.extend(part.implied_parents)
@@ -169,7 +165,27 @@ def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
         merged.existential_relations |= part.existential_relations
         for relation, info in part.relation_info.items():
             merged.relation_info.setdefault(relation, info)
+    # what a file says of resources that another file makes concepts (SourceData.loose_concepts):
+    # names where the concept has none yet, and the hierarchy edges from them
+    for part in parts:
+        for concept_id, loose in part.loose_concepts.items():
+            mine = merged.concepts.get(concept_id)
+            if mine is not None:
+                report.add("merged", part.path, None, concept_id)
+                _fill(mine, loose)
+        merged.parents.extend(edge for edge in part.loose_parents
+                              if edge[0] in merged.concepts or edge[0] in merged.obsolete)
     return merged
+
+
+def _fill(mine: RawConcept, other: RawConcept) -> None:
+    """A concept defined again (another file, another language): the other's label where it has a
+    better one, its definition where it has none, the other's synonyms and respellings besides."""
+    if not mine.label or (mine.label_from_iri and other.label and not other.label_from_iri):
+        mine.label, mine.label_from_iri = other.label, other.label_from_iri
+    mine.definition = mine.definition or other.definition
+    mine.synonyms.extend(s for s in other.synonyms if s not in mine.synonyms)
+    mine.respellings.extend(s for s in other.respellings if s not in mine.respellings)
 
 
 def _descendants(roots: Sequence[str], children: Dict[str, List[str]]) -> Set[str]:

@@ -1064,3 +1064,41 @@ def test_a_link_to_or_from_a_concept_dropped_for_want_of_a_label_still_keeps_dis
     assert list(graph.related("P:4", "part_of")) == ["P:7"] and list(graph.implied_related("P:4", "part_of")) == ["P:2"]
     assert list(graph.related("P:6", "part_of")) == [] and list(graph.implied_related("P:6", "part_of")) == ["P:5"]
     assert graph.provenance["report"].counts["link_to_dropped"] == 1
+
+
+def _split_thesaurus(tmp_path):
+    """A small thesaurus written four ways: whole (English labels and skos:broader), its labels alone,
+    its skos:narrower backbone alone (no type, no label), its French labels alone (no type)."""
+    head = "@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix t: <http://example.org/t/> .\n"
+    tree = {"thing": None, "tool": "thing", "machine": "thing", "hammer": "tool", "saw": "tool", "drill": "machine"}
+    files = {"whole": [head], "labels": [head], "backbone": [head], "fr": [head]}
+    for name, parent in tree.items():
+        files["whole"].append(f't:{name} a skos:Concept ; skos:prefLabel "{name}"@en'
+                              + (f" ; skos:broader t:{parent}" if parent else "") + " .\n")
+        files["labels"].append(f't:{name} a skos:Concept ; skos:prefLabel "{name}"@en .\n')
+        files["fr"].append(f't:{name} skos:prefLabel "{name} (fr)"@fr .\n')
+        if parent:
+            files["backbone"].append(f"t:{parent} skos:narrower t:{name} .\n")
+    for name, lines in files.items():
+        (tmp_path / f"{name}.ttl").write_text("".join(lines))
+    return tree
+
+
+def test_a_thesaurus_split_into_labels_and_a_backbone_or_into_languages_merges_into_one_hierarchy(tmp_path):
+    """The labels in one file and the skos:narrower triples in another (no type, no label there) give
+    the hierarchy of the whole file; French labels in a file of their own name the concepts in --lang
+    fr (was: the backbone's links lost without a word, and --lang fr an error: no concept in French)."""
+    tree = _split_thesaurus(tmp_path)
+    whole = load_source(tmp_path / "whole.ttl")
+    split = load_source([tmp_path / "labels.ttl", tmp_path / "backbone.ttl"])
+    for graph in (whole, split):
+        assert {c: list(graph.hypernyms(f"t:{c}")) for c in tree} == {
+            c: ([f"t:{p}"] if p else []) for c, p in tree.items()}
+    french = load_source([tmp_path / "whole.ttl", tmp_path / "fr.ttl"], vocabulary=Vocabulary(lang="fr"))
+    assert {c: french[f"t:{c}"].lemmas[0] for c in tree} == {c: f"{c} (fr)" for c in tree}
+    assert list(french.hypernyms("t:hammer")) == ["t:tool"]
+    assert french.provenance["report"].counts["merged"] == len(tree)
+    # one file alone says nothing of resources it does not make concepts
+    assert len(load_source(tmp_path / "labels.ttl").concepts) == len(tree)
+    with pytest.raises(SourceError, match="no concepts left"):
+        load_source(tmp_path / "backbone.ttl")
