@@ -879,6 +879,11 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                                  if isinstance(child, rdflib.URIRef) and isinstance(parent, rdflib.URIRef)
                                  and child not in candidates and str(parent) not in TOP_CLASSES and child != parent},
                                 key=lambda edge: edge[:2])
+    # skos:exactMatch between two concepts of the file: interchangeable, so each a kind of the other in
+    # the validity closures (as owl:equivalentClass), never an answer
+    for left, right in sorted(graph.subject_objects(rdflib.URIRef(SKOS + "exactMatch")), key=str):
+        if left in known and right in known and left != right:
+            data.implied_parents.extend([(cid(left), cid(right), None), (cid(right), cid(left), None)])
     _equivalent_through_others(graph, known, cid, data)
     _under_domains(graph, concept_nodes, cid, data)
     for prop, parent in graph.subject_objects(rdflib.RDFS.subPropertyOf):

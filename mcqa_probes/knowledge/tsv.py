@@ -9,7 +9,9 @@ are separated by ``|``. ``edges.tsv``: a header ``child, relation, parent``; a r
 ``skos:broader``, ``parent``: any case, spaces, hyphens and underscores aside) is the parent
 relation, any other one (``part_of``) a named relation link, one relation however the rows spell it
 (``part_of``, ``Part of``, ``part-of``: the first spelling is its id; the others are counted). A row with another number of columns,
-a missing header, an empty id or a quote never closed (its cell takes in the rows after it) is a :class:`~mcqa_probes.knowledge.ontology.SourceError` ``FILE:LINE`` (a row's first line). The columns are found by name (in any order, any case); other columns are allowed: a
+a missing header, an empty id, a quote never closed (its cell takes in the rows after it) or a cell
+that opens with a quote and goes on after it closes (``"Pro" keyboard``, which the ``csv`` module
+reads as ``Pro keyboard``) is a :class:`~mcqa_probes.knowledge.ontology.SourceError` ``FILE:LINE`` (a row's first line). The columns are found by name (in any order, any case); other columns are allowed: a
 concept whose ``deprecated`` / ``obsolete`` column is ``true`` is skipped, any other extra column is
 ignored; empty cells past the header's end (a spreadsheet's export) are ignored.
 """
@@ -130,6 +132,11 @@ def _check_cells_across_lines(path: Path, row: List[str], start: int, ended: int
         except csv.Error as error:
             if "unexpected end of data" in str(error):
                 problem = f"runs on to the end of the file (line {ended})"
+            elif "expected after" in str(error):
+                # '"Pro" keyboard': the csv module drops the quotes and reads 'Pro keyboard' without a word
+                raise SourceError(str(path), "a cell opens with a quote (\") and goes on after the closing one "
+                                             "(expected a cell quoted whole, its own quotes doubled: "
+                                             "\"\"\"Pro\"\" keyboard\", or no quote at its start)", start) from None
     if problem is not None:
         raise SourceError(str(path), f"a quoted cell {problem}: a quote (\") opened here and never closed? "
                                      f"(expected a row per line; a quote inside a cell is written \"\")", start)

@@ -1102,3 +1102,19 @@ def test_a_thesaurus_split_into_labels_and_a_backbone_or_into_languages_merges_i
     assert len(load_source(tmp_path / "labels.ttl").concepts) == len(tree)
     with pytest.raises(SourceError, match="no concepts left"):
         load_source(tmp_path / "backbone.ttl")
+
+
+def test_two_concepts_of_one_thesaurus_linked_by_exact_match_are_kinds_of_each_other_for_validity(tmp_path):
+    """``t:auto skos:exactMatch t:car``: what is a kind of one is a kind of the other, so neither is a
+    wrong answer where the other is right (implied parents both ways, never answers); a match to a
+    resource the file does not define changes nothing."""
+    path = tmp_path / "cars.ttl"
+    path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix t: <http://example.org/t/> .\n"
+                    't:vehicle a skos:Concept ; skos:prefLabel "vehicle"@en .\n'
+                    't:car a skos:Concept ; skos:prefLabel "car"@en ; skos:broader t:vehicle .\n'
+                    't:auto a skos:Concept ; skos:prefLabel "automobile"@en ; skos:broader t:vehicle ; '
+                    "skos:exactMatch t:car, <http://example.org/other/car> .\n"
+                    't:sedan a skos:Concept ; skos:prefLabel "sedan"@en ; skos:broader t:car .\n')
+    graph = load_source(path)
+    assert list(graph.implied_hypernyms("t:auto")) == ["t:car"] and list(graph.implied_hypernyms("t:car")) == ["t:auto"]
+    assert list(graph.hypernyms("t:auto")) == ["t:vehicle"] and list(graph.hypernyms("t:sedan")) == ["t:car"]

@@ -51,6 +51,15 @@ def test_the_parent_relation_is_known_by_its_usual_names_whatever_the_spelling(t
     assert sorted({relation for _, relation, _, _ in data.links}) == ["part_of"]
 
 
+def test_a_cell_quoted_whole_keeps_its_own_quotes_and_a_quote_inside_a_cell_is_read_as_written(tmp_path):
+    folder = tmp_path / "products"
+    shutil.copytree(PRODUCTS, folder)
+    text = (folder / "concepts.tsv").read_text()
+    (folder / "concepts.tsv").write_text(text.replace("P:4\tchair", 'P:4\t"""Pro"" chair"').replace("P:6\tstool", 'P:6\t5" stool'))
+    data = read(folder)
+    assert data.concepts["P:4"].label == '"Pro" chair' and data.concepts["P:6"].label == '5" stool'
+
+
 def test_csv_files_with_quoted_cells_work_too(tmp_path):
     folder = tmp_path / "products"
     folder.mkdir()
@@ -87,6 +96,8 @@ def test_csv_files_with_semicolons_as_spreadsheets_write_them_are_read_alike(tmp
     ("concepts.tsv", "P:16\tarmchair\teasy chair\tA chair", "P:16\tarmchair\teasy chair\t\"A chair", 17,
      "a quoted cell runs on to the end of the file (line 17)"),
     ("edges.tsv", "P:15\tis_a\tP:1\n", "P:15\tis_a\t\"P:1\n", 20, "a quoted cell runs on to the end of the file"),
+    # a cell that opens with a quote and goes on after it: the csv module would read '"Pro" chair' as 'Pro chair'
+    ("concepts.tsv", "P:4\tchair", "P:4\t\"Pro\" chair", 5, "a cell opens with a quote (\") and goes on after"),
 ])
 def test_a_malformed_table_is_an_error_naming_file_and_line(tmp_path, name, old, new, line, what):
     assert_error_at(tmp_path, name, old, new, line, what)
