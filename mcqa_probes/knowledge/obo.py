@@ -340,9 +340,15 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
         raw_id = str(frame.id)
         if kind == "TypedefFrame":
             info = {"name": relation_name(raw_id), "transitive": False, "symmetric": False, "aliases": []}
+            named = False
             for clause in frame:
                 clause_kind = type(clause).__name__
                 if clause_kind == "NameClause":
+                    if named:
+                        raise SourceError(path, f"a second name clause in the frame of {raw_id} ('{clause.name}' after "
+                                                f"'{info['name']}'; expected one name per relation)",
+                                          _clause_line(lines, id_lines.get(raw_id), "name", 2))
+                    named = True
                     info["name"] = str(clause.name).replace("_", " ")
                 elif clause_kind == "IsTransitiveClause":
                     info["transitive"] = bool(clause.transitive)

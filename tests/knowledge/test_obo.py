@@ -234,7 +234,9 @@ def test_a_definition_given_as_a_property_value_is_read_as_its_owl_rendering_rea
      "is_transitive: yes", "malformed is_transitive clause (expected 'is_transitive: true' or 'is_transitive: false'"),
     ("[Term]\nid: EX:1\nname: leaf\n\n[Typedef]\nid: part_of\nis_symmetric: no\n", "is_symmetric: no",
      "malformed is_symmetric clause"),
-], ids=["second-name", "intersection-of-without-target", "is-transitive-yes", "is-symmetric-no"])
+    ("[Term]\nid: EX:1\nname: leaf\n\n[Typedef]\nid: located_in\nname: located in\nis_transitive: true\n"
+     "name: is in\n", "name: is in", "a second name clause in the frame of located_in ('is in' after 'located in'"),
+], ids=["second-name", "intersection-of-without-target", "is-transitive-yes", "is-symmetric-no", "typedef-second-name"])
 def test_a_used_clause_that_breaks_the_rules_is_an_error_at_that_clauses_line(tmp_path, frame, faulty, message):
     """The line is the faulty clause's, not the frame's id line (was: the id line for a second name)."""
     path = _obo(tmp_path, frame)
