@@ -557,9 +557,11 @@ def _is_vocabulary_type(type_node) -> bool:
 
 
 def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Optional[str] = None,
-             syntax: Optional[str] = None, shared: Optional[Dict[str, str]] = None) -> SourceData:
+             syntax: Optional[str] = None, shared: Optional[Dict[str, str]] = None, merged: bool = False) -> SourceData:
     """Read one RDF file (see the module docstring); ``kind``: ``owl``, ``rdf``, ``skos`` or None (any);
-    ``shared``: the prefixes of the files read before this one (see :func:`shared_namespaces`)."""
+    ``shared``: the prefixes of the files read before this one (see :func:`shared_namespaces`);
+    ``merged``: other files are read with it, so what it says of resources it does not make concepts
+    is kept too (``SourceData.loose_concepts`` / ``loose_parents``)."""
     import rdflib  # lazy: RDF support is needed only for RDF sources
     from rdflib.collection import Collection  # lazy: as rdflib
 
@@ -713,16 +715,15 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             data.parents.extend((cid(node), cid(parent), None) for parent in graph.objects(node, prop)
                                 if isinstance(parent, rdflib.URIRef))
     hierarchy_props: Set = set()        # properties read as the hierarchy, never relation links
-    if rdflib.URIRef(SKOS + "broader") in parent_props:      # X narrower Y: Y broader X (X deprecated too)
-        for node in sorted(candidates, key=str):
-            data.parents.extend((cid(child), cid(node), None) for child in graph.objects(node, narrower)
-                                if isinstance(child, rdflib.URIRef))
-        # skos:broaderTransitive / narrowerTransitive (of which skos:broader / narrower are
-        # sub-properties) state ancestors that skos:broader may leave out: they widen the validity
-        # closures (implied parents), while answers and hops stay skos:broader's
+    if rdflib.URIRef(SKOS + "broader") in parent_props:
+        # X narrower Y: Y broader X (X deprecated too); skos:broaderTransitive / narrowerTransitive (of
+        # which skos:broader / narrower are sub-properties) state ancestors that skos:broader may leave
+        # out: they widen the validity closures (implied parents), while answers and hops stay skos:broader's
         up, down = rdflib.URIRef(SKOS + "broaderTransitive"), rdflib.URIRef(SKOS + "narrowerTransitive")
         hierarchy_props = {up, down}
         for node in sorted(candidates, key=str):
+            data.parents.extend((cid(child), cid(node), None) for child in graph.objects(node, narrower)
+                                if isinstance(child, rdflib.URIRef))
             data.implied_parents.extend((cid(node), cid(ancestor), None) for ancestor in graph.objects(node, up)
                                         if isinstance(ancestor, rdflib.URIRef) and ancestor != node)
             data.implied_parents.extend((cid(descendant), cid(node), None) for descendant in graph.objects(node, down)
@@ -863,22 +864,23 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             if (obj in known and str(predicate) not in NOT_LINKS and predicate not in parent_props
                     and predicate not in hierarchy_props and predicate not in label_props):
                 link(concept.id, predicate, obj)
-    # what this file says of resources it does not make concepts (no type, no label here), for a
-    # merge with files that do (a thesaurus split into a file of labels and one of skos:narrower
-    # triples; one file of labels per language): their names, and the hierarchy edges from them
-    for node in sorted({n for prop in label_props for n in graph.subjects(prop, None)
-                        if isinstance(n, rdflib.URIRef) and n not in candidates}, key=str):
-        if not any(_is_vocabulary_type(t) for t in graph.objects(node, rdflib.RDF.type)):
-            concept = named(node, SourceReport(), Counter())
-            if concept.label:
-                data.loose_concepts[concept.id] = concept
-    hierarchy = [(child, parent) for prop in parent_props for child, parent in graph.subject_objects(prop)]
-    if rdflib.URIRef(SKOS + "broader") in parent_props:
-        hierarchy.extend((child, parent) for parent, child in graph.subject_objects(narrower))
-    data.loose_parents = sorted({(cid(child), cid(parent), None) for child, parent in hierarchy
-                                 if isinstance(child, rdflib.URIRef) and isinstance(parent, rdflib.URIRef)
-                                 and child not in candidates and str(parent) not in TOP_CLASSES and child != parent},
-                                key=lambda edge: edge[:2])
+    if merged:
+        # what this file says of resources it does not make concepts (no type, no label here), for a
+        # merge with files that do (a thesaurus split into a file of labels and one of skos:narrower
+        # triples; one file of labels per language): their names, and the hierarchy edges from them
+        for node in sorted({n for prop in label_props for n in graph.subjects(prop, None)
+                            if isinstance(n, rdflib.URIRef) and n not in candidates}, key=str):
+            if not any(_is_vocabulary_type(t) for t in graph.objects(node, rdflib.RDF.type)):
+                concept = named(node, SourceReport(), Counter())
+                if concept.label:
+                    data.loose_concepts[concept.id] = concept
+        hierarchy = [(child, parent) for prop in parent_props for child, parent in graph.subject_objects(prop)]
+        if rdflib.URIRef(SKOS + "broader") in parent_props:
+            hierarchy.extend((child, parent) for parent, child in graph.subject_objects(narrower))
+        data.loose_parents = sorted({(cid(child), cid(parent), None) for child, parent in hierarchy
+                                     if isinstance(child, rdflib.URIRef) and isinstance(parent, rdflib.URIRef)
+                                     and child not in candidates and str(parent) not in TOP_CLASSES
+                                     and child != parent}, key=lambda edge: edge[:2])
     # skos:exactMatch between two concepts of the file: interchangeable, so each a kind of the other in
     # the validity closures (as owl:equivalentClass), never an answer
     for left, right in sorted(graph.subject_objects(rdflib.URIRef(SKOS + "exactMatch")), key=str):

@@ -121,8 +121,9 @@ def guess_format(path: PathLike) -> str:
 
 
 def read_file(path: PathLike, format: Optional[str], vocabulary: Vocabulary, report: SourceReport,
-              shared: Optional[Dict[str, str]] = None) -> SourceData:
-    """One file with the reader of its format (``shared``: RDF prefixes of the files read before)."""
+              shared: Optional[Dict[str, str]] = None, merged: bool = False) -> SourceData:
+    """One file with the reader of its format (``shared``: RDF prefixes of the files read before;
+    ``merged``: other files are read with it)."""
     kind = format or guess_format(path)
     if kind not in FORMATS:
         raise SourceError(str(path), f"unknown format {kind!r} (expected one of {', '.join(FORMATS)})")
@@ -132,7 +133,7 @@ def read_file(path: PathLike, format: Optional[str], vocabulary: Vocabulary, rep
         raise SourceError(str(path), f"no such file (expected a {kind.upper()} file)")
     if kind == "obo":
         return read_obo(str(path), vocabulary, report)
-    return read_rdf(str(path), vocabulary, report, kind=None if kind == "rdf" else kind, shared=shared)
+    return read_rdf(str(path), vocabulary, report, kind=None if kind == "rdf" else kind, shared=shared, merged=merged)
 
 
 def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
@@ -186,6 +187,20 @@ def _fill(mine: RawConcept, other: RawConcept) -> None:
     mine.definition = mine.definition or other.definition
     mine.synonyms.extend(s for s in other.synonyms if s not in mine.synonyms)
     mine.respellings.extend(s for s in other.respellings if s not in mine.respellings)
+
+
+def _kept_beyond(start: str, step: Dict[str, List[str]], kept) -> List[str]:
+    """The ``kept`` concepts reached from ``start`` over ``step`` (its parents, or its children)
+    through concepts not kept only, sorted."""
+    reached, seen, stack = set(), {start}, [start]
+    while stack:
+        for other in step.get(stack.pop(), ()):
+            if other in kept:
+                reached.add(other)
+            elif other not in seen:
+                seen.add(other)
+                stack.append(other)
+    return sorted(reached)
 
 
 def _descendants(roots: Sequence[str], children: Dict[str, List[str]]) -> Set[str]:
@@ -273,7 +288,7 @@ def load_source(
             raise SourceError(str(path), "a URL, which is not downloaded here: download the file (curl -LO URL, "
                                          "a .gz as it is) and give its path")
         log(f"reading {path}")
-        parts.append(read_file(path, format, vocabulary, report, shared))
+        parts.append(read_file(path, format, vocabulary, report, shared, merged=len(paths) > 1))
     data = _merge(parts, report)
     where = data.path
     for concept_id in data.obsolete & set(data.concepts):   # obsolete in one frame or file: skipped, as reported
@@ -339,18 +354,10 @@ def load_source(
     lifted_cache: Dict[str, List[str]] = {}
 
     def lifted(target: str) -> List[str]:
-        """The kept concepts reached from a skipped one through skipped ones only."""
+        """The kept concepts above a skipped one, through skipped ones only."""
         found = lifted_cache.get(target)
         if found is None:
-            reached, seen, stack = set(), {target}, [target]
-            while stack:
-                for parent in skipped_parents.get(stack.pop(), ()):
-                    if parent in concepts:
-                        reached.add(parent)
-                    elif parent not in seen:
-                        seen.add(parent)
-                        stack.append(parent)
-            found = lifted_cache[target] = sorted(reached)
+            found = lifted_cache[target] = _kept_beyond(target, skipped_parents, concepts)
         return found
 
     through: Dict[Tuple[str, str], str] = {}      # a lifted edge -> the skipped concept it went through
@@ -418,27 +425,15 @@ def load_source(
     # (A link by an existential relation to D went on to E above, as an answer.)
     skipped_children: Dict[str, List[str]] = {}
     for child, parent, _ in data.parents:
-        if parent not in concepts and child != parent:
+        if parent not in concepts:
             skipped_children.setdefault(parent, []).append(child)
-
-    def kept_below(skipped: str) -> List[str]:
-        """The kept concepts under a skipped one, through skipped ones only."""
-        reached, seen, stack = set(), {skipped}, [skipped]
-        while stack:
-            for child in skipped_children.get(stack.pop(), ()):
-                if child in concepts:
-                    reached.add(child)
-                elif child not in seen:
-                    seen.add(child)
-                    stack.append(child)
-        return sorted(reached)
 
     def skipped(concept: str) -> bool:
         return concept not in concepts and (concept in data.concepts or concept in data.obsolete)
 
     through_skipped = set()
     for s_, r, o, _ in data.links:
-        subjects = kept_below(s_) if skipped(s_) else [s_] if s_ in concepts else []
+        subjects = _kept_beyond(s_, skipped_children, concepts) if skipped(s_) else [s_] if s_ in concepts else []
         objects = lifted(o) if skipped(o) else [o] if o in concepts else []
         if skipped(s_) or (skipped(o) and r not in data.existential_relations):
             through_skipped.update((subject, r, obj) for subject in subjects for obj in objects if subject != obj)

@@ -992,8 +992,9 @@ def test_a_synonym_written_as_another_vocabularys_code_is_marked(tmp_path):
     assert report.counts["code_synonym"] == 3 and "SO:2 'VEP:missense_variant'" in report.examples["code_synonym"][0]
 
 
-SKOS_TOOLS = ("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix t: <http://example.org/t/> .\n"
-              't:thing a skos:Concept ; skos:prefLabel "thing"@en .\n'
+SKOS_HEAD = "@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix t: <http://example.org/t/> .\n"
+SKOS_TOOLS = (SKOS_HEAD
+              + 't:thing a skos:Concept ; skos:prefLabel "thing"@en .\n'
               't:machine a skos:Concept ; skos:prefLabel "machine"@en ; skos:broader t:thing .\n'
               't:tool a skos:Concept ; skos:prefLabel "tool"@en ; skos:broader t:thing .\n'
               't:hammer a skos:Concept ; skos:prefLabel "hammer"@en ; skos:broader t:tool ; '
@@ -1069,7 +1070,7 @@ def test_a_link_to_or_from_a_concept_dropped_for_want_of_a_label_still_keeps_dis
 def _split_thesaurus(tmp_path):
     """A small thesaurus written four ways: whole (English labels and skos:broader), its labels alone,
     its skos:narrower backbone alone (no type, no label), its French labels alone (no type)."""
-    head = "@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix t: <http://example.org/t/> .\n"
+    head = SKOS_HEAD
     tree = {"thing": None, "tool": "thing", "machine": "thing", "hammer": "tool", "saw": "tool", "drill": "machine"}
     files = {"whole": [head], "labels": [head], "backbone": [head], "fr": [head]}
     for name, parent in tree.items():
@@ -1109,8 +1110,8 @@ def test_two_concepts_of_one_thesaurus_linked_by_exact_match_are_kinds_of_each_o
     wrong answer where the other is right (implied parents both ways, never answers); a match to a
     resource the file does not define changes nothing."""
     path = tmp_path / "cars.ttl"
-    path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix t: <http://example.org/t/> .\n"
-                    't:vehicle a skos:Concept ; skos:prefLabel "vehicle"@en .\n'
+    path.write_text(SKOS_HEAD
+                    + 't:vehicle a skos:Concept ; skos:prefLabel "vehicle"@en .\n'
                     't:car a skos:Concept ; skos:prefLabel "car"@en ; skos:broader t:vehicle .\n'
                     't:auto a skos:Concept ; skos:prefLabel "automobile"@en ; skos:broader t:vehicle ; '
                     "skos:exactMatch t:car, <http://example.org/other/car> .\n"
