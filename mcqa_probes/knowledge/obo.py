@@ -229,9 +229,10 @@ def _rewrite(path: str, lines: List[str], report: SourceReport) -> Optional[str]
     return stand_in
 
 
-def _clause_lines(lines: List[str]) -> Tuple[Dict[str, int], Dict[Tuple[str, str, str], int]]:
-    """Where each frame's id is, and where each ``is_a`` / ``relationship`` clause is (for messages)."""
-    ids: Dict[str, int] = {}
+def _clause_lines(lines: List[str]) -> Tuple[Dict[str, List[int]], Dict[Tuple[str, str, str], int]]:
+    """Where each frame's id is (every frame of an id, in order: OBO lets a term's clauses be split over
+    several frames), and where each ``is_a`` / ``relationship`` clause is (for messages)."""
+    ids: Dict[str, List[int]] = {}
     edges: Dict[Tuple[str, str, str], int] = {}
     current = None
     for number, line in enumerate(lines, 1):
@@ -239,7 +240,7 @@ def _clause_lines(lines: List[str]) -> Tuple[Dict[str, int], Dict[Tuple[str, str
             current = None
         elif line.startswith("id:"):
             current = line[3:].split("!")[0].strip()
-            ids.setdefault(current, number)
+            ids.setdefault(current, []).append(number)
         elif current and line.startswith("is_a:"):
             edges.setdefault((current, "is_a", line[5:].split("!")[0].split("{")[0].strip()), number)
         elif current and line.startswith("relationship:"):
@@ -290,8 +291,11 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
         for first, end in _frames(lines):
             repairer.parse(fastobo, first, end)
         document = repairer.parse(fastobo, 0, len(lines))
-    id_lines, edge_lines = _clause_lines(lines)
-    id_lines = {key: Line(number, path) for key, number in id_lines.items()}
+    frame_lines, edge_lines = _clause_lines(lines)
+    frame_lines = {key: [Line(number, path) for number in numbers] for key, numbers in frame_lines.items()}
+    id_lines = {key: numbers[0] for key, numbers in frame_lines.items()}
+    frames_seen: Dict[str, int] = {}
+    named_relations: Set[str] = set()
     edge_lines = {key: Line(number, path) for key, number in edge_lines.items()}
 
     #: where an OBO file's term may give its definition as a property value besides def:
@@ -338,17 +342,26 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
         if kind not in ("TypedefFrame", "TermFrame"):     # [Instance] frames: individuals, not concepts
             continue
         raw_id = str(frame.id)
+        # the id line of this frame (the concept keeps its first frame's): where its clauses are looked for
+        seen = frames_seen[raw_id] = frames_seen.get(raw_id, -1) + 1
+        numbers = frame_lines.get(raw_id) or [None]
+        this_frame = numbers[min(seen, len(numbers) - 1)]
+        names_here = 0              # name clauses in this frame so far
         if kind == "TypedefFrame":
-            info = {"name": relation_name(raw_id), "transitive": False, "symmetric": False, "aliases": []}
-            named = False
+            earlier_info = data.relation_info.get(curie(raw_id))
+            info = earlier_info or {"name": relation_name(raw_id), "transitive": False, "symmetric": False,
+                                    "aliases": []}
+            named = curie(raw_id) in named_relations
             for clause in frame:
                 clause_kind = type(clause).__name__
                 if clause_kind == "NameClause":
-                    if named:
+                    names_here += 1
+                    if named and not (names_here == 1 and info["name"] == str(clause.name).replace("_", " ")):
                         raise SourceError(path, f"a second name clause in the frame of {raw_id} ('{clause.name}' after "
                                                 f"'{info['name']}'; expected one name per relation)",
-                                          _clause_line(lines, id_lines.get(raw_id), "name", 2))
+                                          _clause_line(lines, this_frame, "name", names_here))
                     named = True
+                    named_relations.add(curie(raw_id))
                     info["name"] = str(clause.name).replace("_", " ")
                 elif clause_kind == "IsTransitiveClause":
                     info["transitive"] = bool(clause.transitive)
@@ -380,10 +393,13 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
         for clause in frame:
             clause_kind = type(clause).__name__
             if clause_kind == "NameClause":
-                if concept.label is not None:
+                names_here += 1
+                earlier_label = concept.label or getattr(data.concepts.get(concept_id), "label", None)
+                if earlier_label is not None and not (names_here == 1 and earlier_label == str(clause.name)):
+                    # in this frame, or in an earlier frame of the same term (a term split over frames)
                     raise SourceError(path, f"a second name clause in the frame of {raw_id} ('{clause.name}' after "
-                                            f"'{concept.label}'; expected one name per term: another name is a "
-                                            f"synonym clause)", _clause_line(lines, concept.line, "name", 2))
+                                            f"'{earlier_label}'; expected one name per term: another name is a "
+                                            f"synonym clause)", _clause_line(lines, this_frame, "name", names_here))
                 concept.label = str(clause.name)
             elif clause_kind == "DefClause":
                 definitions.append(restore(str(clause.definition)))
@@ -429,7 +445,7 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                 target = curie(str(clause.term))
                 if clause.typedef is None:
                     genus_lines.append((target, concept_id,
-                                        _clause_line(lines, concept.line, "intersection_of", value=str(clause.term))))
+                                        _clause_line(lines, this_frame, "intersection_of", value=str(clause.term))))
                     implied.append((concept_id, target, concept.line))
                     genus.append(target)
                 else:

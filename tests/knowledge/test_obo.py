@@ -214,6 +214,21 @@ def test_a_relationship_with_all_only_or_a_cardinality_is_no_some_link_and_is_co
     assert report.counts["qualified_link"] == 2
 
 
+def test_a_relation_split_over_two_frames_keeps_what_each_frame_says(tmp_path):
+    """The later frame of a Typedef adds to the earlier one (was: replaced it, losing is_transitive)."""
+    data = read_obo(str(_obo(tmp_path, "[Typedef]\nid: part_of\nis_transitive: true\n\n[Term]\nid: EX:1\nname: plant\n"
+                                       "\n[Typedef]\nid: part_of\nname: part of\nxref: BFO:0000050\n")),
+                    Vocabulary(), SourceReport())
+    info = data.relation_info["part_of"]
+    assert info["transitive"] is True and info["aliases"] == ["BFO:0000050"] and info["name"] == "part of"
+
+
+def test_a_term_split_over_frames_may_repeat_its_name(tmp_path):
+    data = read_obo(str(_obo(tmp_path, "[Term]\nid: EX:1\nname: leaf\n\n[Term]\nid: EX:2\nname: organ\n\n[Term]\n"
+                                       "id: EX:1\nname: leaf\nis_a: EX:2\n")), Vocabulary(), SourceReport())
+    assert data.concepts["EX:1"].label == "leaf" and [p for _, p, _ in data.parents] == ["EX:2"]
+
+
 def test_a_definition_given_as_a_property_value_is_read_as_its_owl_rendering_reads_it(tmp_path):
     data = read_obo(str(_obo(tmp_path, '[Term]\nid: EX:1\nname: root\nproperty_value: IAO:0000115 "The base of a '
                                        'plant." xsd:string\n\n[Term]\nid: EX:2\nname: leaf\ndef: "A flat organ." []\n'
@@ -236,7 +251,19 @@ def test_a_definition_given_as_a_property_value_is_read_as_its_owl_rendering_rea
      "malformed is_symmetric clause"),
     ("[Term]\nid: EX:1\nname: leaf\n\n[Typedef]\nid: located_in\nname: located in\nis_transitive: true\n"
      "name: is in\n", "name: is in", "a second name clause in the frame of located_in ('is in' after 'located in'"),
-], ids=["second-name", "intersection-of-without-target", "is-transitive-yes", "is-symmetric-no", "typedef-second-name"])
+    # a term split over two frames: the later frame's name is a second one, and its clauses are found there
+    ("[Term]\nid: EX:1\nname: tuber\n\n[Term]\nid: EX:2\nname: organ\n\n[Term]\nid: EX:1\nname: tuber\n"
+     "is_a: EX:2\nname: root tuber\n", "name: root tuber", "a second name clause in the frame of EX:1 ('root tuber' after"),
+    ("[Term]\nid: EX:1\nname: tuber\n\n[Term]\nid: EX:2\nname: organ\n\n[Term]\nid: EX:1\ndef: \"A swollen stem.\" []\n"
+     "name: stem tuber\n", "name: stem tuber", "a second name clause in the frame of EX:1 ('stem tuber' after 'tuber'"),
+    ("[Term]\nid: EX:1\nname: leaf\nintersection_of: EX:2\n\n[Term]\nid: EX:2\nname: organ\n\n[Term]\nid: EX:1\n"
+     "intersection_of: part_of\n", "intersection_of: part_of",
+     "intersection_of clause of EX:1 names the relation part_of without its target"),
+    ("[Term]\nid: EX:1\nname: leaf\n\n[Typedef]\nid: part_of\nname: is part of\n", "name: is part of",
+     "a second name clause in the frame of part_of ('is part of' after 'part of'"),
+], ids=["second-name", "intersection-of-without-target", "is-transitive-yes", "is-symmetric-no", "typedef-second-name",
+        "split-term-second-name", "split-term-name-in-later-frame", "split-term-intersection-of",
+        "split-typedef-second-name"])
 def test_a_used_clause_that_breaks_the_rules_is_an_error_at_that_clauses_line(tmp_path, frame, faulty, message):
     """The line is the faulty clause's, not the frame's id line (was: the id line for a second name)."""
     path = _obo(tmp_path, frame)
