@@ -271,6 +271,33 @@ def _clause_line(lines: List[str], frame: Optional[Line], tag: str, nth: int = 1
     return frame
 
 
+def _one_id_per_relation(data: SourceData, domains: Dict[str, List[str]]) -> None:
+    """A relation written by an id that a ``[Typedef]`` lists as its ``xref`` (``relationship:
+    BFO:0000050 X`` where ``part_of`` has ``xref: BFO:0000050``) is that Typedef's relation, as in the
+    OWL rendering (one property, ``obo:BFO_0000050``, named ``part_of``): every clause that names a
+    relation (links, logical definitions, chains, sub-relations, domains) is given the Typedef's id."""
+    canonical = {alias: relation for relation, info in sorted(data.relation_info.items())
+                 for alias in info.get("aliases", ()) if alias not in data.relation_info}
+    if not canonical:
+        return
+
+    def one(relation: str) -> str:
+        return canonical.get(relation, relation)
+
+    data.links[:] = [(s, one(r), o, line) for s, r, o, line in data.links]
+    data.implied_links[:] = [(s, one(r), o, line) for s, r, o, line in data.implied_links]
+    data.definitions[:] = [(c, genus, [(one(r), o) for r, o in differentia], unions)
+                           for c, genus, differentia, unions in data.definitions]
+    for info in data.relation_info.values():
+        if "chains" in info:
+            info["chains"] = [[one(r) for r in chain] for chain in info["chains"]]
+    for relation in list(data.relation_parents):
+        supers = data.relation_parents.pop(relation)
+        data.relation_parents.setdefault(one(relation), []).extend(one(r) for r in supers)
+    for relation in [r for r in domains if r in canonical]:
+        domains.setdefault(canonical[relation], []).extend(domains.pop(relation))
+
+
 def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceData:
     """Read one OBO file (see the module docstring)."""
     import fastobo  # lazy: a compiled third-party parser, needed only for OBO sources
@@ -498,6 +525,7 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
             data.parents.append((alternative, concept_id, line))
     for concept_id, texts in several_definitions.items():
         report.add("several_definitions", path, data.concepts[concept_id].line, f"{concept_id} ({len(texts)})")
+    _one_id_per_relation(data, domains)
     data.existential_relations.update(relation for _, relation, _, _ in data.links)
     # a term with a relationship (or a differentia) of a relation with a domain is under the domain, as
     # in the OWL rendering (rdf._under_domains)

@@ -229,6 +229,28 @@ def test_a_term_split_over_frames_may_repeat_its_name(tmp_path):
     assert data.concepts["EX:1"].label == "leaf" and [p for _, p, _ in data.parents] == ["EX:2"]
 
 
+def test_a_relation_written_by_its_typedefs_xref_is_that_typedefs_relation_in_every_clause(tmp_path):
+    """``relationship: BFO:0000050 X`` where part_of has ``xref: BFO:0000050``: one property in the OWL
+    rendering (obo:BFO_0000050, named part_of), so one relation here too, in links, logical definitions,
+    chains and sub-relations (was: two relations, and a defined class over part_of covered nothing
+    written with BFO:0000050, so an entailed ancestor was offered as a wrong answer)."""
+    text = ("[Typedef]\nid: part_of\nxref: BFO:0000050\nis_transitive: true\n\n"
+            "[Typedef]\nid: located_in\ntransitive_over: BFO:0000050\n\n"
+            "[Typedef]\nid: member_of\nis_a: BFO:0000050\n\n"
+            "[Term]\nid: EX:1\nname: structure\n\n[Term]\nid: EX:2\nname: heart\n\n"
+            "[Term]\nid: EX:3\nname: heart structure\nintersection_of: EX:1\nintersection_of: BFO:0000050 EX:2\n\n"
+            "[Term]\nid: EX:4\nname: valve\nis_a: EX:1\nrelationship: BFO:0000050 EX:2\n")
+    path = _obo(tmp_path, text.replace("[Typedef]\nid: part_of\nxref", "[Typedef]\nid: part_of\nname: part of\nxref", 1))
+    data = read_obo(str(path), Vocabulary(), SourceReport())
+    assert [(s, r, o) for s, r, o, _ in data.links] == [("EX:4", "part_of", "EX:2")]
+    assert [d[2] for d in data.definitions] == [[("part_of", "EX:2")]]
+    assert data.relation_info["located_in"]["chains"] == [["located_in", "part_of"]]
+    assert data.relation_parents == {"member_of": ["part_of"]}
+    from mcqa_probes.knowledge.source import load_source
+    graph = load_source(path, relations=["part_of"])
+    assert graph.provenance["report"].examples["classified"] == ["EX:4 is_a EX:3"]
+
+
 def test_a_definition_given_as_a_property_value_is_read_as_its_owl_rendering_reads_it(tmp_path):
     data = read_obo(str(_obo(tmp_path, '[Term]\nid: EX:1\nname: root\nproperty_value: IAO:0000115 "The base of a '
                                        'plant." xsd:string\n\n[Term]\nid: EX:2\nname: leaf\ndef: "A flat organ." []\n'
