@@ -268,6 +268,15 @@ def _last_word_endings(word: str, irregular: bool) -> Tuple[str, Tuple[str, ...]
         return word[:-1], ("ies", "y")
     others = []
     if irregular and len(word) >= 4:
+        # a regular plural also in the singular (*Seats* names the seat of "A seat for one person"), as
+        # name_key folds them: one name
+        if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+            if word.endswith("ies"):
+                others.append(("ies", "y"))
+            elif word.endswith(("sses", "xes", "ches", "shes")) or (word.endswith("uses") and len(word) >= 7):
+                others.append(("es", ""))
+            else:
+                others.append(("s", ""))
         for singular, plural in _IRREGULAR_NUMBERS:
             for written, other in ((singular, plural), (plural, singular)):
                 if word.endswith(written):         # the whole word only for foot, feet, tooth, teeth, mata

@@ -42,6 +42,23 @@ def test_a_name_is_found_in_its_plural_including_y_to_ies():
     assert not mentions("a daisy", ["day"]) and not mentions("tragedies", ["trage"])
 
 
+def test_a_plural_name_is_found_in_its_singular_as_name_key_folds_them():
+    """A taxonomy's category *Seats* is named by "A seat for one person" (was: only a singular name
+    was found in its plural); the endings name_key takes off, and not under five letters or in another
+    language."""
+    cases = [("A seat for one person.", ["Seats"], "A # for one person."),
+             ("An input device that types.", ["Input devices"], "An # that types."),
+             ("A battery pack.", ["Batteries"], "A # pack."), ("A box of glass.", ["Boxes", "Glasses"], "A # of #."),
+             ("A virus, a cause.", ["Viruses", "Causes"], "A #, a #."), ("Seats and a seat.", ["Seats"], "# and a #.")]
+    for text, names, expected in cases:
+        assert mentions(text, names) and mask_names(text, names, "#")[0] == expected, (text, names)
+    # the pairs name_key folds into one name
+    assert [name_key(n) for n in ("Seats", "Input devices", "Batteries", "Glasses", "Viruses")] == [
+        name_key(n) for n in ("seat", "input device", "battery", "glass", "virus")]
+    assert not mentions("A bag.", ["Bags"]) and not mentions("A glas.", ["Glass"]) and not mentions("A statu.", ["Status"])
+    assert not mentions("Un siège.", ["sièges"], "ja") and not mentions("A new paper.", ["Sports news"])
+
+
 def test_a_name_is_found_in_its_latin_greek_or_germanic_plural_and_singular():
     """The leakage check knows the plurals that name_key folds: a definition writing *vertebrae* names
     *vertebra*, one writing *nevus* names *Blue nevi*; in English only, a whole word still."""
