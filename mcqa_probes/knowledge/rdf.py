@@ -483,13 +483,17 @@ def _named_prefixes_first(bound: List[Tuple[str, str]], path: str) -> List[Tuple
     declared, Turtle: the last), so a file that declares its namespace both as the default and by name
     (Protégé's ``xmlns="...pizza.owl#"`` and ``xmlns:pizza="...pizza.owl#"``) would give full IRIs from
     RDF/XML and ``pizza:`` ids from Turtle. Here a namespace gets the first name the file declares for
-    it (in the first megabyte, where declarations are), and rdflib's binding where it declares none."""
+    it (in the first megabyte, where declarations are), and rdflib's binding where it declares none.
+    The file's own come first: a name that rdflib binds by default to another namespace (``geo``,
+    ``org``, ``time``, ``schema``) is the file's where the file declares it (was: rdflib's, and the
+    file's concepts got full IRIs)."""
     declared: Dict[str, str] = {}
     text = source_head(path, 1_000_000).decode("utf-8", errors="replace")
     for match in _PREFIX_DECLARATION.finditer(text):
         prefix, namespace = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
         declared.setdefault(namespace, prefix)
-    return [(declared.get(namespace, prefix), namespace) for prefix, namespace in bound]
+    named = [(declared.get(namespace, prefix), namespace) for prefix, namespace in bound]
+    return [pair for pair in named if pair[1] in declared] + [pair for pair in named if pair[1] not in declared]
 
 
 def shared_namespaces(bound: Iterable[Tuple[str, str]], shared: Dict[str, str]) -> List[Tuple[str, str]]:

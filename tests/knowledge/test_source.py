@@ -301,6 +301,30 @@ def test_merged_rdf_files_with_other_prefixes_for_one_namespace_give_one_id_per_
     assert sorted(load_source([first, second], root="http://example.org/t/tool").concepts) == ["a:hammer", "a:tool"]
 
 
+@pytest.mark.parametrize("prefix", ["geo", "org", "time", "schema", "k"])
+@pytest.mark.parametrize("syntax", ["ttl", "rdf"])
+def test_a_files_own_prefix_names_its_concepts_where_rdflib_binds_that_name_to_another_namespace(tmp_path, prefix,
+                                                                                                   syntax):
+    """``@prefix geo: <http://example.org/t/>``: rdflib binds geo to GeoSPARQL by default; the file's
+    concepts are still geo:... (was: full IRIs, and ``--root geo:land`` no such concept)."""
+    names = {"biome": None, "land": "biome", "water": "biome"}
+    if syntax == "ttl":
+        path = tmp_path / "t.ttl"
+        path.write_text(TURTLE.format(p=prefix) + "".join(
+            f'{prefix}:{name} a skos:Concept ;' + (f" skos:broader {prefix}:{up} ;" if up else "")
+            + f' skos:prefLabel "{name}"@en .\n' for name, up in names.items()))
+    else:
+        path = tmp_path / "t.rdf"
+        path.write_text('<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" '
+                        f'xmlns:skos="http://www.w3.org/2004/02/skos/core#" xmlns:{prefix}="http://example.org/t/">\n'
+                        + "".join(f'<skos:Concept rdf:about="http://example.org/t/{name}"><skos:prefLabel xml:lang="en">'
+                                  f"{name}</skos:prefLabel>" + (f'<skos:broader rdf:resource="http://example.org/t/{up}"/>'
+                                                                if up else "") + "</skos:Concept>\n"
+                                  for name, up in names.items()) + "</rdf:RDF>\n")
+    assert sorted(load_source(path).concepts) == [f"{prefix}:biome", f"{prefix}:land", f"{prefix}:water"]
+    assert len(load_source(path, root=f"{prefix}:biome")) == 3
+
+
 def test_a_lang_that_no_label_has_is_an_error_even_where_a_few_labels_are_untagged(tmp_path):
     path = tmp_path / "fr.ttl"
     path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix k: <http://example.org/k/> .\n"
