@@ -253,7 +253,9 @@ def _turtle_line(path: str) -> Optional[int]:
         text = source_text(path)
         if len(text) > TURTLE_SEARCH_BYTES:
             return None
-        lines = text.split("\n")
+        # a byte order mark before the first declaration, and Windows line ends (a line of "\r" only
+        # is no indentation): as without them, every line keeping its number
+        lines = text.removeprefix("\ufeff").replace("\r\n", "\n").split("\n")
     except (OSError, UnicodeDecodeError):
         return None
     directives = [i for i, line in enumerate(lines) if _DIRECTIVE.match(line)]

@@ -410,6 +410,23 @@ def test_a_fault_deep_in_a_large_turtle_file_is_named_with_its_own_line(tmp_path
     assert str(caught.value).startswith(f"{path}:{fault + 1}: not valid Turtle") and 'Prefix "kk:" not bound' in str(caught.value)
 
 
+@pytest.mark.parametrize("newline, head", [("\n", ""), ("\r\n", ""), ("\n", "\ufeff"), ("\r\n", "\ufeff")],
+                         ids=["lf", "crlf", "bom", "crlf-bom"])
+def test_a_faulty_turtle_statement_is_named_at_its_line_with_windows_line_ends_or_a_byte_order_mark(tmp_path, newline,
+                                                                                                   head):
+    """Was: line 1 (a line of ``\\r`` alone read as indentation, so the file was never cut; the first
+    ``@prefix`` behind a byte order mark no declaration)."""
+    rows = ["@prefix skos: <http://www.w3.org/2004/02/skos/core#> .", "@prefix k: <http://example.org/k/> .", ""]
+    for i in range(6):
+        rows += [f"k:c{i} a skos:Concept ;", f'    skos:prefLabel "concept {i}"@en ;', f"    skos:broader k:c{i // 2} .", ""]
+    fault = rows.index("k:c4 a skos:Concept ;") + 1
+    rows[fault] = rows[fault].replace(" ;", "")             # the ';' left off: the next line is the fault
+    path = tmp_path / "win.ttl"
+    path.write_bytes((head + newline.join(rows) + newline).encode("utf-8"))
+    with pytest.raises(SourceError, match=rf"win.ttl:{fault + 2}: not valid Turtle"):
+        load_source(path)
+
+
 def test_a_class_only_declared_is_never_defined_as_in_the_obo_file_it_was_rendered_from(tmp_path):
     """OWLAPI declares every class a file refers to (``obo:XX_9 a owl:Class .``): an edge to such a
     class is an edge to a concept never defined, counted, and an error with --strict, as from OBO."""
