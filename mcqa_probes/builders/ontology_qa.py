@@ -233,6 +233,16 @@ class OntologyQABuilder(WordNetQABuilder):
             found = self._namesakes[concept_id] = tuple(sorted(twins - {concept_id}))
         return found
 
+    def label_namesakes(self, concept_id: str) -> Tuple[str, ...]:
+        """The other concepts with a name that is this one's label, the term its questions show (two
+        concepts labelled *Tablet*, a computer and a dishwasher tablet): a question about one asks,
+        to a reader, about both, so the other's correct answers are no distractors."""
+        twins = self.namesakes(concept_id)
+        if not twins:
+            return ()
+        label = name_key(self.graph[concept_id].lemmas[0], self.english)
+        return tuple(twin for twin in twins if label in self.names(twin))
+
     def usable_definition(self, concept_id: str) -> str:
         """The definition with the concept's own names masked; '' when too little is left."""
         found = self._usable_definition.get(concept_id)
@@ -398,7 +408,9 @@ class OntologyQABuilder(WordNetQABuilder):
         name with one of them (a concept sharing a name with the answer shares it with an ancestor)."""
         found = self._excluded.get(concept_id)
         if found is None:
-            ancestors = self.isa.ancestors(concept_id)
+            ancestors = set(self.isa.ancestors(concept_id))
+            for twin in self.label_namesakes(concept_id):       # the ancestors of a concept named alike
+                ancestors.update(self.isa.ancestors(twin))
             found = self._excluded[concept_id] = frozenset(
                 {concept_id, *ancestors, *self.namesakes(concept_id)}.union(*map(self.namesakes, ancestors)))
         return found
@@ -412,7 +424,11 @@ class OntologyQABuilder(WordNetQABuilder):
         blocked = names(concept_id) | names(answer_id)
         relation = self.relation is not None
         tax = self.isa
+        # a concept labelled alike: its correct answers are correct for a reader too (label_namesakes)
+        twins = self.label_namesakes(concept_id)
         entailed = self.entailed(concept_id) if relation else frozenset()
+        if relation and twins:
+            entailed = entailed.union(*map(self.entailed, twins))
         ancestors = tax.ancestors(concept_id) if probe == "hypernymy" and not relation else frozenset()
         answer_definition = self.usable_definition(answer_id) if probe == "definitions" else ""
         term_names = self.graph[concept_id].lemmas
@@ -427,7 +443,7 @@ class OntologyQABuilder(WordNetQABuilder):
                 return other in entailed
             if probe == "hypernymy":
                 return other in ancestors
-            return probe == "hyponymy" and tax.is_ancestor(concept_id, other)
+            return probe == "hyponymy" and any(tax.is_ancestor(asked, other) for asked in (concept_id, *twins))
 
         def valid(other: str) -> bool:
             if other == concept_id or other == answer_id or not blocked.isdisjoint(known(other) or names(other)):
@@ -444,7 +460,7 @@ class OntologyQABuilder(WordNetQABuilder):
                 return other not in entailed
             if other in ancestors:
                 return False
-            if probe == "hyponymy" and tax.is_ancestor(concept_id, other):
+            if probe == "hyponymy" and any(tax.is_ancestor(asked, other) for asked in (concept_id, *twins)):
                 return False
             return True
 

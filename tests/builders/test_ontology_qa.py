@@ -398,7 +398,8 @@ def test_hypernymys_excluded_set_rejects_exactly_what_the_closure_and_the_names_
     """The hypernymy validity test is one set per concept; it must reject the concept, the answer,
     every ancestor, anything sharing a name with the concept or the answer, and anything sharing a
     name with an ancestor, and nothing else (checked here against every concept, with the test's own
-    closure and names)."""
+    closure and names). A concept that has the asked concept's label among its names (in
+    ``namesakes``, watercraft also called "sail") is asked about too: its ancestors are rejected."""
     graph = request.getfixturevalue(source)
     builder = OntologyQABuilder(graph, {})
 
@@ -407,9 +408,14 @@ def test_hypernymys_excluded_set_rejects_exactly_what_the_closure_and_the_names_
 
     checked = 0
     for concept in graph.concepts:
-        ancestors = closure(concept, lambda c: list(graph.hypernyms(c)))
+        own = closure(concept, lambda c: list(graph.hypernyms(c)))
+        ancestors = set(own)
+        label = " ".join(graph[concept].lemmas[0].replace("_", " ").lower().split())
+        for twin in graph.concepts:
+            if twin != concept and label in names(twin):
+                ancestors |= closure(twin, lambda c: list(graph.hypernyms(c)))
         ancestor_names = set().union(*(names(a) for a in ancestors))
-        for answer in sorted(ancestors):
+        for answer in sorted(own):
             valid = builder.valid_for("hypernymy", concept, answer)
             for other in graph.concepts:
                 expected = (other not in {concept, answer} | ancestors
@@ -878,3 +884,43 @@ def test_a_skos_broader_transitive_ancestor_is_never_a_wrong_answer(tmp_path):
             assert correct == [question.notes["answer_id"]], question.id
             asked.add((probe, question.concept))
     assert ("hypernymy", "t:hammer") in asked and ("hyponymy", "t:machine") in asked
+
+
+def test_a_concept_labelled_like_another_keeps_the_others_correct_answers_out_of_its_distractors(tmp_path):
+    """Two concepts labelled *tablet* (a computer, a dishwasher tablet), shown without a definition:
+    "Which broader category does 'tablet' belong to?" is, to a reader, asked of both, so neither's
+    ancestors, nor (hyponymy) a kind of either, is offered as a wrong answer (was: *cleaning
+    supplies* offered for the computer). A relation probe does the same with what either entails."""
+    groups = {"computer": ["tablet", "laptop", "desktop", "server"], "cleaning supply": ["tablet", "sponge", "soap"],
+              "toy": ["doll", "kite", "puzzle", "ball"], "furniture": ["chair", "bed", "desk", "shelf"]}
+    rows, edges, number = [("P:0", "product", "", "")], [], 1
+    for group, members in groups.items():
+        group_id = f"P:{number}"
+        rows.append((group_id, group, "", ""))
+        edges.append((group_id, "P:0"))
+        number += 1
+        for member in members:
+            rows.append((f"P:{number}", member, "", ""))
+            edges.append((f"P:{number}", group_id))
+            number += 1
+    kinds = [("P:50", "drawing tablet", "P:2"), ("P:51", "rinse tablet", "P:7"), ("P:52", "gaming laptop", "P:3"),
+             ("P:53", "foam sponge", "P:8"), ("P:54", "rag doll", "P:11")]
+    rows += [(i, label, "", "") for i, label, _ in kinds]
+    edges += [(i, parent) for i, _, parent in kinds]
+    graph = tsv_taxonomy(tmp_path / "twins", rows, edges)
+    tablets = {"P:2", "P:7"}
+    assert {graph[t].lemmas[0] for t in tablets} == {"tablet"}
+    up = {t: closure(t, lambda c: list(graph.hypernyms(c))) for t in tablets}
+    down = {t: closure(t, lambda c: list(graph.hyponyms(c))) for t in tablets}
+    seen = {"hypernymy": 0, "hyponymy": 0}
+    for seed in range(6):
+        for probe in ("hypernymy", "hyponymy"):
+            builder = OntologyQABuilder(graph, {"min_answer_depth": {"n": 0}})
+            for question in builder.build(probe, random.Random(f"{seed}:{probe}")):
+                concept = question.notes["concept_id"]
+                if concept not in tablets:
+                    continue
+                seen[probe] += 1
+                wrong = set().union(*(up if probe == "hypernymy" else down).values())
+                assert not wrong & set(question.notes["distractor_ids"]), (question.id, question.notes)
+    assert seen["hypernymy"] and seen["hyponymy"]
