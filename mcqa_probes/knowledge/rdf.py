@@ -724,16 +724,21 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     if rdflib.URIRef(SKOS + "broader") in parent_props:
         # X narrower Y: Y broader X (X deprecated too); skos:broaderTransitive / narrowerTransitive (of
         # which skos:broader / narrower are sub-properties) state ancestors that skos:broader may leave
-        # out: they widen the validity closures (implied parents), while answers and hops stay skos:broader's
-        up, down = rdflib.URIRef(SKOS + "broaderTransitive"), rdflib.URIRef(SKOS + "narrowerTransitive")
-        hierarchy_props = {up, down}
+        # out: they widen the validity closures (implied parents), while answers and hops stay skos:broader's;
+        # so do skos:broadMatch / narrowMatch (sub-properties of broader / narrower in the SKOS
+        # Reference, S41) between two concepts of the file
+        ups = [rdflib.URIRef(SKOS + "broaderTransitive"), rdflib.URIRef(SKOS + "broadMatch")]
+        downs = [rdflib.URIRef(SKOS + "narrowerTransitive"), rdflib.URIRef(SKOS + "narrowMatch")]
+        hierarchy_props = {*ups, *downs}
         for node in sorted(candidates, key=str):
             data.parents.extend((cid(child), cid(node), None) for child in graph.objects(node, narrower)
                                 if isinstance(child, rdflib.URIRef))
-            data.implied_parents.extend((cid(node), cid(ancestor), None) for ancestor in graph.objects(node, up)
-                                        if isinstance(ancestor, rdflib.URIRef) and ancestor != node)
-            data.implied_parents.extend((cid(descendant), cid(node), None) for descendant in graph.objects(node, down)
-                                        if isinstance(descendant, rdflib.URIRef) and descendant != node)
+            for up in ups:
+                data.implied_parents.extend((cid(node), cid(ancestor), None) for ancestor in graph.objects(node, up)
+                                            if isinstance(ancestor, rdflib.URIRef) and ancestor != node)
+            for down in downs:
+                data.implied_parents.extend((cid(descendant), cid(node), None) for descendant in graph.objects(node, down)
+                                            if isinstance(descendant, rdflib.URIRef) and descendant != node)
     known = set(concept_nodes) | deprecated      # a link to a deprecated concept goes on to its parents
     relation_nodes: Dict[str, Set] = {}          # relation id -> the properties that gave it
 

@@ -59,7 +59,8 @@ PathLike = Union[str, Path]
 #: names of the parent relation and its SKOS relatives (as :func:`~mcqa_probes.knowledge.text.letters`
 #: writes them): the hierarchy, which no relation probe asks
 HIERARCHY_NAMES = PARENT_RELATIONS | {"is_a", "skos:narrower", "narrower", "skos:broadertransitive",
-                                      "skos:narrowertransitive", "broadertransitive", "narrowertransitive"}
+                                      "skos:narrowertransitive", "broadertransitive", "narrowertransitive",
+                                      "skos:broadmatch", "skos:narrowmatch", "broadmatch", "narrowmatch"}
 
 
 def _declares(prefixed: str, iri: str) -> Pattern:

@@ -1025,7 +1025,10 @@ SKOS_TOOLS = (SKOS_HEAD
               'skos:broaderTransitive t:machine .\n'
               't:motor a skos:Concept ; skos:prefLabel "motor"@en ; skos:broader t:thing ; '
               'skos:narrowerTransitive t:drill .\n'
-              't:drill a skos:Concept ; skos:prefLabel "drill"@en ; skos:broader t:machine ; skos:related t:hammer .\n')
+              't:drill a skos:Concept ; skos:prefLabel "drill"@en ; skos:broader t:machine ; skos:related t:hammer .\n'
+              't:saw a skos:Concept ; skos:prefLabel "saw"@en ; skos:broader t:tool ; skos:broadMatch t:machine, '
+              '<http://example.org/other/cutter> .\n'
+              't:engine a skos:Concept ; skos:prefLabel "engine"@en ; skos:broader t:machine ; skos:narrowMatch t:saw .\n')
 
 
 def test_skos_transitive_broader_and_narrower_widen_the_validity_closure_not_the_hierarchy(tmp_path):
@@ -1037,10 +1040,15 @@ def test_skos_transitive_broader_and_narrower_widen_the_validity_closure_not_the
     graph = load_source(path)
     assert list(graph.hypernyms("t:hammer")) == ["t:tool"] and list(graph.implied_hypernyms("t:hammer")) == ["t:machine"]
     assert list(graph.hypernyms("t:drill")) == ["t:machine"] and list(graph.implied_hypernyms("t:drill")) == ["t:motor"]
-    assert graph.relations() == ["skos:related"]
+    # skos:broadMatch / narrowMatch (sub-properties of broader / narrower) within the file alike (was:
+    # relation links, and "machine" a wrong answer for the saw); to another scheme, nothing
+    assert list(graph.hypernyms("t:saw")) == ["t:tool"]
+    assert sorted(graph.implied_hypernyms("t:saw")) == ["t:engine", "t:machine"]
+    assert graph.relations() == ["skos:related"] and "undefined_parent" not in graph.provenance["report"].counts
 
 
-@pytest.mark.parametrize("name", ["skos:broaderTransitive", "skos:narrowerTransitive", "skos:broader", "is_a"])
+@pytest.mark.parametrize("name", ["skos:broaderTransitive", "skos:narrowerTransitive", "skos:broader", "is_a",
+                                  "skos:broadMatch"])
 def test_asking_the_hierarchy_as_a_relation_is_an_error_pointing_to_hypernymy(tmp_path, name):
     """(was, for skos:broaderTransitive: a relation probe worded "hammer is broader ..." over its own
     links only, without the skos:broader links it entails)"""
