@@ -720,6 +720,16 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         for prop in parent_props:       # kept so that the closure of a concept under it goes through it
             data.parents.extend((cid(node), cid(parent), None) for parent in graph.objects(node, prop)
                                 if isinstance(parent, rdflib.URIRef))
+    # an alternative id given only as oboInOwl:hasAlternativeId (an older OWLAPI or a hand-made file,
+    # without the deprecated class for it): as from OBO, no concept, and an edge to it goes on to its term
+    terms, own = set(concept_nodes), {cid(node) for node in concept_nodes}
+    given = sorted(((curie(str(value)) if isinstance(value, rdflib.Literal) else cid(value)), term)
+                   for term, value in graph.subject_objects(rdflib.URIRef(OBO_IN_OWL + "hasAlternativeId")))
+    for alternative, term in given:     # in the order of the alternative ids, as from OBO
+        if (term in terms or term in deprecated) and alternative not in own and alternative not in data.obsolete:
+            data.obsolete.add(alternative)
+            report.add("alternative_id", path, None, f"{alternative} of {cid(term)}")
+            data.parents.append((alternative, cid(term), None))
     hierarchy_props: Set = set()        # properties read as the hierarchy, never relation links
     if rdflib.URIRef(SKOS + "broader") in parent_props:
         # X narrower Y: Y broader X (X deprecated too); skos:broaderTransitive / narrowerTransitive (of

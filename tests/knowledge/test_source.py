@@ -708,8 +708,15 @@ def test_an_alternative_id_is_counted_apart_from_obsolete_terms_in_obo_and_in_it
         "obo:VO_8 a owl:Class ; owl:deprecated true ; obo:IAO_0000231 obo:IAO_0000227 ; obo:IAO_0100001 obo:VO_4 .\n"
         "obo:VO_9 a owl:Class ; owl:deprecated true ; obo:IAO_0000231 obo:IAO_0000227 ; obo:IAO_0100001 obo:VO_2 .\n"
         'obo:VO_5 a owl:Class ; rdfs:label "sports car" ; rdfs:subClassOf obo:VO_9 .\n')
+    # without the deprecated classes, the alternative ids given as oboInOwl:hasAlternativeId only (an
+    # older OWLAPI, a hand-made file): the same (was: the edge to VO:9 dropped)
+    bare = tmp_path / "vo_bare.ttl"
+    bare.write_text("\n".join(line for line in ttl.read_text().splitlines() if not line.startswith(("obo:VO_8", "obo:VO_9")))
+                    .replace("@prefix obo:", "@prefix oboInOwl: <http://www.geneontology.org/formats/oboInOwl#> .\n"
+                             "@prefix obo:") + "\nobo:VO_2 oboInOwl:hasAlternativeId \"VO:9\", \"VO:3\" .\n"
+                    'obo:VO_4 oboInOwl:hasAlternativeId "VO:8" .\n')
     found = []
-    for path in (obo, ttl):
+    for path in (obo, ttl, bare):
         graph = load_source(path, strict=True)       # an edge to an alt_id is to a concept the file defines
         report = graph.provenance["report"]
         assert sorted(graph.concepts) == ["VO:1", "VO:2", "VO:5"], path
@@ -718,7 +725,7 @@ def test_an_alternative_id_is_counted_apart_from_obsolete_terms_in_obo_and_in_it
         assert report.counts["edge_lifted"] == 1 and "undefined_parent" not in report.counts, path
         found.append(([e.split(" ", 1)[1] for e in report.examples["alternative_id"]],
                       sorted(e.split(" ", 1)[1] for e in report.examples["obsolete"])))
-    assert found[0] == found[1] == (["VO:8 of VO:4", "VO:9 of VO:2"], ["VO:3", "VO:4"])
+    assert found[0] == found[1] == found[2] == (["VO:8 of VO:4", "VO:9 of VO:2"], ["VO:3", "VO:4"])
 
 
 def test_a_term_that_another_lists_as_its_alt_id_is_obsolete_in_obo_as_in_its_owl_rendering(tmp_path):
