@@ -214,14 +214,23 @@ def distinct_names(names: Sequence[str], language: Optional[str] = None) -> List
     english = is_english(language)
     kept, keys = [], []
     for name in names:
-        # the key, and the letters as written for the plural test (a short name, "viruses" / "virus")
+        # the key, and the letters as written for the plural test (a short name, "viruses" / "virus"),
+        # and in English every word in one number (*venae cavae* for *vena cava*: not only the last)
         key, letters = name_key(name, english), name_key(name, english=False)
-        if any(key == other or (english and (_plural_of(letters, written) or _plural_of(written, letters)))
-               for other, written in keys):
+        numberless = _every_word_key(name) if english else key
+        if any(key == other or (english and (_plural_of(letters, written) or _plural_of(written, letters)
+                                             or numberless == every))
+               for other, written, every in keys):
             continue
-        keys.append((key, letters))
+        keys.append((key, letters, numberless))
         kept.append(name)
     return kept
+
+
+def _every_word_key(name: str) -> str:
+    """:func:`name_key` of each word (space, ``_`` or ``-`` between words): a name whose words are all
+    another's in the other number (*chordae tendineae*, *chorda tendinea*) gives the same."""
+    return "".join(name_key(word) for word in name.replace("_", " ").replace("-", " ").split())
 
 
 def name_pattern(names: Sequence[str], language: Optional[str] = None) -> Optional[Pattern]:

@@ -220,6 +220,12 @@ def test_respellings_share_a_key_and_are_one_name():
     assert distinct_names(["virus", "viruses", "Disease", "diseases", "IRE", "IRES"]) == ["virus", "Disease", "IRE"]
     assert distinct_names(["bus", "busy", "G quartet", "guanine tetrad", "G-quartet"]) == [
         "bus", "busy", "G quartet", "guanine tetrad"]
+    # every word in the other number, not only the last (was: *venae cavae* asked as another name of
+    # *vena cava*); a word under five letters stays itself (*news* is no plural of *new*)
+    assert distinct_names(["vena cava", "venae cavae", "caval vein", "chordae tendineae", "chorda_tendinea"]) == [
+        "vena cava", "caval vein", "chordae tendineae"]
+    assert distinct_names(["sports news", "sport new", "blood vessels of hearts", "blood vessel of heart"]) == [
+        "sports news", "sport new", "blood vessels of hearts"]
     # in another language, English plural rules are not applied (Spanish casa, casas: left to Snowball)
     assert distinct_names(["casa", "casas", "Casa"], "es") == ["casa", "casas"]
     assert distinct_names(["casa", "casas"], "en-GB") == ["casa"]
