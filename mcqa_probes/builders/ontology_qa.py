@@ -191,13 +191,16 @@ class OntologyQABuilder(WordNetQABuilder):
 
     # ------------------------------------------------------------------ names and definitions
     def names(self, concept_id: str) -> FrozenSet[str]:
-        """The concept's names (label and synonyms) as :func:`~mcqa_probes.knowledge.text.name_key`
+        """The concept's names (label and synonyms, and the names it is never asked by: an OBO synonym
+        of another scope, :attr:`Concept.other_names`) as :func:`~mcqa_probes.knowledge.text.name_key`
         keys: lower case, without spaces, ``_`` or ``-``, in English without a plural ending (two
         concepts named ``A-minor RNA motif`` and ``A minor RNA motif`` share a name)."""
         found = self._names.get(concept_id)
         if found is None:
             english = self.english
-            found = self._names[concept_id] = frozenset(name_key(lemma, english) for lemma in self.graph[concept_id].lemmas)
+            concept = self.graph[concept_id]
+            found = self._names[concept_id] = frozenset(name_key(lemma, english)
+                                                        for lemma in (*concept.lemmas, *concept.other_names))
         return found
 
     def spellings(self, concept: Concept) -> List[str]:

@@ -41,6 +41,8 @@ class Relation(str, Enum):
 #: the :attr:`Concept.attributes` key of a synonym that is a respelling of another of the concept's
 #: names by its source's synonym type (HPO's ``uk_spelling``: *Anaemia* for *Anemia*)
 RESPELLING = "respelling"
+#: an attribute: a name the build never asks (an OBO synonym of a scope not read as a synonym)
+OTHER_NAME = "other_name"
 #: the :attr:`Concept.attributes` key of a synonym written as another vocabulary's code (the Sequence
 #: Ontology's ``INSDC_feature:ncRNA``, ``VEP:missense_variant``)
 CODE = "code"
@@ -69,6 +71,11 @@ class Concept:
     def respellings(self) -> Tuple[str, ...]:
         """The lemmas that the source marks as respellings (:data:`RESPELLING`)."""
         return tuple(value for key, value in self.attributes if key == RESPELLING)
+
+    @property
+    def other_names(self) -> Tuple[str, ...]:
+        """Names that are no lemmas (:data:`OTHER_NAME`): never asked, but no distractor named so."""
+        return tuple(value for key, value in self.attributes if key == OTHER_NAME)
 
     @property
     def codes(self) -> Tuple[str, ...]:

@@ -438,13 +438,16 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                     other_definitions.append(restore(str(value.value)))
             elif clause_kind == "SynonymClause":
                 synonym = clause.synonym
-                if str(synonym.scope).upper() in scopes:     # a synonym of another scope is no name anyway
+                if str(synonym.scope).upper() in scopes:
                     if synonym.type is not None and str(synonym.type) in obsolete_types:
                         report.add("obsolete_synonym", path, concept.line, f"{concept_id} '{restore(str(synonym.desc))}'")
                     else:
                         concept.synonyms.append(restore(str(synonym.desc)))
                         if synonym.type is not None and str(synonym.type) in respelling_types:
                             concept.respellings.append(concept.synonyms[-1])
+                elif synonym.type is None or str(synonym.type) not in obsolete_types:
+                    # another scope: never asked, but no distractor named so (RawConcept.other_names)
+                    concept.other_names.append(restore(str(synonym.desc)))
             elif clause_kind == "IsAClause":
                 target = str(clause.term)
                 if "is_a" in parent_relations:
@@ -497,6 +500,7 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
             earlier.label = earlier.label or concept.label
             every_definition |= several_definitions.get(concept_id, {earlier.definition} - {None})
             earlier.synonyms.extend(s for s in concept.synonyms if s not in earlier.synonyms)
+            earlier.other_names.extend(s for s in concept.other_names if s not in earlier.other_names)
             concept = earlier
         # several definitions (OBO allows one def per term, a definition as a property value besides,
         # and a term's clauses split over two frames; an OWL rendering keeps each): the first in order,

@@ -386,6 +386,9 @@ class RawConcept:
     synonyms: List[str] = field(default_factory=list)
     #: the synonyms whose synonym type marks them as respellings (:func:`respelling_synonym_type`)
     respellings: List[str] = field(default_factory=list)
+    #: names the build does not ask (OBO synonyms of the other scopes: RELATED, BROAD, NARROW with the
+    #: default EXACT); a distractor that one of them names like the answer is no distractor
+    other_names: List[str] = field(default_factory=list)
     definition: Optional[str] = None
     examples: List[str] = field(default_factory=list)
     line: Optional[int] = None

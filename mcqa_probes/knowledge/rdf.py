@@ -698,6 +698,9 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                         if not (from_obo and by_default and name == "rdfs:comment")]
     definition_props = first_used(definition_names)
     synonym_props, parent_props = props(vocabulary.synonyms), props(vocabulary.parents)
+    other_synonym_props = [prop for prop in (rdflib.URIRef(f"{OBO_IN_OWL}has{scope}Synonym")
+                                             for scope in ("Exact", "Related", "Broad", "Narrow"))
+                           if prop not in synonym_props]
     example_props = props(vocabulary.examples)
     # untagged names beside those tagged in --lang are names too, unless the file names its concepts
     # in other languages as well (a multilingual thesaurus: its untagged names are of no one language)
@@ -858,6 +861,9 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             concept.synonyms.extend(picked)
             if respellings:
                 concept.respellings.extend(v for v in picked if (node, prop, str(v)) in respellings)
+        for prop in other_synonym_props:     # OBO synonyms of the other scopes: never asked, no distractor
+            values = [v for v in texts(node, prop) if (node, prop, str(v)) not in obsolete_synonyms]
+            concept.other_names.extend(_pick(values, vocabulary.lang, every=untagged_too, untagged_alone=untagged_too))
         for prop in example_props:
             concept.examples.extend(_pick(texts(node, prop), vocabulary.lang, every=untagged_too))
         return concept

@@ -36,7 +36,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Pattern, Sequence, 
 
 from mcqa_probes.common.io import sha256_bytes, sha256_file
 from mcqa_probes.knowledge.entailment import chain_relations, classify, sub_relation_links
-from mcqa_probes.knowledge.graph import CODE, RESPELLING, Concept, KnowledgeGraph, reachable
+from mcqa_probes.knowledge.graph import CODE, OTHER_NAME, RESPELLING, Concept, KnowledgeGraph, reachable
 from mcqa_probes.knowledge.identifiers import is_iri, local_name, normalise, relation_name
 from mcqa_probes.knowledge.obo import read_obo
 from mcqa_probes.knowledge.ontology import (
@@ -188,6 +188,7 @@ def _fill(mine: RawConcept, other: RawConcept) -> None:
     mine.definition = mine.definition or other.definition
     mine.synonyms.extend(s for s in other.synonyms if s not in mine.synonyms)
     mine.respellings.extend(s for s in other.respellings if s not in mine.respellings)
+    mine.other_names.extend(s for s in other.other_names if s not in mine.other_names)
 
 
 def _kept_beyond(start: str, step: Dict[str, List[str]], kept) -> List[str]:
@@ -330,6 +331,10 @@ def load_source(
         attributes = tuple((marked[text], text) for text in synonyms if text in marked)
         for kind, text in attributes:
             report.add(f"{kind}_synonym", _file_of(raw, data), raw.line, f"{concept_id} '{text}'")
+        # names never asked (an OBO synonym of another scope), in one order whatever the format
+        others = sorted({readable_label(_clean_text(name), camel) for name in raw.other_names} - {""},
+                        key=lambda name: (_name_key(name), name))
+        attributes += tuple((OTHER_NAME, name) for name in others if _name_key(name) not in seen)
         concepts[concept_id] = Concept(id=concept_id, pos="n", lemmas=(label, *synonyms), definition=definition,
                                        examples=tuple(_clean_text(example) for example in raw.examples),
                                        attributes=attributes)

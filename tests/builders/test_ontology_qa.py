@@ -924,3 +924,32 @@ def test_a_concept_labelled_like_another_keeps_the_others_correct_answers_out_of
                 wrong = set().union(*(up if probe == "hypernymy" else down).values())
                 assert not wrong & set(question.notes["distractor_ids"]), (question.id, question.notes)
     assert seen["hypernymy"] and seen["hyponymy"]
+
+
+def test_a_synonym_of_another_scope_is_never_asked_but_keeps_a_distractor_named_so_out(tmp_path):
+    """OBO: *cardiac atrium* has the RELATED synonym "auricle", the EXACT synonym of *atrial auricle*:
+    the two share a name, so neither is a wrong answer where the other is right, though only EXACT
+    synonyms are asked (was: offered, a second right answer to a reader of every synonym); read
+    alike from the OWL rendering (oboInOwl:hasRelatedSynonym)."""
+    terms = [("1", "heart part", None, None), ("2", "cardiac atrium", "1", "auricle"), ("3", "atrial auricle", "2", None),
+             ("4", "ventricle", "1", None), ("5", "valve", "1", None), ("6", "septum", "1", None), ("7", "apex", "1", None)]
+    obo = "format-version: 1.4\nontology: ht\n\n" + "".join(
+        f"[Term]\nid: HT:{i}\nname: {name}\n" + (f"is_a: HT:{up}\n" if up else "")
+        + (f'synonym: "{related}" RELATED []\n' if related else "") + ('synonym: "auricle" EXACT []\n' if i == "3" else "")
+        + "\n" for i, name, up, related in terms)
+    ttl = ("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+           "@prefix obo: <http://purl.obolibrary.org/obo/> .\n"
+           "@prefix oboInOwl: <http://www.geneontology.org/formats/oboInOwl#> .\n"
+           "<http://purl.obolibrary.org/obo/ht.owl> a owl:Ontology .\n" + "".join(
+               f'obo:HT_{i} a owl:Class ; rdfs:label "{name}"' + (f" ; rdfs:subClassOf obo:HT_{up}" if up else "")
+               + (f' ; oboInOwl:hasRelatedSynonym "{related}"' if related else "")
+               + (' ; oboInOwl:hasExactSynonym "auricle"' if i == "3" else "") + " .\n" for i, name, up, related in terms))
+    for suffix, text in (("obo", obo), ("ttl", ttl)):
+        path = tmp_path / f"ht.{suffix}"
+        path.write_text(text)
+        graph = load_source(path)
+        assert graph["HT:2"].lemmas == ("cardiac atrium",) and graph["HT:2"].other_names == ("auricle",), suffix
+        builder = OntologyQABuilder(graph, {})
+        valid = builder.valid_for("synonymy", "HT:3", "HT:3")     # "auricle" names both: no wrong answer
+        assert not valid("HT:2") and valid("HT:4") and not builder.valid_for("synonymy", "HT:2", "HT:2")("HT:3"), suffix
+        assert "HT:3" in builder.namesakes("HT:2") and "HT:2" in builder.excluded_hypernymy("HT:3")
