@@ -141,6 +141,8 @@ def _parse_source(path: str, syntax: str) -> Dict[str, object]:
     """What rdflib's ``parse`` reads for ``path`` (the file itself, or a compressed file's content),
     with :func:`_base_iri`."""
     base = _base_iri(path, syntax)
+    if source_head(path, 3) == b"\xef\xbb\xbf":       # a byte order mark, which N-Triples and JSON-LD refuse
+        return {"data": source_bytes(path)[3:], "publicID": base}
     return {"source": path, "publicID": base} if not is_compressed(path) else {"data": source_bytes(path),
                                                                                   "publicID": base}
 

@@ -700,3 +700,20 @@ def test_a_relation_labelled_in_several_languages_is_named_in_the_one_asked_for(
     for lang, name in (("en", "has topping"), ("fr", "a pour garniture"), ("de-AT", "hat Belag"), ("pt", "has topping")):
         graph = load_source(path, relations=["pz:hasTopping"], vocabulary=Vocabulary(lang=lang))
         assert graph.relation_info["pz:hasTopping"]["name"] == name, lang
+
+
+@pytest.mark.parametrize("syntax, suffix", [("nt", "nt"), ("json-ld", "jsonld"), ("turtle", "ttl"), ("xml", "rdf")])
+def test_a_file_with_a_byte_order_mark_is_read_in_every_syntax(tmp_path, syntax, suffix):
+    """Windows tools write UTF-8 with a byte order mark; rdflib's N-Triples and JSON-LD parsers refused
+    it (was: "not valid N-Triples" at line 1)."""
+    import rdflib
+
+    graph = rdflib.Graph()
+    graph.parse(FIXTURES / "ontologies" / "kitchen_skos.ttl")
+    text = graph.serialize(format=syntax).encode("utf-8")
+    plain, marked = tmp_path / f"plain.{suffix}", tmp_path / f"marked.{suffix}"
+    plain.write_bytes(text)
+    marked.write_bytes(b"\xef\xbb\xbf" + text)
+    first, second = load_source(plain), load_source(marked)
+    assert len(first) > 10 and sorted(first.concepts) == sorted(second.concepts)
+    assert {c: first[c].lemmas for c in first.concepts} == {c: second[c].lemmas for c in second.concepts}
