@@ -275,9 +275,20 @@ def _one_id_per_relation(data: SourceData, domains: Dict[str, List[str]]) -> Non
     """A relation written by an id that a ``[Typedef]`` lists as its ``xref`` (``relationship:
     BFO:0000050 X`` where ``part_of`` has ``xref: BFO:0000050``) is that Typedef's relation, as in the
     OWL rendering (one property, ``obo:BFO_0000050``, named ``part_of``): every clause that names a
-    relation (links, logical definitions, chains, sub-relations, domains) is given the Typedef's id."""
-    canonical = {alias: relation for relation, info in sorted(data.relation_info.items())
-                 for alias in info.get("aliases", ()) if alias not in data.relation_info}
+    relation (links, logical definitions, chains, sub-relations, domains) is given the Typedef's id.
+    The xref is the one OWLAPI makes the property's IRI (OBO 1.4 §5.9.3, for a Typedef whose id has no
+    prefix): the first, unless a later one is an ``RO`` or ``BFO`` id (the last of those); another xref
+    stays a relation of its own, as it is another property in the rendering."""
+    canonical: Dict[str, str] = {}
+    for relation, info in sorted(data.relation_info.items()):
+        if ":" in relation:
+            continue
+        chosen = None
+        for alias in info.get("aliases", ()):
+            if alias != relation and (chosen is None or alias.startswith(("RO", "BFO"))):
+                chosen = alias
+        if chosen is not None and chosen not in data.relation_info:
+            canonical[chosen] = relation
     if not canonical:
         return
 
@@ -457,10 +468,17 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                 line = edge_lines.get((raw_id, relation, target))
                 restricted = {str(q.key): str(q.value) for q in clause.qualifiers or ()
                               if str(q.key) in NOT_EXISTENTIAL}
-                if restricted.pop("all_only", "false").lower() == "true" or restricted:
-                    # all_only / cardinality: no "some" link (OWL renders it as another restriction)
+                only = restricted.pop("all_only", "false").lower() == "true"
+                if only or restricted:
+                    # all_only / cardinality: no "some" link (OWL renders it as another restriction), but
+                    # at least one (cardinality or minCardinality of 1 or more, not all_only) entails one:
+                    # kept out of the distractors (implied), never asked, as from the OWL rendering
                     report.add("qualified_link", path, line, f"{concept_id} {relation} {target} "
                                + (" ".join(f"{k}={v}" for k, v in sorted(restricted.items())) or "all_only"))
+                    least = [restricted.get(key, "") for key in ("cardinality", "minCardinality")]
+                    if not only and any(value.strip().isdigit() and int(value) >= 1 for value in least) \
+                            and not (relation in parent_relations or curie(relation) in parent_relations):
+                        implied_links.append((curie(relation), curie(target), line))
                     continue
                 if relation in parent_relations or curie(relation) in parent_relations:
                     parents.append((curie(target), line))

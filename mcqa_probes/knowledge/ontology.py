@@ -177,7 +177,7 @@ REPORT_KINDS = OrderedDict([
     ("code_synonym", "synonyms written as another vocabulary's code (PREFIX:code, the prefix in no label), names, "
                      "never asked as another name"),
     ("qualified_link", "relationship clauses with an all_only or cardinality qualifier (not a 'some' link, as "
-                       "OWL renders them), skipped"),
+                       "OWL renders them), skipped (one of at least one kept out of the distractors)"),
     ("undefined_parent", "edges to a concept that is never defined, dropped"),
     ("self_parent", "edges from a concept to itself (C is_a C, C rdfs:subClassOf C, C part_of C), dropped"),
     ("edge_lifted", "edges to an obsolete or dropped concept, linked on to its parents"),

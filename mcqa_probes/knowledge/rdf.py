@@ -772,6 +772,20 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             return on_property, target
         return None, None
 
+    def at_least_one(expression) -> Tuple:
+        """``(property, class)`` of a qualified cardinality restriction of one or more (``[owl:onProperty
+        P; owl:minQualifiedCardinality 1; owl:onClass D]``, OWLAPI's rendering of an OBO ``relationship``
+        with ``{minCardinality="1"}`` or ``{cardinality="1"}``) with both named, else Nones."""
+        on_property = graph.value(expression, rdflib.URIRef(OWL + "onProperty"))
+        target = graph.value(expression, rdflib.URIRef(OWL + "onClass"))
+        if not (isinstance(on_property, rdflib.URIRef) and isinstance(target, rdflib.URIRef)):
+            return None, None
+        for kind in ("minQualifiedCardinality", "qualifiedCardinality"):
+            count = graph.value(expression, rdflib.URIRef(OWL + kind))
+            if count is not None and str(count).strip().isdigit() and int(str(count)) >= 1:
+                return on_property, target
+        return None, None
+
     def members(expression, operator: str) -> List:
         lists = list(graph.objects(expression, rdflib.URIRef(OWL + operator)))
         return [m for head in lists for m in Collection(graph, head)]
@@ -883,6 +897,10 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                     on_property, target = restriction(parent)
                     if on_property is not None:
                         data.existential_relations.add(link(concept.id, on_property, target))
+                        continue
+                    on_property, target = at_least_one(parent)
+                    if on_property is not None:     # entails a "some" link: kept out of the distractors
+                        data.implied_links.append((concept.id, relation_id_of(graph, on_property, cid), cid(target), None))
                     else:       # C subClassOf (A and B ...): implied, as the intersections below
                         implied_by(concept.id, parent, equivalent=False)
         for expression in graph.objects(node, rdflib.URIRef(OWL + "equivalentClass")):

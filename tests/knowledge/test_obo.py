@@ -209,9 +209,16 @@ def test_a_relationship_with_all_only_or_a_cardinality_is_no_some_link_and_is_co
                                        'relationship: part_of EX:1 {maxCardinality="0"}\n'
                                        'relationship: part_of EX:3 {all_only="true"}\n'
                                        'relationship: part_of EX:4 {source="PMID:1"}\n'
-                                       'relationship: part_of EX:5 {all_only="false"}\n')), Vocabulary(), report)
+                                       'relationship: part_of EX:5 {all_only="false"}\n'
+                                       'relationship: part_of EX:6 {minCardinality="1"}\n'
+                                       'relationship: part_of EX:7 {cardinality="2"}\n'
+                                       'relationship: part_of EX:8 {minCardinality="0", maxCardinality="3"}\n')),
+                    Vocabulary(), report)
     assert [(s, o) for s, _, o, _ in data.links] == [("EX:2", "EX:4"), ("EX:2", "EX:5")]
-    assert report.counts["qualified_link"] == 2
+    assert report.counts["qualified_link"] == 5
+    # at least one (cardinality or minCardinality of 1 or more) entails a "some" link: kept out of the
+    # distractors as an implied link, never asked (was: dropped, and the leaf offered as a wrong answer)
+    assert [(s, o) for s, _, o, _ in data.implied_links] == [("EX:2", "EX:6"), ("EX:2", "EX:7")]
 
 
 def test_a_relation_split_over_two_frames_keeps_what_each_frame_says(tmp_path):
@@ -243,6 +250,16 @@ def test_a_relation_written_by_its_typedefs_xref_is_that_typedefs_relation_in_ev
     path = _obo(tmp_path, text.replace("[Typedef]\nid: part_of\nxref", "[Typedef]\nid: part_of\nname: part of\nxref", 1))
     data = read_obo(str(path), Vocabulary(), SourceReport())
     assert [(s, r, o) for s, r, o, _ in data.links] == [("EX:4", "part_of", "EX:2")]
+    # of several xrefs, the one OWLAPI makes the property's IRI: the first, unless a later one is RO or
+    # BFO (then the last of those); the others stay relations of their own, as in the rendering
+    two = tmp_path / "two.obo"
+    two.write_text("format-version: 1.4\nontology: ex\n\n[Typedef]\nid: has_part\nxref: BFO:0000051\nxref: RO:0009998\n\n"
+                   "[Typedef]\nid: adjacent_to\nxref: OBO_REL:adjacent_to\nxref: XX:1\n\n"
+                   "[Term]\nid: EX:1\nname: flower\nrelationship: RO:0009998 EX:2\nrelationship: BFO:0000051 EX:3\n"
+                   "relationship: OBO_REL:adjacent_to EX:2\nrelationship: XX:1 EX:3\n\n"
+                   "[Term]\nid: EX:2\nname: petal\n\n[Term]\nid: EX:3\nname: sepal\n")
+    links = [(r, o) for _, r, o, _ in read_obo(str(two), Vocabulary(), SourceReport()).links]
+    assert links == [("has_part", "EX:2"), ("BFO:0000051", "EX:3"), ("adjacent_to", "EX:2"), ("XX:1", "EX:3")]
     assert [d[2] for d in data.definitions] == [[("part_of", "EX:2")]]
     assert data.relation_info["located_in"]["chains"] == [["located_in", "part_of"]]
     assert data.relation_parents == {"member_of": ["part_of"]}

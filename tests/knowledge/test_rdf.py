@@ -717,3 +717,26 @@ def test_a_file_with_a_byte_order_mark_is_read_in_every_syntax(tmp_path, syntax,
     first, second = load_source(plain), load_source(marked)
     assert len(first) > 10 and sorted(first.concepts) == sorted(second.concepts)
     assert {c: first[c].lemmas for c in first.concepts} == {c: second[c].lemmas for c in second.concepts}
+
+
+def test_a_qualified_cardinality_of_one_or_more_is_an_implied_link_as_from_the_obo_file(tmp_path):
+    """OWLAPI renders ``relationship: part_of X {minCardinality="1"}`` as a qualified cardinality
+    restriction: at least one part_of X entails part_of some X, so X is kept out of the distractors
+    (implied, never asked); a maximum of none is not."""
+    path = tmp_path / "card.ttl"
+    path.write_text("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                    "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n@prefix ex: <http://example.org/ex#> .\n"
+                    "ex:part_of a owl:ObjectProperty .\n"
+                    'ex:leaf a owl:Class ; rdfs:label "leaf" .\nex:stem a owl:Class ; rdfs:label "stem" .\n'
+                    'ex:root a owl:Class ; rdfs:label "root" .\n'
+                    'ex:mesophyll a owl:Class ; rdfs:label "mesophyll" ; rdfs:subClassOf '
+                    '[ a owl:Restriction ; owl:onProperty ex:part_of ; owl:minQualifiedCardinality "1"^^xsd:nonNegativeInteger ; '
+                    "owl:onClass ex:leaf ], "
+                    '[ a owl:Restriction ; owl:onProperty ex:part_of ; owl:qualifiedCardinality "2"^^xsd:nonNegativeInteger ; '
+                    "owl:onClass ex:stem ], "
+                    '[ a owl:Restriction ; owl:onProperty ex:part_of ; owl:maxQualifiedCardinality "0"^^xsd:nonNegativeInteger ; '
+                    "owl:onClass ex:root ] .\n")
+    data = read_rdf(str(path), Vocabulary(), SourceReport())
+    assert not data.links
+    assert sorted((s, r, o) for s, r, o, _ in data.implied_links) == [("ex:mesophyll", "ex:part_of", "ex:leaf"),
+                                                                      ("ex:mesophyll", "ex:part_of", "ex:stem")]
