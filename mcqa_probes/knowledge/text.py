@@ -170,6 +170,12 @@ def name_key(name: str, english: bool = True) -> str:
             key = key[:-2]                # classes, boxes, branches, viruses (not diseases, sizes)
         else:
             key = key[:-1]
+    # a singular in -ie or -oe keyed as its plural's (movie, movies: ``movy`` as batteries' ``battery``;
+    # tomato, tomatoes, canoe, canoes: ``tomato``, ``cano``)
+    if key.endswith("ie"):
+        key = key[:-2] + "y"
+    elif key.endswith("oe"):
+        key = key[:-1]
     if key.endswith("use") and len(key) >= 5:
         # *viruses* is *virus* + es, *houses* is *house* + s: a singular in -use and one in -us share
         # their key, whichever the plural is (house, houses: ``hoi``; sinus, sinuses: ``sini``)
@@ -280,10 +286,10 @@ def _last_word_endings(word: str, irregular: bool) -> Tuple[str, Tuple[str, ...]
         # a regular plural also in the singular (*Seats* names the seat of "A seat for one person"), as
         # name_key folds them: one name
         if word.endswith("s") and not word.endswith(("ss", "us", "is")):
-            if word.endswith("ies"):
-                others.append(("ies", "y"))
-            elif word.endswith(("sses", "xes", "ches", "shes")) or (word.endswith("uses") and len(word) >= 7):
-                others.append(("es", ""))
+            if word.endswith("ies"):            # batteries, movies
+                others.extend([("ies", "y"), ("ies", "ie")])
+            elif word.endswith("es"):           # boxes, potatoes, lenses; horses, canoes
+                others.extend([("es", ""), ("s", "")])
             else:
                 others.append(("s", ""))
         for singular, plural in _IRREGULAR_NUMBERS:
