@@ -209,6 +209,9 @@ def _rewrite(path: str, lines: List[str], report: SourceReport) -> Optional[str]
     """
     stand_in = None
     for index, line in enumerate(lines):
+        if line.endswith("\\") and (len(line) - len(line.rstrip("\\"))) % 2 == 1:
+            _joining_backslash(path, lines, index, report)
+            line = lines[index]
         if "_synonym" in line:
             old = _OLD_SYNONYM.match(line)
             if old:
@@ -227,6 +230,24 @@ def _rewrite(path: str, lines: List[str], report: SourceReport) -> Optional[str]
                 lines[index] = quoted.group(1) + escaped + quoted.group(3)
                 report.add("escaped_backslash", path, index + 1, line.split(":", 1)[0].strip())
     return stand_in
+
+
+def _joining_backslash(path: str, lines: List[str], index: int, report: SourceReport) -> None:
+    """A clause whose line ends in a backslash joins the next line to its value (an escaped line end:
+    ``name: tool\\`` then ``is_a: T:1`` is one name, "tool" and the is_a, and the edge is lost). Where
+    the next line is a clause or a frame: a clause the build uses is an error at its line; another
+    is skipped (blanked) and counted, so the clause below is read."""
+    below = lines[index + 1] if index + 1 < len(lines) else ""
+    tag = _TAG.match(lines[index])
+    if not tag or not tag.group(2) or not (below.startswith("[") or not below.strip()
+                                            or (_TAG.match(below) and _TAG.match(below).group(2))):
+        return
+    if tag.group(1) in USED_CLAUSES:
+        raise SourceError(path, f"{tag.group(1)} clause ending in a backslash, which joins the next line to it "
+                                f"(expected the clause on one line: drop the backslash, or write it twice for one)",
+                          index + 1)
+    report.add("skipped_clause", path, index + 1, tag.group(1))
+    lines[index] = ""
 
 
 def _clause_lines(lines: List[str]) -> Tuple[Dict[str, List[int]], Dict[Tuple[str, str, str], int]]:
