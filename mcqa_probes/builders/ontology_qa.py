@@ -429,6 +429,7 @@ class OntologyQABuilder(WordNetQABuilder):
         tax = self.isa
         # a concept labelled alike: its correct answers are correct for a reader too (label_namesakes)
         twins = self.label_namesakes(concept_id)
+        asked = (concept_id, *twins)
         entailed = self.entailed(concept_id) if relation else frozenset()
         if relation and twins:
             entailed = entailed.union(*map(self.entailed, twins))
@@ -446,7 +447,7 @@ class OntologyQABuilder(WordNetQABuilder):
                 return other in entailed
             if probe == "hypernymy":
                 return other in ancestors
-            return probe == "hyponymy" and any(tax.is_ancestor(asked, other) for asked in (concept_id, *twins))
+            return probe == "hyponymy" and any(tax.is_ancestor(one, other) for one in asked)
 
         def valid(other: str) -> bool:
             if other == concept_id or other == answer_id or not blocked.isdisjoint(known(other) or names(other)):
@@ -463,7 +464,7 @@ class OntologyQABuilder(WordNetQABuilder):
                 return other not in entailed
             if other in ancestors:
                 return False
-            if probe == "hyponymy" and any(tax.is_ancestor(asked, other) for asked in (concept_id, *twins)):
+            if probe == "hyponymy" and any(tax.is_ancestor(one, other) for one in asked):
                 return False
             return True
 

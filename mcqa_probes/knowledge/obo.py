@@ -238,9 +238,9 @@ def _joining_backslash(path: str, lines: List[str], index: int, report: SourceRe
     the next line is a clause or a frame: a clause the build uses is an error at its line; another
     is skipped (blanked) and counted, so the clause below is read."""
     below = lines[index + 1] if index + 1 < len(lines) else ""
-    tag = _TAG.match(lines[index])
+    tag, next_tag = _TAG.match(lines[index]), _TAG.match(below)
     if not tag or not tag.group(2) or not (below.startswith("[") or not below.strip()
-                                            or (_TAG.match(below) and _TAG.match(below).group(2))):
+                                            or (next_tag and next_tag.group(2))):
         return
     if tag.group(1) in USED_CLAUSES:
         raise SourceError(path, f"{tag.group(1)} clause ending in a backslash, which joins the next line to it "
@@ -490,6 +490,7 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                 restricted = {str(q.key): str(q.value) for q in clause.qualifiers or ()
                               if str(q.key) in NOT_EXISTENTIAL}
                 only = restricted.pop("all_only", "false").lower() == "true"
+                is_parent = relation in parent_relations or curie(relation) in parent_relations
                 if only or restricted:
                     # all_only / cardinality: no "some" link (OWL renders it as another restriction), but
                     # at least one (cardinality or minCardinality of 1 or more, not all_only) entails one:
@@ -497,11 +498,11 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                     report.add("qualified_link", path, line, f"{concept_id} {relation} {target} "
                                + (" ".join(f"{k}={v}" for k, v in sorted(restricted.items())) or "all_only"))
                     least = [restricted.get(key, "") for key in ("cardinality", "minCardinality")]
-                    if not only and any(value.strip().isdigit() and int(value) >= 1 for value in least) \
-                            and not (relation in parent_relations or curie(relation) in parent_relations):
+                    if not only and not is_parent and any(value.strip().isdigit() and int(value) >= 1
+                                                          for value in least):
                         implied_links.append((curie(relation), curie(target), line))
                     continue
-                if relation in parent_relations or curie(relation) in parent_relations:
+                if is_parent:
                     parents.append((curie(target), line))
                 else:
                     links.append((curie(relation), curie(target), line))

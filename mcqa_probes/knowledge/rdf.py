@@ -778,12 +778,9 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         with ``{minCardinality="1"}`` or ``{cardinality="1"}``) with both named, else Nones."""
         on_property = graph.value(expression, rdflib.URIRef(OWL + "onProperty"))
         target = graph.value(expression, rdflib.URIRef(OWL + "onClass"))
-        if not (isinstance(on_property, rdflib.URIRef) and isinstance(target, rdflib.URIRef)):
-            return None, None
-        for kind in ("minQualifiedCardinality", "qualifiedCardinality"):
-            count = graph.value(expression, rdflib.URIRef(OWL + kind))
-            if count is not None and str(count).strip().isdigit() and int(str(count)) >= 1:
-                return on_property, target
+        if (isinstance(on_property, rdflib.URIRef) and isinstance(target, rdflib.URIRef)
+                and _at_least_one(graph, expression, ("minQualifiedCardinality", "qualifiedCardinality"))):
+            return on_property, target
         return None, None
 
     def members(expression, operator: str) -> List:
@@ -951,6 +948,17 @@ _EXISTENTIAL = ("someValuesFrom", "hasValue")
 _AT_LEAST = ("minCardinality", "cardinality", "minQualifiedCardinality", "qualifiedCardinality")
 
 
+def _at_least_one(graph, expression, kinds: Iterable[str]) -> bool:
+    """The restriction ``expression`` has a cardinality of one or more among ``kinds`` (``owl:`` names)."""
+    import rdflib  # lazy: RDF support is needed only for RDF sources
+
+    for kind in kinds:
+        count = graph.value(expression, rdflib.URIRef(OWL + kind))
+        if count is not None and str(count).strip().isdigit() and int(str(count)) >= 1:
+            return True
+    return False
+
+
 def _under_domains(graph, concept_nodes, cid, data: SourceData) -> None:
     """A class whose members have a value of a property (``C rdfs:subClassOf`` or ``owl:equivalentClass``
     a ``some`` / ``value`` / at-least-one restriction on P, or an intersection holding one) is under P's
@@ -972,11 +980,7 @@ def _under_domains(graph, concept_nodes, cid, data: SourceData) -> None:
             return None
         if any(graph.value(expression, rdflib.URIRef(OWL + kind)) is not None for kind in _EXISTENTIAL):
             return prop
-        for kind in _AT_LEAST:
-            count = graph.value(expression, rdflib.URIRef(OWL + kind))
-            if count is not None and str(count).strip().isdigit() and int(str(count)) >= 1:
-                return prop
-        return None
+        return prop if _at_least_one(graph, expression, _AT_LEAST) else None
 
     for node in sorted(concept_nodes, key=str):
         expressions = [e for prop in (rdflib.RDFS.subClassOf, rdflib.URIRef(OWL + "equivalentClass"))
