@@ -14,6 +14,7 @@
 import functools
 import html
 import re
+import unicodedata
 from typing import FrozenSet, Iterable, List, Optional, Pattern, Sequence, Tuple
 
 #: an HTML/XML tag or comment (``<br/>``, ``<a href="...">``, ``</p>``), not a comparison: HPO writes
@@ -147,9 +148,29 @@ def is_english(language: Optional[str]) -> bool:
 
 
 def letters(text: str) -> str:
-    """``text`` in lower case without spaces, ``_`` or ``-``: what :func:`name_key`, the leakage
-    check's quick test (:func:`_squashed`) and a table's relation names (``Is-A`` is ``isa``) compare (string methods: the same as removing ``[\\s_-]+``)."""
-    return "".join(text.lower().split()).replace("_", "").replace("-", "")
+    """``text`` in lower case without spaces, ``_`` or ``-``, and without accents (:func:`fold_accents`):
+    what :func:`name_key`, the leakage check's quick test (:func:`_squashed`) and a table's relation
+    names (``Is-A`` is ``isa``) compare (string methods: the same as removing ``[\\s_-]+``)."""
+    squashed = "".join(text.lower().split()).replace("_", "").replace("-", "")
+    return squashed if squashed.isascii() else fold_accents(squashed)
+
+
+def fold_accents(text: str) -> str:
+    """``text`` with each letter's accents taken off, one character for one (*Café* -> *Cafe*,
+    *Ångström* -> *Angstrom*): a name written with and without its accents is one name, and a text's
+    match found in its folded form is at the same place in the text. A character that is not a letter
+    with marks (``ß``, ``ø``, ``æ``, CJK) stays as it is. ASCII text is returned at once."""
+    if text.isascii():
+        return text
+    return "".join(map(_folded_character, text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _folded_character(character: str) -> str:
+    if character.isascii():
+        return character
+    bare = [part for part in unicodedata.normalize("NFD", character) if not unicodedata.combining(part)]
+    return bare[0] if len(bare) == 1 else character
 
 
 def name_key(name: str, english: bool = True) -> str:
@@ -243,8 +264,9 @@ def name_pattern(names: Sequence[str], language: Optional[str] = None) -> Option
     """A pattern matching any of ``names`` as whole words, with space, ``_`` or ``-`` between words
     and an optional plural ``s``/``es`` (in English, a last word also in its other number's Latin,
     Greek or Germanic form: :func:`_last_word_endings`); None when there is no name. Compiled once
-    per set of names."""
-    return _variants_pattern(name_variants(names), is_english(language))
+    per set of names. The names are taken without their accents: search the pattern in
+    ``fold_accents(text)`` (:func:`fold_accents`; a match there is at the same place in ``text``)."""
+    return _accent_free_pattern(name_variants(names), is_english(language))
 
 
 @functools.lru_cache(maxsize=200_000)
@@ -264,6 +286,14 @@ def _variants_pattern(variants: Tuple[str, ...], english: bool = True) -> Option
                                         else re.escape(endings[0])))
         alternatives.append("[ _-]*".join(parts))
     return re.compile(r"(?<![\w])(?:" + "|".join(alternatives) + r")(?:e?s)?(?![\w])", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=200_000)
+def _accent_free_pattern(variants: Tuple[str, ...], english: bool = True) -> Optional[Pattern]:
+    """:func:`_variants_pattern` of ``variants`` without their accents (:func:`fold_accents`), to be
+    searched in a text without its accents: *cafe* and *Café* find each other."""
+    folded = tuple(dict.fromkeys(fold_accents(variant) for variant in variants))
+    return _variants_pattern(folded, english)
 
 
 #: the singular and plural endings that :func:`name_key` folds (:data:`_IRREGULAR`), as written:
@@ -358,7 +388,8 @@ def mentions(text: str, names: Sequence[str], language: Optional[str] = None) ->
     if not found and stem is None:
         return False
     spaced = text.replace("_", " ")
-    if found and (_written_as_listed(spaced, found) or _variants_pattern(found, english).search(spaced) is not None):
+    if found and (_written_as_listed(spaced, found) or _accent_free_pattern(found, english).search(
+            fold_accents(spaced)) is not None):
         return True
     return stem is not None and bool(inflected_spans(spaced, names, stem))
 
@@ -417,8 +448,9 @@ def inflected_spans(text: str, names: Sequence[str], stem) -> list:
     name first, places not overlapping."""
     # each word as written and as stemmed: the stemmer may change a word's root (Dutch drenkplaats ->
     # drenkplat, drenkplaatsen -> drenkplaats), so the forms of the two words are compared crosswise
-    tokens = [(m.start(), m.end(), _forms(m.group().lower(), stem)) for m in _TOKEN.finditer(text)]
-    wanted = [tuple(_forms(word, stem) for word in _TOKEN.findall(name)) for name in name_variants(names)]
+    # (both without accents: one character for one, so a place in the folded text is one in the text)
+    tokens = [(m.start(), m.end(), _forms(m.group().lower(), stem)) for m in _TOKEN.finditer(fold_accents(text))]
+    wanted = [tuple(_forms(word, stem) for word in _TOKEN.findall(fold_accents(name))) for name in name_variants(names)]
     wanted = [words for words in wanted if words]
     spans, index = [], 0
     while index < len(tokens):
@@ -472,7 +504,13 @@ def mask_names(text: str, names: Sequence[str], mask: str = "___", language: Opt
     ``language``, the inflected mentions as well: :func:`mentions`)."""
     english = is_english(language)
     found = _named_variants(text, names, english)
-    masked, count = _variants_pattern(found, english).subn(mask, text) if found else (text, 0)  # else no pattern to compile
+    masked, count = text, 0
+    if found:            # else no pattern to compile
+        # matched in the text without accents (one character for one), replaced in the text as written
+        spans = [match.span() for match in _accent_free_pattern(found, english).finditer(fold_accents(text))]
+        for start, end in reversed(spans):
+            masked = masked[:start] + mask + masked[end:]
+        count = len(spans)
     stem = stemmer(language) if language is not None and text else None
     if stem is None:
         return masked, count

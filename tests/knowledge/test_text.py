@@ -118,7 +118,7 @@ def test_a_name_written_as_listed_is_found_as_the_pattern_finds_it():
     names and texts drawn at random (separators, plurals, case, -y/-ies, word parts, non-ASCII)."""
     import random
 
-    from mcqa_probes.knowledge.text import _written_as_listed, name_pattern
+    from mcqa_probes.knowledge.text import _written_as_listed, fold_accents, name_pattern
 
     rng = random.Random(7)
     words = ["eye", "abnormality", "of", "the", "dystrophy", "day", "cell", "cells", "s", "es", "x-ray", "a", "rod",
@@ -132,7 +132,7 @@ def test_a_name_written_as_listed_is_found_as_the_pattern_finds_it():
             names = [name.upper() if rng.random() < 0.5 else name.title() for name in names]
         text = "".join(rng.choice(words) + rng.choice(separators) for _ in range(rng.randint(1, 8)))
         text = text.title() if rng.random() < 0.3 else text
-        expected = name_pattern(names).search(text.replace("_", " ")) is not None
+        expected = name_pattern(names).search(fold_accents(text.replace("_", " "))) is not None
         assert mentions(text, names) == expected, (text, names)
         variants = tuple(" ".join(n.replace("_", " ").split()).lower() for n in names)
         if _written_as_listed(text.replace("_", " "), variants):
@@ -271,3 +271,21 @@ def test_content_words_leave_out_the_mask_the_function_words_and_another_languag
     assert content_words("Un ___.") == 1                           # English's function words only
     assert content_words("Un ___.", also=frozenset({"un", "une"})) == 0
     assert content_words("Une ___ ou droguerie.", also=frozenset({"un", "une", "ou"})) == 1
+
+
+def test_a_name_with_and_without_its_accents_is_one_name():
+    """*Café* and *cafe* (a thesaurus that writes capitals without accents: *ECOLE*) are one name: one
+    key, one of them kept by distinct_names, found in and masked from each other's texts at the place
+    they are written, in English and in a language with a stemmer."""
+    from mcqa_probes.knowledge.text import fold_accents
+
+    assert name_key("Café") == name_key("cafe") == name_key("CAFES")
+    assert name_key("Ångström unit") == name_key("angstrom units")
+    assert name_key("pêche") != name_key("poche")
+    assert distinct_names(["Café", "cafe", "Cafés", "Caffè"]) == ["Café", "Caffè"]
+    assert fold_accents("Ça, l’École: ß ø 東京") == "Ca, l’Ecole: ß ø 東京"
+    assert mask_names("A cafe that roasts CAFÉ beans; cafés.", ["Café"], "#") == ("A # that roasts # beans; #.", 3)
+    assert mentions("a small cafe", ["Café"]) and mentions("un petit café", ["cafe"])
+    assert not mentions("a cafeteria", ["Café"])
+    assert mask_names("Les ECOLES et l’école", ["École"], "#", "fr") == ("Les # et l’#", 2)
+    assert mask_names("Des ecoles primaires", ["école primaire"], "#", "fr")[0] == "Des #"
