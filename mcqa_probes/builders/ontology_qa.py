@@ -42,7 +42,7 @@ Every question's ``notes`` carry the source's ids (``concept_id``, ``answer_id``
 ``choice_ids``), the hops and chain, the distractor family, the template and the source.
 """
 import hashlib
-from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from mcqa_probes.builders.distractors import Family, probe_families
 from mcqa_probes.builders.hops import Taxonomy
@@ -99,6 +99,25 @@ def _rank(probe: str, concept_id: str) -> str:
 def _second_name(names: List[str]) -> str:
     """The name a synonymy choice shows: the second one, or the only one."""
     return names[1] if len(names) > 1 else names[0]
+
+
+def _closure(start: Set[str], objects: Callable[[str], Sequence[str]],
+             around: Callable[[str], FrozenSet[str]]) -> Set[str]:
+    """What ``objects`` reaches from ``start``, again and again, each concept reached taken with
+    ``around`` it (its ancestors: ``c part_of y``, ``y is_a z`` gives ``c part_of z``)."""
+    result: Set[str] = set()
+    frontier = [target for source in sorted(start) for target in objects(source)]
+    while frontier:
+        following = []
+        for target in frontier:
+            if target in result:        # reached before, and with it what is around it
+                continue
+            for reached in (target, *around(target)):
+                if reached not in result:
+                    result.add(reached)
+                    following.extend(objects(reached))
+        frontier = following
+    return result
 
 
 class RelationTaxonomy(Taxonomy):
@@ -162,6 +181,7 @@ class OntologyQABuilder(WordNetQABuilder):
         self._namesakes: Dict[str, Tuple[str, ...]] = {}
         self._entailed: Dict[str, FrozenSet[str]] = {}
         self._excluded: Dict[str, FrozenSet[str]] = {}
+        self._equivalents: Dict[str, FrozenSet[str]] = {}
         self._usable_definition: Dict[str, str] = {}
         self._repeats_term: Dict[str, bool] = {}
         self._naming_templates: Dict[Tuple[str, Tuple[str, ...]], FrozenSet[str]] = {}
@@ -389,20 +409,26 @@ class OntologyQABuilder(WordNetQABuilder):
                     found.extend(graph.inverse_related(source, other))
             return found
 
-        start = {concept_id} | set(isa.ancestors(concept_id))
-        result: set = set()
-        frontier = [target for source in sorted(start) for target in objects(source)]
-        while frontier:
-            following = []
-            for target in frontier:
-                if target in result:        # reached before, and with it its ancestors
-                    continue
-                for reached in (target, *isa.ancestors(target)):
-                    if reached not in result:
-                        result.add(reached)
-                        following.extend(objects(reached))
-            frontier = following
+        result = _closure({concept_id} | set(isa.ancestors(concept_id)), objects, isa.ancestors)
+        if view.info.get("symmetric"):
+            # the same rules read from the other side: y is related to a kind of the concept (or to
+            # a kind of something related to it), so, the relation being symmetric, that kind of y
+            # is related to the concept (knife related to cutting board, bread knife a kind of
+            # knife: 'cutting board' is related to 'bread knife' too)
+            result |= _closure({concept_id} | set(isa.descendants(concept_id)), objects, isa.descendants)
         found = self._entailed[concept_id] = frozenset(result)
+        return found
+
+    def equivalents(self, concept_id: str) -> FrozenSet[str]:
+        """The concepts that mean the same as this one: each a kind of the other over the closures
+        (``owl:equivalentClass`` between named classes, OBO ``equivalent_to``, ``skos:exactMatch``
+        between two concepts of the source). One's definition defines the other and one's names
+        name the other, so none is a wrong answer in the definitions or synonymy probe."""
+        found = self._equivalents.get(concept_id)
+        if found is None:
+            ancestors = self.isa.ancestors
+            found = self._equivalents[concept_id] = frozenset(
+                other for other in ancestors(concept_id) if other != concept_id and concept_id in ancestors(other))
         return found
 
     def excluded_hypernymy(self, concept_id: str) -> FrozenSet[str]:
@@ -426,6 +452,9 @@ class OntologyQABuilder(WordNetQABuilder):
         names, known = self.names, self._names.get
         blocked = names(concept_id) | names(answer_id)
         relation = self.relation is not None
+        equivalents = self.equivalents(concept_id) if not relation else frozenset()
+        if equivalents:         # their names are the concept's names too
+            blocked = blocked.union(*map(names, equivalents))
         tax = self.isa
         # a concept labelled alike: its correct answers are correct for a reader too (label_namesakes)
         twins = self.label_namesakes(concept_id)
@@ -451,6 +480,8 @@ class OntologyQABuilder(WordNetQABuilder):
 
         def valid(other: str) -> bool:
             if other == concept_id or other == answer_id or not blocked.isdisjoint(known(other) or names(other)):
+                return False
+            if other in equivalents:
                 return False
             if named_like_correct and any(correct(twin) for twin in self.namesakes(other)):
                 return False

@@ -953,3 +953,58 @@ def test_a_synonym_of_another_scope_is_never_asked_but_keeps_a_distractor_named_
         valid = builder.valid_for("synonymy", "HT:3", "HT:3")     # "auricle" names both: no wrong answer
         assert not valid("HT:2") and valid("HT:4") and not builder.valid_for("synonymy", "HT:2", "HT:2")("HT:3"), suffix
         assert "HT:3" in builder.namesakes("HT:2") and "HT:2" in builder.excluded_hypernymy("HT:3")
+
+
+def _vehicle_thesaurus(tmp_path, extra):
+    """A SKOS thesaurus of vehicles and kitchen things, each with a synonym and a definition; ``extra``
+    more Turtle lines."""
+    lines = ["@prefix skos: <http://www.w3.org/2004/02/skos/core#> .", "@prefix v: <http://example.org/v/> .",
+             'v:thing a skos:Concept ; skos:prefLabel "thing"@en .']
+    groups = {"vehicle": ["car", "automobile", "bus", "truck", "bicycle", "tram", "van"],
+              "tool": ["knife", "bread_knife", "cutting_board", "whisk", "ladle", "sieve", "grater", "kettle"]}
+    for group, members in groups.items():
+        lines.append(f'v:{group} a skos:Concept ; skos:prefLabel "{group}"@en ; skos:broader v:thing .')
+        for number, member in enumerate(members):
+            name = member.replace("_", " ")
+            lines.append(f'v:{member} a skos:Concept ; skos:prefLabel "{name}"@en ; skos:altLabel "{name} {number}x"@en ; '
+                         f'skos:definition "A {group} of the kind number {number} with wheels {number * 3}."@en ; '
+                         f'skos:broader v:{group} .')
+    (tmp_path / "things.ttl").write_text("\n".join(lines + extra) + "\n")
+
+
+def test_concepts_that_exact_match_each_other_are_no_wrong_definition_or_synonym_of_each_other(tmp_path):
+    """``car skos:exactMatch automobile`` (one meaning, two concepts of the file): "what does 'car'
+    mean" never offers the automobile's definition, "'car' is also known as" never its names (was:
+    *automobile 1x* offered beside *car 0x*); the same for the automobile, and for the tram, which
+    matches the car through the automobile (exactMatch is transitive)."""
+    _vehicle_thesaurus(tmp_path, ["v:car skos:exactMatch v:automobile .", "v:tram skos:exactMatch v:automobile ."])
+    graph = load_source(tmp_path / "things.ttl")
+    same = {"v:car", "v:automobile", "v:tram"}
+    seen = {"definitions": 0, "synonymy": 0}
+    for seed in range(8):
+        for probe in seen:
+            builder = OntologyQABuilder(graph, {})
+            for question in builder.build(probe, random.Random(f"{seed}:{probe}")):
+                if question.notes["concept_id"] in same:
+                    seen[probe] += 1
+                    assert not same & set(question.notes["distractor_ids"]), (question.id, question.notes)
+    assert seen["definitions"] and seen["synonymy"]
+
+
+def test_a_symmetric_relation_keeps_what_is_related_to_a_kind_of_the_concept_out_of_its_distractors(tmp_path):
+    """``knife skos:related cutting_board``, a bread knife a kind of knife: the bread knife is related to
+    the cutting board as the knife is, so "'cutting board' is related to" never offers it as a wrong
+    answer (was: offered), while "'bread knife' is related to" can answer the cutting board."""
+    _vehicle_thesaurus(tmp_path, ["v:bread_knife skos:broader v:knife .", "v:knife skos:related v:cutting_board .",
+                                  "v:whisk skos:related v:kettle .", "v:bus skos:related v:van ."])
+    graph = load_source(tmp_path / "things.ttl", relations=["skos:related"])
+    asked = 0
+    for seed in range(12):
+        builder = OntologyQABuilder(graph, {"min_answer_pool": 0}, relation="skos:related", probe_name="skos_related")
+        for question in builder.build("skos_related", random.Random(f"{seed}:related")):
+            if question.notes["concept_id"] == "v:cutting_board":
+                asked += 1
+                assert "v:bread_knife" not in question.notes["distractor_ids"], question.notes
+        assert builder.entailed("v:cutting_board") >= {"v:knife", "v:bread_knife"}
+        assert "v:cutting_board" in builder.entailed("v:bread_knife")
+    assert asked
