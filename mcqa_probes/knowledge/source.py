@@ -26,7 +26,8 @@ Steps, each counted in the graph's validity report (``graph.provenance["report"]
 
 Relations named in ``relations`` must exist (an unknown name is an error listing those found); a
 relation's transitivity comes from the source (OBO ``is_transitive``, ``owl:TransitiveProperty``)
-or, when the source says nothing, from :data:`TRANSITIVE_BY_NAME`.
+or, when the source says nothing, from :data:`TRANSITIVE_BY_NAME` (however a table spells the name:
+``Part of``, ``partOf``).
 """
 import graphlib
 import re
@@ -51,6 +52,9 @@ FORMATS = ("obo", "owl", "rdf", "skos", "tsv")
 #: relations that chain when the source does not say (the OBO Relation Ontology's and SKOS's)
 TRANSITIVE_BY_NAME = {"part_of", "has_part", "BFO:0000050", "BFO:0000051", "located_in", "RO:0001025",
                       "location_of", "RO:0001015", "skos:broaderTransitive", "skos:narrowerTransitive"}
+#: the same, as :func:`~mcqa_probes.knowledge.text.letters` writes them: a table's ``Part of`` or
+#: ``partOf`` chains as ``part_of`` does (one relation however its rows spell it)
+_TRANSITIVE_LETTERS = frozenset(map(letters, TRANSITIVE_BY_NAME))
 #: readable names of common OBO Relation Ontology ids, for a source that uses them without a Typedef
 KNOWN_RELATION_NAMES = {"BFO:0000050": "part of", "BFO:0000051": "has part", "RO:0001025": "located in",
                         "RO:0001015": "location of", "RO:0002202": "develops from", "RO:0002131": "overlaps",
@@ -550,7 +554,8 @@ def load_source(
     # what sub-relations and defined classes entail besides (mcqa_probes.knowledge.entailment)
     for subject, relation, obj in sub_relation_links([edge for edge, _ in links] + implied_links, data.relation_parents):
         graph.add_implied_relation(subject, relation, obj)
-    transitive = {r for r, info in data.relation_info.items() if info.get("transitive")} | set(TRANSITIVE_BY_NAME)
+    transitive = {r for r, info in data.relation_info.items()
+                  if info.get("transitive") or letters(r) in _TRANSITIVE_LETTERS} | set(TRANSITIVE_BY_NAME)
     for child, defined in classify(graph, definitions, data.relation_parents, transitive=transitive,
                                    through=chained):
         report.add("possibly_classified" if defined in data.partial_definitions else "classified", None, None,
@@ -560,7 +565,7 @@ def load_source(
             report.add("domain_parent", None, None, f"{child} is_a {domain}")
     for relation in graph.relations():
         info = dict(data.relation_info.get(relation, {}))
-        if relation in TRANSITIVE_BY_NAME:
+        if letters(relation) in _TRANSITIVE_LETTERS:
             info["transitive"] = True
         graph.relation_info[relation] = {"name": info.get("name") or KNOWN_RELATION_NAMES.get(relation)
                                          or relation_name(relation) or relation.replace("_", " "),

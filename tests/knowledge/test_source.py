@@ -1085,6 +1085,24 @@ def test_a_tables_relation_spelled_several_ways_is_one_relation_asked_by_any_spe
         assert report.examples["relation_spelling"][0].endswith("edges.tsv:3 Part of read as part_of")
 
 
+@pytest.mark.parametrize("first", ["part_of", "Part of", "partOf", "PART-OF"])
+def test_a_tables_part_of_chains_however_its_first_row_spells_it(tmp_path, first):
+    """``part_of`` chains when the source does not say (the Relation Ontology's); so does a table's
+    ``Part of`` or ``partOf`` (was: only the spelling ``part_of``, so a table whose first row wrote
+    ``Part of`` asked one hop, and a cycle in it was read without a word)."""
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    (folder / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\n" + "".join(
+        f"P:{i}\t{name}\t\t\n" for i, name in enumerate(["car", "engine", "piston", "ring"])))
+    (folder / "edges.tsv").write_text(f"child\trelation\tparent\nP:1\t{first}\tP:0\nP:2\tpart_of\tP:1\n")
+    graph = load_source(folder, relations=["part of"])
+    assert graph.relation_info[first]["transitive"]
+    with (folder / "edges.tsv").open("a") as edges:
+        edges.write("P:0\tpart_of\tP:2\n")
+    with pytest.raises(SourceError, match=r"edges.tsv:4: cycle in the"):
+        load_source(folder, relations=["part of"])
+
+
 def test_a_link_to_or_from_a_concept_dropped_for_want_of_a_label_still_keeps_distractors_out(tmp_path):
     """battery part_of (an unnamed, so dropped) laptop, laptop is_a computer: the battery is part of a
     computer, so "computer" is no wrong answer for it; the dropped laptop part_of a desk set, and a
