@@ -12,7 +12,9 @@ relation, any other one (``part_of``) a named relation link, one relation howeve
 a missing header, an empty id, a quote never closed (its cell takes in the rows after it) or a cell
 that opens with a quote and goes on after it closes (``"Pro" keyboard``, which the ``csv`` module
 reads as ``Pro keyboard``) is a :class:`~mcqa_probes.knowledge.ontology.SourceError` ``FILE:LINE`` (a row's first line). The columns are found by name (in any order, any case); other columns are allowed: a
-concept whose ``deprecated`` / ``obsolete`` column is ``true`` is skipped, any other extra column is
+concept whose ``deprecated`` / ``obsolete`` column is ``true`` (``1``, ``yes``, ``x``, a spreadsheet's
+TRUE in its language: ``WAHR``, ``VRAI``) is skipped, a value that is neither true nor false an
+error at its row; any other extra column is
 ignored; empty cells past the header's end (a spreadsheet's export) are ignored.
 """
 import csv
@@ -34,6 +36,12 @@ EDGE_COLUMNS = ("child", "relation", "parent")
 #: the parent relation's names, as :func:`~mcqa_probes.knowledge.text.letters` writes them
 PARENT_RELATIONS = {"isa", "subclassof", "rdfs:subclassof", "broader", "skos:broader", "parent"}
 OPTIONAL_COLUMNS = ("deprecated", "obsolete")
+#: what a ``deprecated`` / ``obsolete`` cell may hold, in the languages a spreadsheet writes TRUE and
+#: FALSE in (German Excel's ``WAHR``, French ``VRAI``, Dutch ``WAAR``, ...), lower case
+FLAG_TRUE = frozenset({"true", "1", "yes", "y", "x", "t", "deprecated", "obsolete", "wahr", "ja", "vrai", "oui",
+                       "verdadero", "si", "sí", "waar", "vero", "verdadeiro", "sim"})
+FLAG_FALSE = frozenset({"", "false", "0", "no", "n", "f", "-", "falsch", "nein", "faux", "non", "falso", "onwaar",
+                        "nee", "não", "nao"})
 
 
 def table_path(directory: Path, stem: str) -> Path:
@@ -142,6 +150,20 @@ def _check_cells_across_lines(path: Path, row: List[str], start: int, ended: int
                                      f"(expected a row per line; a quote inside a cell is written \"\")", start)
 
 
+def _flag(extra: Dict[str, str], column: str, path: Path, line: Line) -> bool:
+    """Whether a row's ``deprecated`` / ``obsolete`` cell says so (:data:`FLAG_TRUE`); a cell that is
+    neither true nor false (a definition's end pushed over by a stray separator: ``A road vehicle;
+    for a few people.``) is an error at the row, not read as "not deprecated"."""
+    value = extra.get(column, "").strip().lower()
+    if value in FLAG_TRUE:
+        return True
+    if value not in FLAG_FALSE:
+        cell = extra[column].strip()
+        raise SourceError(str(path), f"the {column} cell holds {cell[:40]!r} (expected true or false, or empty; "
+                                     f"a separator inside a cell that is not quoted shifts the cells after it)", line)
+    return False
+
+
 def read_tsv(directory: str, vocabulary: Vocabulary, report: SourceReport) -> SourceData:
     """Read a ``concepts.tsv`` + ``edges.tsv`` directory (see the module docstring)."""
     folder = Path(directory)
@@ -154,7 +176,7 @@ def read_tsv(directory: str, vocabulary: Vocabulary, report: SourceReport) -> So
         if not concept_id:
             raise SourceError(str(concepts_path), "empty id (expected an identifier in the first column)", line)
         concept_id = normalise(concept_id)
-        if any(extra.get(flag, "").strip().lower() in ("true", "1", "yes") for flag in OPTIONAL_COLUMNS):
+        if any(_flag(extra, column, concepts_path, line) for column in OPTIONAL_COLUMNS):
             data.obsolete.add(concept_id)
             report.add("obsolete", str(concepts_path), line, concept_id)
             continue

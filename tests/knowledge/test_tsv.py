@@ -172,6 +172,24 @@ def test_extra_columns_are_allowed_and_a_deprecated_column_is_read(tmp_path):
     assert list(data.concepts) == ["A"] and "B" in data.obsolete and data.parents == [("B", "A", 2)]
 
 
+def test_a_deprecated_cell_in_a_spreadsheets_language_is_read_and_one_neither_true_nor_false_is_an_error(tmp_path):
+    """German Excel writes TRUE as ``WAHR`` (was: read as "not deprecated", the concept asked); a cell
+    that is neither true nor false, as the end of a definition pushed over by a stray ``;``, is an
+    error at its row (was: the definition cut short without a word)."""
+    folder = tmp_path / "products"
+    folder.mkdir()
+    (folder / "concepts.csv").write_text("ID;Label;Synonyms;Definition;Deprecated;;\n"
+                                         "A;thing;;A thing.;FALSCH;;\nB;chair;;A seat.;WAHR;;\nC;stool;;A seat.;x;;\n"
+                                         "D;bench;;A long seat.;;;\n")
+    (folder / "edges.csv").write_text("child;relation;parent\nD;is_a;A\n")
+    data = read(folder)
+    assert list(data.concepts) == ["A", "D"] and data.obsolete == {"B", "C"}
+    (folder / "concepts.csv").write_text("ID;Label;Synonyms;Definition;Deprecated;;\n"
+                                         "A;thing;;A thing.;;;\nD;bench;;A long seat; for three.;;;\n")
+    with pytest.raises(SourceError, match=r"concepts.csv:3: the deprecated cell holds 'for three.' \(expected true or false"):
+        read(folder)
+
+
 def test_a_table_not_in_utf8_is_an_error_naming_the_line_of_the_first_bad_byte(tmp_path):
     assert_error_at(tmp_path, "concepts.tsv", "P:4\tchair", "P:4\tchaise café", 5, "not UTF-8", encoding="latin-1")
 
