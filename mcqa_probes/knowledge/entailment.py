@@ -2,6 +2,8 @@
 
 Two things a checker that reasons over the axioms finds and the parent edges do not say:
 
+* **ranges**: ``C located_in D`` with located_in's range *site* is ``C located_in some site``
+  (:func:`range_links`);
 * **sub-relations**: ``C member_of D`` with ``member_of`` a sub-relation of ``part_of`` (OWL
   ``rdfs:subPropertyOf``, an OBO Typedef's ``is_a``) is also ``C part_of D``
   (:func:`sub_relation_links`);
@@ -36,6 +38,22 @@ def sub_relation_links(links: Iterable[Tuple[str, str, str]], relation_parents: 
     """``(subject, super-relation, object)`` for every link whose relation has super-relations."""
     supers = super_relations(relation_parents)
     return sorted({(subject, above, obj) for subject, relation, obj in links for above in supers.get(relation, ())})
+
+
+def range_links(links: Iterable[Tuple[str, str, str, object]], relation_ranges: Dict[str, List[str]],
+                relation_parents: Dict[str, List[str]]) -> List[Tuple[str, str, str, object]]:
+    """``(subject, relation, class, line)`` for every link ``subject r object`` whose relation ``r``, or a
+    relation above it, has a range: ``coral reef situated_in mangrove`` with situated_in under
+    located_in and located_in's range *site* is ``coral reef located_in some site`` (OWL: the object of a
+    property is in its range). For the validity closures only: the class and its ancestors are
+    correct answers for the subject, never asked."""
+    if not relation_ranges:
+        return []
+    supers = super_relations(relation_parents)
+    found = {(subject, above, kind, line) for subject, relation, obj, line in links
+             for above in (relation, *sorted(supers.get(relation, ()))) for kind in relation_ranges.get(above, ())
+             if kind != obj and kind != subject}
+    return sorted(found, key=lambda link: link[:3])
 
 
 def classify(graph: KnowledgeGraph, definitions: Iterable[Definition], relation_parents: Dict[str, List[str]],

@@ -15,12 +15,16 @@ runs, and each error is judged by the clause it is in:
 * any other broken clause the build uses (``id``, ``name``, ``def``, ``synonym``, ``is_a``,
   ``relationship``, ``is_obsolete``, the logical definitions ``intersection_of``, ``union_of``,
   ``equivalent_to``, and a Typedef's ``is_transitive``, ``is_symmetric``, ``transitive_over``,
-  ``holds_over_chain``, ``equivalent_to_chain``, ``domain``), or a line that is not a clause at all, is a
-  :class:`~mcqa_probes.knowledge.ontology.SourceError` ``FILE:LINE: ...`` naming what was expected.
+  ``holds_over_chain``, ``equivalent_to_chain``, ``domain``, ``range``), or a line that is not a clause
+  at all, is a :class:`~mcqa_probes.knowledge.ontology.SourceError` ``FILE:LINE: ...`` naming what was
+  expected.
 
 A logical definition (``intersection_of: G`` + ``intersection_of: R D``, ``union_of``,
 ``equivalent_to``) is read as what it entails (``SourceData.implied_parents`` / ``implied_links``):
-closures for the validity checks, never answers, as from the OWL rendering of the same file.
+closures for the validity checks, never answers, as from the OWL rendering of the same file. So are a
+Typedef's ``is_a`` (a sub-relation), ``equivalent_to`` (each relation under the other), ``domain``
+(a subject of the relation, or of one under it, is a kind of the domain) and ``range`` (an object is
+in the range: ``SourceData.relation_ranges``).
 
 The whole file is parsed at once; after a first error each frame is parsed alone, so a file with many
 faulty lines costs one pass, not one per fault. Obsolete terms are skipped (``obsolete``), and an
@@ -32,6 +36,7 @@ synonyms taken are the scopes of the vocabulary's synonym properties (``EXACT`` 
 import re
 from typing import Dict, List, Optional, Set, Tuple
 
+from mcqa_probes.knowledge.entailment import super_relations
 from mcqa_probes.knowledge.identifiers import curie, relation_name
 from mcqa_probes.knowledge.ontology import (
     OBO_EQUIVALENTS, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, file_name, not_utf8,
@@ -44,7 +49,7 @@ OLD_SYNONYM_TAGS = {"exact_synonym": "EXACT", "related_synonym": "RELATED", "nar
 #: clauses the build reads; a broken one is an error
 USED_CLAUSES = ("id", "name", "def", "synonym", "is_a", "relationship", "is_obsolete", "intersection_of",
                 "union_of", "equivalent_to", "is_transitive", "is_symmetric", "transitive_over", "holds_over_chain",
-                "equivalent_to_chain", "domain") + tuple(OLD_SYNONYM_TAGS)
+                "equivalent_to_chain", "domain", "range") + tuple(OLD_SYNONYM_TAGS)
 #: what each used clause should look like, for the error message
 EXPECTED = {
     "id": "'id: PREFIX:LOCAL'",
@@ -63,6 +68,7 @@ EXPECTED = {
     "holds_over_chain": "'holds_over_chain: <relation id> <relation id>'",
     "equivalent_to_chain": "'equivalent_to_chain: <relation id> <relation id>'",
     "domain": "'domain: PREFIX:LOCAL'",
+    "range": "'range: PREFIX:LOCAL'",
     **{tag: f"'{tag}: \"<text>\" [<xrefs>]'" for tag in OLD_SYNONYM_TAGS},
 }
 _TAG = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_-]*)\s*(:?)")
@@ -326,8 +332,9 @@ def _one_id_per_relation(data: SourceData, domains: Dict[str, List[str]]) -> Non
     for relation in list(data.relation_parents):
         supers = data.relation_parents.pop(relation)
         data.relation_parents.setdefault(one(relation), []).extend(one(r) for r in supers)
-    for relation in [r for r in domains if r in canonical]:
-        domains.setdefault(canonical[relation], []).extend(domains.pop(relation))
+    for table in (domains, data.relation_ranges):
+        for relation in [r for r in table if r in canonical]:
+            table.setdefault(canonical[relation], []).extend(table.pop(relation))
 
 
 def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceData:
@@ -436,6 +443,12 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                     data.relation_parents.setdefault(curie(raw_id), []).append(curie(str(clause.typedef)))
                 elif clause_kind == "DomainClause":
                     domains.setdefault(curie(raw_id), []).append(curie(str(clause.domain)))
+                elif clause_kind == "RangeClause":
+                    data.relation_ranges.setdefault(curie(raw_id), []).append(curie(str(clause.range)))
+                elif clause_kind == "EquivalentToClause":     # one relation under two ids: each under the other
+                    other = curie(str(clause.typedef))
+                    data.relation_parents.setdefault(curie(raw_id), []).append(other)
+                    data.relation_parents.setdefault(other, []).append(curie(raw_id))
             data.relation_info[curie(raw_id)] = info
             continue
         concept_id = curie(raw_id)
@@ -573,8 +586,10 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
     data.existential_relations.update(relation for _, relation, _, _ in data.links)
     # a term with a relationship (or a differentia) of a relation with a domain is under the domain, as
     # in the OWL rendering (rdf._under_domains)
+    # (and of the relations above it: a grows_on link is an inhabits link, under inhabits' domain too)
+    supers = super_relations(data.relation_parents)
     for subject, relation, _, line in [*data.links, *data.implied_links]:
-        for domain in domains.get(relation, ()):
+        for domain in [d for r in (relation, *sorted(supers.get(relation, ()))) for d in domains.get(r, ())]:
             if domain != subject:
                 data.implied_parents.append((subject, domain, line))
                 data.domain_parents.append((subject, domain))

@@ -437,6 +437,9 @@ class SourceData:
     #: sub-relations: ``relation -> [super-relation, ...]`` (OWL ``rdfs:subPropertyOf``, an OBO
     #: Typedef's ``is_a``): ``C member_of D`` is also ``C part_of D`` where member_of is_a part_of
     relation_parents: Dict[str, List[str]] = field(default_factory=dict)
+    #: ranges: ``relation -> [class, ...]`` (OWL ``rdfs:range``, an OBO Typedef's ``range``): ``C located_in
+    #: D`` with located_in's range *site* is ``C located_in some site`` too (validity closures only)
+    relation_ranges: Dict[str, List[str]] = field(default_factory=dict)
     #: ids skipped as obsolete / deprecated (an edge to one is dropped, not reported as undefined)
     obsolete: set = field(default_factory=set)
     #: what an RDF file says of resources that it does not make concepts (untyped, or unlabelled in

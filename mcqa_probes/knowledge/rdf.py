@@ -39,6 +39,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 
+from mcqa_probes.knowledge.graph import reachable
 from mcqa_probes.knowledge.identifiers import KNOWN_PREFIXES, OBO_PURL, curie, expand, relation_name
 from mcqa_probes.knowledge.ontology import (
     DEFAULT_DEFINITIONS, SYNTAX_BY_SUFFIX, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, file_name,
@@ -67,6 +68,10 @@ OBSOLESCENCE_REASON, TERMS_MERGED, REPLACED_BY = (OBO_PURL + "IAO_0000231", OBO_
 #: the ontology IRI OWLAPI (and so ROBOT) gives an OBO file that has no ``ontology:`` header
 OWLAPI_UNNAMED = OBO_PURL + "TEMP"
 SCHEMA = ("https://schema.org/", "http://schema.org/")
+#: the types that declare a property (an ``owl:equivalentProperty`` between two of them is one relation)
+PROPERTY_TYPES = (OWL + "ObjectProperty", RDF + "Property", OWL + "TransitiveProperty", OWL + "SymmetricProperty",
+                  OWL + "FunctionalProperty", OWL + "InverseFunctionalProperty", OWL + "AsymmetricProperty",
+                  OWL + "ReflexiveProperty", OWL + "IrreflexiveProperty")
 CLASS_TYPES = {
     "owl": (OWL + "Class",),
     "rdf": (RDFS + "Class", OWL + "Class"),
@@ -932,9 +937,11 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             data.implied_parents.extend([(cid(left), cid(right), None), (cid(right), cid(left), None)])
     _equivalent_through_others(graph, known, cid, data)
     _under_domains(graph, concept_nodes, cid, data)
-    for prop, parent in graph.subject_objects(rdflib.RDFS.subPropertyOf):
-        if isinstance(prop, rdflib.URIRef) and isinstance(parent, rdflib.URIRef):
-            data.relation_parents.setdefault(relation_id_of(graph, prop, cid), []).append(relation_id_of(graph, parent, cid))
+    for prop, parent in _property_parents(graph):
+        data.relation_parents.setdefault(relation_id_of(graph, prop, cid), []).append(relation_id_of(graph, parent, cid))
+    for prop, kind in sorted(graph.subject_objects(rdflib.RDFS.range), key=str):
+        if isinstance(prop, rdflib.URIRef) and isinstance(kind, rdflib.URIRef) and str(kind) not in TOP_CLASSES:
+            data.relation_ranges.setdefault(relation_id_of(graph, prop, cid), []).append(cid(kind))
     data.parents = sorted(set(data.parents), key=lambda edge: (edge[0], edge[1]))
     data.links = sorted(set(data.links), key=lambda link: link[:3])
     for relation in sorted({link[1] for link in data.links}):
@@ -959,6 +966,21 @@ def _at_least_one(graph, expression, kinds: Iterable[str]) -> bool:
     return False
 
 
+def _property_parents(graph) -> List[Tuple[object, object]]:
+    """``(property, property above it)``: ``rdfs:subPropertyOf``, and ``owl:equivalentProperty`` between two
+    properties the file declares (one relation under two names, each under the other; an equivalent
+    property the file does not declare, a Typedef's cross-reference in a rendering, is an alias)."""
+    import rdflib  # lazy: RDF support is needed only for RDF sources
+
+    pairs = [(p, q) for p, q in graph.subject_objects(rdflib.RDFS.subPropertyOf)
+             if isinstance(p, rdflib.URIRef) and isinstance(q, rdflib.URIRef)]
+    declared = {node for kind in PROPERTY_TYPES for node in graph.subjects(rdflib.RDF.type, rdflib.URIRef(kind))}
+    for p, q in graph.subject_objects(rdflib.URIRef(OWL + "equivalentProperty")):
+        if isinstance(p, rdflib.URIRef) and isinstance(q, rdflib.URIRef) and p != q and p in declared and q in declared:
+            pairs.extend([(p, q), (q, p)])
+    return sorted(set(pairs), key=str)
+
+
 def _under_domains(graph, concept_nodes, cid, data: SourceData) -> None:
     """A class whose members have a value of a property (``C rdfs:subClassOf`` or ``owl:equivalentClass``
     a ``some`` / ``value`` / at-least-one restriction on P, or an intersection holding one) is under P's
@@ -973,6 +995,15 @@ def _under_domains(graph, concept_nodes, cid, data: SourceData) -> None:
             domains.setdefault(prop, []).append(domain)
     if not domains:
         return
+    # a value of a property is one of every property above it: under their domains too
+    above: Dict[object, List] = {}
+    for prop, parent in _property_parents(graph):
+        above.setdefault(prop, []).append(parent)
+    for prop in {prop for prop, _ in _property_parents(graph)}:
+        reached = sorted(reachable(prop, lambda p: above.get(p, ())) - {prop}, key=str)
+        inherited = [domain for parent in reached for domain in domains.get(parent, ())]
+        if inherited:
+            domains[prop] = list(dict.fromkeys([*domains.get(prop, []), *inherited]))
 
     def existential_property(expression):
         prop = graph.value(expression, rdflib.URIRef(OWL + "onProperty"))

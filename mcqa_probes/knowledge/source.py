@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Pattern, Sequence, Set, Tuple, Union
 
 from mcqa_probes.common.io import sha256_bytes, sha256_file
-from mcqa_probes.knowledge.entailment import chain_relations, classify, sub_relation_links
+from mcqa_probes.knowledge.entailment import chain_relations, classify, range_links, sub_relation_links
 from mcqa_probes.knowledge.graph import CODE, OTHER_NAME, RESPELLING, Concept, KnowledgeGraph, reachable
 from mcqa_probes.knowledge.identifiers import is_iri, local_name, normalise, relation_name
 from mcqa_probes.knowledge.obo import read_obo
@@ -165,6 +165,8 @@ def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
             merged.unions.setdefault(united, []).extend(m for m in members if m not in merged.unions.get(united, ()))
         for relation, supers in part.relation_parents.items():
             merged.relation_parents.setdefault(relation, []).extend(supers)
+        for relation, kinds in part.relation_ranges.items():
+            merged.relation_ranges.setdefault(relation, []).extend(kinds)
         merged.obsolete |= part.obsolete
         merged.label_languages.update(part.label_languages)
         merged.namespaces.extend(pair for pair in part.namespaces if pair not in merged.namespaces)
@@ -413,6 +415,9 @@ def load_source(
         undefined(child, what, target, target, line)
         return []
 
+    # the object of a relation is in the relation's range (and in the ranges of the relations above it)
+    data.implied_links.extend(range_links([*data.links, *data.implied_links], data.relation_ranges,
+                                          data.relation_parents))
     parent_edges: Dict[Tuple[str, str], Optional[int]] = {}
     for c, p, line in data.parents:
         if c == p:          # C is_a C (a reasoner's output says so of every class): no edge, no cycle

@@ -956,6 +956,48 @@ def test_a_relation_domain_puts_the_terms_with_its_links_under_it_in_obo_and_owl
         assert graph.provenance["report"].counts["domain_parent"] == 2, path
 
 
+def test_equivalent_relations_ranges_and_domains_above_a_sub_relation_are_read_in_obo_and_owl_alike(tmp_path):
+    """``situated_in`` ``equivalent_to: located_in`` (OWL ``owl:equivalentProperty``): each link of one is
+    a link of the other; located_in's ``range: site`` (``rdfs:range``): what is located in anything is
+    located in some site (and so in a spatial entity); ``grows_on is_a: inhabits`` with inhabits'
+    ``domain: organism``: what grows on something is an organism. Implied (validity closures only),
+    alike from the OBO file and its OWL rendering (was: none of the three read)."""
+    terms = [("EV:1", "spatial entity", None), ("EV:2", "site", "EV:1"), ("EV:3", "basin", "EV:2"),
+             ("EV:4", "village", None), ("EV:5", "town", None), ("EV:6", "organism", None), ("EV:7", "rock", None),
+             ("EV:8", "biofilm", None)]
+    links = [("EV:4", "situated_in", "EV:3"), ("EV:5", "located_in", "EV:4"), ("EV:8", "grows_on", "EV:7")]
+    obo = tmp_path / "envo.obo"
+    obo.write_text("format-version: 1.4\nontology: ev\n\n" + "".join(
+        f"[Term]\nid: {i}\nname: {name}\n" + (f"is_a: {parent}\n" if parent else "")
+        + "".join(f"relationship: {r} {o}\n" for s_, r, o in links if s_ == i) + "\n" for i, name, parent in terms)
+        + "[Typedef]\nid: located_in\nname: located in\nrange: EV:2\n\n"
+        + "[Typedef]\nid: situated_in\nname: situated in\nequivalent_to: located_in\n\n"
+        + "[Typedef]\nid: inhabits\nname: inhabits\ndomain: EV:6\n\n[Typedef]\nid: grows_on\nname: grows on\nis_a: inhabits\n")
+    def iri(i):
+        return f"obo:EV_{i.split(':')[1]}"
+    prop = {r: f"<http://purl.obolibrary.org/obo/ev#{r}>" for r in ("located_in", "situated_in", "inhabits", "grows_on")}
+    owl = tmp_path / "envo.ttl"
+    owl.write_text("@prefix obo: <http://purl.obolibrary.org/obo/> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+                   "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                   "@prefix oboInOwl: <http://www.geneontology.org/formats/oboInOwl#> .\n"
+                   "<http://purl.obolibrary.org/obo/ev.owl> a owl:Ontology .\n"
+                   + "".join(f'{p} a owl:ObjectProperty ; rdfs:label "{r.replace("_", " ")}" ; oboInOwl:shorthand "{r}" .\n'
+                             for r, p in prop.items())
+                   + f"{prop['located_in']} rdfs:range obo:EV_2 .\n{prop['situated_in']} owl:equivalentProperty {prop['located_in']} .\n"
+                   + f"{prop['inhabits']} rdfs:domain obo:EV_6 .\n{prop['grows_on']} rdfs:subPropertyOf {prop['inhabits']} .\n"
+                   + "".join(f'{iri(i)} a owl:Class ; rdfs:label "{name}"' + (f" ; rdfs:subClassOf {iri(parent)}" if parent else "")
+                             + "".join(f" ; rdfs:subClassOf [ a owl:Restriction ; owl:onProperty {prop[r]} ; owl:someValuesFrom {iri(o)} ]"
+                                       for s_, r, o in links if s_ == i) + " .\n" for i, name, parent in terms))
+    for path in (obo, owl):
+        graph = load_source(path, relations=["located_in", "situated_in", "grows_on"])
+        assert graph.provenance["relations"] == {"located_in": "located_in", "situated_in": "situated_in",
+                                                 "grows_on": "grows_on"}, path
+        assert sorted(graph.implied_related("EV:4", "located_in")) == ["EV:2", "EV:3"], path     # equivalent, range
+        assert sorted(graph.implied_related("EV:5", "situated_in")) == ["EV:2", "EV:4"], path   # equivalent, range
+        assert list(graph.implied_related("EV:5", "located_in")) == ["EV:2"], path               # range
+        assert list(graph.implied_hypernyms("EV:8")) == ["EV:6"], path                          # domain above
+
+
 def test_a_synonym_typed_as_a_respelling_is_marked_in_obo_and_in_its_owl_rendering(tmp_path):
     """HPO types *Anaemia* as the ``uk_spelling`` ("UK spelling") of *Anemia* and *Ear anomalies* as a
     ``plural_form``: names of the concept, marked as respellings (the synonymy probe does not ask them),
