@@ -416,6 +416,14 @@ class OntologyQABuilder(WordNetQABuilder):
             # is related to the concept (knife related to cutting board, bread knife a kind of
             # knife: 'cutting board' is related to 'bread knife' too)
             result |= _closure({concept_id} | set(isa.descendants(concept_id)), objects, isa.descendants)
+        for inverse in view.info.get("inverses", ()):
+            # x S y for S the inverse of the relation (OBO inverse_of, owl:inverseOf) is y relation x to a
+            # reader, though OWL entails nothing so between classes: "'river' has part" never offers a
+            # river mouth (part_of a river), nor an estuary, a kind of it, nor for a kind of river
+            def subjects(target: str, inverse: str = inverse):
+                return [*graph.inverse_related(target, inverse), *graph.implied_subjects(target, inverse)]
+
+            result |= _closure({concept_id} | set(isa.descendants(concept_id)), subjects, isa.descendants)
         found = self._entailed[concept_id] = frozenset(result)
         return found
 

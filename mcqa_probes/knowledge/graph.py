@@ -107,6 +107,7 @@ class KnowledgeGraph:
     _implied_up: Dict[str, List[str]] = field(default_factory=dict)
     _implied_down: Dict[str, List[str]] = field(default_factory=dict)
     _implied_relations: Dict[str, Dict[str, List[str]]] = field(default_factory=dict)
+    _implied_inverse: Dict[str, Dict[str, List[str]]] = field(default_factory=dict)
 
     def add(self, concept: Concept) -> None:
         if concept.id in self.concepts:
@@ -164,10 +165,15 @@ class KnowledgeGraph:
 
     def add_implied_relation(self, subject: str, relation: str, obj: str) -> None:
         """``subject relation obj`` entailed by the source's axioms (an intersection's ``R some D``)."""
-        self._link(self._implied_relations, subject, relation, obj, f"implied {relation}")
+        if self._link(self._implied_relations, subject, relation, obj, f"implied {relation}"):
+            self._implied_inverse.setdefault(relation, {}).setdefault(obj, []).append(subject)
 
     def implied_related(self, concept_id: str, relation: str) -> Sequence[str]:
         return self._implied_relations.get(relation, {}).get(concept_id, ())
+
+    def implied_subjects(self, concept_id: str, relation: str) -> Sequence[str]:
+        """Subjects of ``? relation concept`` entailed by the source's axioms (:meth:`implied_related`'s inverse)."""
+        return self._implied_inverse.get(relation, {}).get(concept_id, ())
 
     def links_of(self, concept_id: str) -> List[Tuple[str, str]]:
         """``(relation, object)`` of every link from the concept, stated or implied."""

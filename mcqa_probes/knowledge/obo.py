@@ -15,14 +15,15 @@ runs, and each error is judged by the clause it is in:
 * any other broken clause the build uses (``id``, ``name``, ``def``, ``synonym``, ``is_a``,
   ``relationship``, ``is_obsolete``, the logical definitions ``intersection_of``, ``union_of``,
   ``equivalent_to``, and a Typedef's ``is_transitive``, ``is_symmetric``, ``transitive_over``,
-  ``holds_over_chain``, ``equivalent_to_chain``, ``domain``, ``range``), or a line that is not a clause
+  ``holds_over_chain``, ``equivalent_to_chain``, ``domain``, ``range``, ``inverse_of``), or a line that is not a clause
   at all, is a :class:`~mcqa_probes.knowledge.ontology.SourceError` ``FILE:LINE: ...`` naming what was
   expected.
 
 A logical definition (``intersection_of: G`` + ``intersection_of: R D``, ``union_of``,
 ``equivalent_to``) is read as what it entails (``SourceData.implied_parents`` / ``implied_links``):
 closures for the validity checks, never answers, as from the OWL rendering of the same file. So are a
-Typedef's ``is_a`` (a sub-relation), ``equivalent_to`` (each relation under the other), ``domain``
+Typedef's ``is_a`` (a sub-relation), ``equivalent_to`` (each relation under the other), ``inverse_of``
+(``x R y`` is ``y S x``), ``domain``
 (a subject of the relation, or of one under it, is a kind of the domain) and ``range`` (an object is
 in the range: ``SourceData.relation_ranges``).
 
@@ -49,7 +50,7 @@ OLD_SYNONYM_TAGS = {"exact_synonym": "EXACT", "related_synonym": "RELATED", "nar
 #: clauses the build reads; a broken one is an error
 USED_CLAUSES = ("id", "name", "def", "synonym", "is_a", "relationship", "is_obsolete", "intersection_of",
                 "union_of", "equivalent_to", "is_transitive", "is_symmetric", "transitive_over", "holds_over_chain",
-                "equivalent_to_chain", "domain", "range") + tuple(OLD_SYNONYM_TAGS)
+                "equivalent_to_chain", "domain", "range", "inverse_of") + tuple(OLD_SYNONYM_TAGS)
 #: what each used clause should look like, for the error message
 EXPECTED = {
     "id": "'id: PREFIX:LOCAL'",
@@ -69,6 +70,7 @@ EXPECTED = {
     "equivalent_to_chain": "'equivalent_to_chain: <relation id> <relation id>'",
     "domain": "'domain: PREFIX:LOCAL'",
     "range": "'range: PREFIX:LOCAL'",
+    "inverse_of": "'inverse_of: <relation id>'",
     **{tag: f"'{tag}: \"<text>\" [<xrefs>]'" for tag in OLD_SYNONYM_TAGS},
 }
 _TAG = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_-]*)\s*(:?)")
@@ -329,6 +331,8 @@ def _one_id_per_relation(data: SourceData, domains: Dict[str, List[str]]) -> Non
     for info in data.relation_info.values():
         if "chains" in info:
             info["chains"] = [[one(r) for r in chain] for chain in info["chains"]]
+        if "inverses" in info:
+            info["inverses"] = [one(r) for r in info["inverses"]]
     for relation in list(data.relation_parents):
         supers = data.relation_parents.pop(relation)
         data.relation_parents.setdefault(one(relation), []).extend(one(r) for r in supers)
@@ -441,10 +445,17 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                     info.setdefault("chains", []).append([curie(str(clause.first)), curie(str(clause.last))])
                 elif clause_kind == "IsAClause":
                     data.relation_parents.setdefault(curie(raw_id), []).append(curie(str(clause.typedef)))
-                elif clause_kind == "DomainClause":
-                    domains.setdefault(curie(raw_id), []).append(curie(str(clause.domain)))
-                elif clause_kind == "RangeClause":
-                    data.relation_ranges.setdefault(curie(raw_id), []).append(curie(str(clause.range)))
+                elif clause_kind in ("DomainClause", "RangeClause"):
+                    tag = "domain" if clause_kind == "DomainClause" else "range"
+                    kind = str(clause.domain if tag == "domain" else clause.range)
+                    if '"' in kind:         # fastobo reads 'domain: "organism"' as the id "organism"
+                        raise SourceError(path, f"{tag} clause of {raw_id} gives {kind}, a quoted text (expected "
+                                                f"'{tag}: PREFIX:LOCAL', the class's id)",
+                                          _clause_line(lines, this_frame, tag, value=kind))
+                    (domains if tag == "domain" else data.relation_ranges).setdefault(curie(raw_id), []).append(
+                        curie(kind))
+                elif clause_kind == "InverseOfClause":       # R inverse_of S: x R y is y S x
+                    info.setdefault("inverses", []).append(curie(str(clause.typedef)))
                 elif clause_kind == "EquivalentToClause":     # one relation under two ids: each under the other
                     other = curie(str(clause.typedef))
                     data.relation_parents.setdefault(curie(raw_id), []).append(other)

@@ -1097,6 +1097,10 @@ def _relation_info(graph, relation: str, lookup: Dict[str, str], cid, used: Iter
                 chain = [relation_id_of(graph, m, cid) for m in members]
                 if chain not in info.setdefault("chains", []):
                     info["chains"].append(chain)
+        inverse = rdflib.URIRef(OWL + "inverseOf")           # x R y is y S x
+        for other in [*graph.objects(node, inverse), *graph.subjects(inverse, node)]:
+            if isinstance(other, rdflib.URIRef) and relation_id_of(graph, other, cid) not in info.get("inverses", ()):
+                info.setdefault("inverses", []).append(relation_id_of(graph, other, cid))
         equivalent = rdflib.URIRef(OWL + "equivalentProperty")
         info["aliases"].extend(cid(other) for other in [*graph.objects(node, equivalent), *graph.subjects(equivalent, node)]
                                if isinstance(other, rdflib.URIRef))

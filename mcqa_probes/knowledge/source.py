@@ -568,6 +568,13 @@ def load_source(
     for child, domain in sorted(set(data.domain_parents)):      # counted where the parent edges do not say so
         if child in graph and domain in graph and domain not in reachable(child, graph.hypernyms):
             report.add("domain_parent", None, None, f"{child} is_a {domain}")
+    # two relations declared inverse (OBO inverse_of, owl:inverseOf, on either side): x R y is y S x
+    inverses: Dict[str, List[str]] = {}
+    for relation, info in sorted(data.relation_info.items()):
+        for other in info.get("inverses", ()):
+            if other != relation:
+                inverses.setdefault(relation, []).append(other)
+                inverses.setdefault(other, []).append(relation)
     for relation in graph.relations():
         info = dict(data.relation_info.get(relation, {}))
         if letters(relation) in _TRANSITIVE_LETTERS:
@@ -578,6 +585,8 @@ def load_source(
                                          "symmetric": bool(info.get("symmetric")),
                                          "aliases": list(info.get("aliases", [])),
                                          "through": list(chained.get(relation, []))}
+        if relation in inverses:
+            graph.relation_info[relation]["inverses"] = sorted(set(inverses[relation]))
     data_for_names = SourceData(path=where, format=data.format, name=data.name, version=data.version,
                                 links=[(s, r, o, None) for (s, r, o), _ in links],
                                 relation_info=graph.relation_info)

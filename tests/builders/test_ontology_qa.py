@@ -1008,3 +1008,34 @@ def test_a_symmetric_relation_keeps_what_is_related_to_a_kind_of_the_concept_out
         assert builder.entailed("v:cutting_board") >= {"v:knife", "v:bread_knife"}
         assert "v:cutting_board" in builder.entailed("v:bread_knife")
     assert asked
+
+
+@pytest.mark.parametrize("syntax", ["obo", "ttl"])
+def test_a_link_of_a_relation_is_a_link_of_its_inverse_the_other_way(tmp_path, syntax):
+    """``part_of inverse_of has_part`` (OWL ``owl:inverseOf``): *river mouth* part_of *river*, so "'river'
+    has part" never offers the river mouth (nor a kind of it) as a wrong answer, and "'river mouth'
+    is part of" never offers the river; the stated links stay the answers (was: offered)."""
+    parts = [("T:1", "river", None), ("T:2", "river mouth", None), ("T:3", "estuary", "T:2"), ("T:4", "ocean", None),
+             ("T:5", "bay", None)]
+    links = [("T:2", "part_of", "T:1"), ("T:4", "has_part", "T:5")]
+    if syntax == "obo":
+        text = "format-version: 1.4\nontology: t\n\n" + "".join(
+            f"[Term]\nid: {i}\nname: {name}\n" + (f"is_a: {p}\n" if p else "")
+            + "".join(f"relationship: {r} {o}\n" for s_, r, o in links if s_ == i) + "\n" for i, name, p in parts)
+        text += "[Typedef]\nid: part_of\nname: part of\ninverse_of: has_part\n\n[Typedef]\nid: has_part\nname: has part\n"
+    else:
+        text = ("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                "@prefix T: <http://example.org/t#> .\nT:part_of a owl:ObjectProperty ; owl:inverseOf T:has_part .\n"
+                "T:has_part a owl:ObjectProperty .\n")
+        text += "".join(f'T:{i[2:]} a owl:Class ; rdfs:label "{name}"' + (f" ; rdfs:subClassOf T:{p[2:]}" if p else "")
+                        + "".join(f" ; rdfs:subClassOf [ a owl:Restriction ; owl:onProperty T:{r} ; owl:someValuesFrom T:{o[2:]} ]"
+                                  for s_, r, o in links if s_ == i) + " .\n" for i, name, p in parts)
+    path = tmp_path / f"rivers.{syntax}"
+    path.write_text(text)
+    graph = load_source(path, relations=["part_of", "has_part"])
+    relations = graph.provenance["relations"]
+    has_part = OntologyQABuilder(graph, {}, relation=relations["has_part"], probe_name="has_part")
+    part_of = OntologyQABuilder(graph, {}, relation=relations["part_of"], probe_name="part_of")
+    assert {"T:2", "T:3"} <= has_part.entailed("T:1") and "T:4" in part_of.entailed("T:5")
+    assert "T:1" in part_of.entailed("T:2") and "T:1" not in part_of.entailed("T:4")
+    assert not graph.related("T:1", relations["has_part"]) and graph.related("T:4", relations["has_part"]) == ["T:5"]
