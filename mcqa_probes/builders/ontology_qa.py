@@ -182,6 +182,7 @@ class OntologyQABuilder(WordNetQABuilder):
         self._entailed: Dict[str, FrozenSet[str]] = {}
         self._excluded: Dict[str, FrozenSet[str]] = {}
         self._equivalents: Dict[str, FrozenSet[str]] = {}
+        self._answer_names: Dict[str, Tuple[str, ...]] = {}
         self._usable_definition: Dict[str, str] = {}
         self._repeats_term: Dict[str, bool] = {}
         self._naming_templates: Dict[Tuple[str, Tuple[str, ...]], FrozenSet[str]] = {}
@@ -427,6 +428,15 @@ class OntologyQABuilder(WordNetQABuilder):
         found = self._entailed[concept_id] = frozenset(result)
         return found
 
+    def answer_names(self, answer: Concept) -> Tuple[str, ...]:
+        """What names an answer in a context: its names and those of the concepts that mean the same
+        (:meth:`equivalents`: *chordophone* names the answer *string instrument*, its equivalent class)."""
+        found = self._answer_names.get(answer.id)
+        if found is None:
+            others = [name for other in sorted(self.equivalents(answer.id)) for name in self.graph[other].lemmas]
+            found = self._answer_names[answer.id] = tuple(dict.fromkeys([*answer.lemmas, *others]))
+        return found
+
     def equivalents(self, concept_id: str) -> FrozenSet[str]:
         """The concepts that mean the same as this one: each a kind of the other over the closures
         (``owl:equivalentClass`` between named classes, OBO ``equivalent_to``, ``skos:exactMatch``
@@ -538,7 +548,7 @@ class OntologyQABuilder(WordNetQABuilder):
         if example is not None:     # the paper's frames around an example sentence
             sentence, form = example
             if kind != "definitions":
-                template_id = self._template_not_naming(template_kind, template_id, answer.lemmas)
+                template_id = self._template_not_naming(template_kind, template_id, self.answer_names(answer))
             stem = render_example_stem(kind, template_id, sentence=sentence, word=form, language=self.template_language)
             context = sentence
         else:
@@ -553,7 +563,7 @@ class OntologyQABuilder(WordNetQABuilder):
                         summary["definition_repeats_term"] = summary.get("definition_repeats_term", 0) + 1
                         return self._without_context(probe, template_id, concept_id, answer_id, chain, index,
                                                      variant)
-                    masked, hits = mask_names(definition, answer.lemmas, MASK, self.language)
+                    masked, hits = mask_names(definition, self.answer_names(answer), MASK, self.language)
                     if hits:
                         if self.settings["leakage"] == "drop":
                             summary["leakage_dropped"] = summary.get("leakage_dropped", 0) + 1
@@ -569,7 +579,8 @@ class OntologyQABuilder(WordNetQABuilder):
                 context = definition
             if kind != "definitions":
                 template_id = self._template_not_naming(template_kind, template_id,
-                                                        answer.lemmas if own_answer is None else (own_answer,))
+                                                        self.answer_names(answer) if own_answer is None
+                                                        else (own_answer,))
             relation_name = ""
             if self.relation is not None:
                 relation_name = relation_wording(self.graph.info["name"], self.template_language)
@@ -609,7 +620,7 @@ class OntologyQABuilder(WordNetQABuilder):
         sentence, form = usable[turn % len(usable)]
         if kind == "definitions":
             return sentence, form
-        masked, hits = mask_names(sentence, answer.lemmas, MASK, self.language)
+        masked, hits = mask_names(sentence, self.answer_names(answer), MASK, self.language)
         if not hits:
             return sentence, form
         summary = self.summary
