@@ -38,7 +38,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Pattern, Sequence, 
 from mcqa_probes.common.io import sha256_bytes, sha256_file
 from mcqa_probes.knowledge.entailment import chain_relations, classify, range_links, sub_relation_links
 from mcqa_probes.knowledge.graph import CODE, OTHER_NAME, RESPELLING, Concept, KnowledgeGraph, reachable
-from mcqa_probes.knowledge.identifiers import is_iri, local_name, normalise, relation_name
+from mcqa_probes.knowledge.identifiers import expand, is_iri, local_name, normalise, relation_name
 from mcqa_probes.knowledge.obo import read_obo
 from mcqa_probes.knowledge.ontology import (
     COMPRESSIONS, SYNTAX_BY_SUFFIX, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, file_of, inner_suffix,
@@ -248,10 +248,17 @@ def _resolve_relations(wanted: Optional[Iterable[str]], data: SourceData) -> Dic
     for key, relations in by_local.items():
         if len(relations) == 1:
             names.setdefault(key, relations[0])
+    # a relation by a prefixed name in any of the file's own prefixes (dct:isReplacedBy for the
+    # relation named dcterms:isReplacedBy), or by its full IRI
+    file_prefixes = dict(data.namespaces)
+    by_iri = {expand(relation, file_prefixes): relation for relation in used}
     resolved = {}
     for name in wanted:
         if name in exact or normalise(name) in exact:
             resolved[name] = exact.get(name) or exact[normalise(name)]
+            continue
+        if expand(name, file_prefixes) in by_iri:
+            resolved[name] = by_iri[expand(name, file_prefixes)]
             continue
         key = normalise(name).lower().replace(" ", "_")
         if key not in names:
@@ -589,7 +596,7 @@ def load_source(
             graph.relation_info[relation]["inverses"] = sorted(set(inverses[relation]))
     data_for_names = SourceData(path=where, format=data.format, name=data.name, version=data.version,
                                 links=[(s, r, o, None) for (s, r, o), _ in links],
-                                relation_info=graph.relation_info)
+                                relation_info=graph.relation_info, namespaces=data.namespaces)
     resolved_relations = _resolve_relations(relations, data_for_names)
     for relation in set(resolved_relations.values()):
         if graph.relation_info[relation]["transitive"]:

@@ -1218,3 +1218,18 @@ def test_two_concepts_of_one_thesaurus_linked_by_exact_match_are_kinds_of_each_o
     graph = load_source(path)
     assert list(graph.implied_hypernyms("t:auto")) == ["t:car"] and list(graph.implied_hypernyms("t:car")) == ["t:auto"]
     assert list(graph.hypernyms("t:auto")) == ["t:vehicle"] and list(graph.hypernyms("t:sedan")) == ["t:car"]
+
+
+def test_a_relation_is_found_by_the_files_own_prefix_or_its_full_iri(tmp_path):
+    """A thesaurus that writes ``@prefix dct:`` links concepts by ``dct:isReplacedBy``, whose id is
+    ``dcterms:isReplacedBy`` (the usual prefix of the namespace): ``--relations dct:isReplacedBy``, the
+    id and the full IRI all name it (was: "no such relation" for the file's own spelling)."""
+    path = tmp_path / "jobs.ttl"
+    path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix dct: <http://purl.org/dc/terms/> .\n"
+                    "@prefix j: <http://example.org/j/> .\n"
+                    + "".join(f'j:{n} a skos:Concept ; skos:prefLabel "{n}"@en .\n' for n in ("typist", "clerk", "worker"))
+                    + "j:typist dct:isReplacedBy j:clerk .\nj:clerk skos:broader j:worker .\n")
+    for name in ("dct:isReplacedBy", "dcterms:isReplacedBy", "http://purl.org/dc/terms/isReplacedBy"):
+        graph = load_source(path, relations=[name])
+        assert graph.provenance["relations"] == {name: "dcterms:isReplacedBy"}, name
+        assert list(graph.related("j:typist", "dcterms:isReplacedBy")) == ["j:clerk"]
