@@ -25,7 +25,8 @@ its CURIE; example sentences (``skos:example``) are kept for the paper's context
 ``owl:TransitiveProperty`` / ``owl:SymmetricProperty`` (and SKOS's own semantics) say how
 it chains.
 
-Deprecated resources (``owl:deprecated true``, schema.org's ``schema:supersededBy``) are skipped. A
+Deprecated resources (``owl:deprecated true``, schema.org's ``schema:supersededBy``, a thesaurus's
+``dct:isReplacedBy``) are skipped. A
 parse error is a :class:`~mcqa_probes.knowledge.ontology.SourceError` with the line when the parser
 gives one.
 """
@@ -80,7 +81,8 @@ CLASS_TYPES = {
 #: properties that are never relation links between concepts
 NOT_LINKS = {RDF + "type", RDFS + "subClassOf", SKOS + "broader", SKOS + "narrower", SKOS + "inScheme",
              SKOS + "topConceptOf", SKOS + "hasTopConcept", OWL + "equivalentClass", OWL + "disjointWith",
-             RDFS + "seeAlso", RDFS + "isDefinedBy", OWL + "sameAs"} | {s + "supersededBy" for s in SCHEMA}
+             RDFS + "seeAlso", RDFS + "isDefinedBy", OWL + "sameAs", DCTERMS + "isReplacedBy"} | {
+                 s + "supersededBy" for s in SCHEMA}
 #: the classes every class is a subclass of (``ex:Animal rdfs:subClassOf owl:Thing``): no parent to
 #: keep, nor a concept never defined to report (with --strict, an error)
 TOP_CLASSES = {OWL + "Thing", RDFS + "Resource"}
@@ -647,7 +649,8 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     true_values = {"true", "1"}
     deprecated = {s for s in candidates
                   if any(str(o).lower() in true_values for o in graph.objects(s, rdflib.URIRef(OWL + "deprecated")))
-                  or any(True for s_ in SCHEMA for _ in graph.objects(s, rdflib.URIRef(s_ + "supersededBy")))}
+                  or any(True for s_ in SCHEMA for _ in graph.objects(s, rdflib.URIRef(s_ + "supersededBy")))
+                  or any(True for _ in graph.objects(s, rdflib.URIRef(DCTERMS + "isReplacedBy")))}
 
     name, version = file_name(path), "unknown"
     # the file's own ontology: of several (a vocabulary bundled with the modules it imports, PROV-O's

@@ -1221,15 +1221,18 @@ def test_two_concepts_of_one_thesaurus_linked_by_exact_match_are_kinds_of_each_o
 
 
 def test_a_relation_is_found_by_the_files_own_prefix_or_its_full_iri(tmp_path):
-    """A thesaurus that writes ``@prefix dct:`` links concepts by ``dct:isReplacedBy``, whose id is
-    ``dcterms:isReplacedBy`` (the usual prefix of the namespace): ``--relations dct:isReplacedBy``, the
-    id and the full IRI all name it (was: "no such relation" for the file's own spelling)."""
+    """A thesaurus that writes ``@prefix dct:`` links concepts by ``dct:requires``, whose id is
+    ``dcterms:requires`` (the usual prefix of the namespace): ``--relations dct:requires``, the id and
+    the full IRI all name it (was: "no such relation" for the file's own spelling). A concept with a
+    ``dct:isReplacedBy`` is deprecated (skipped, as with ``owl:deprecated``)."""
     path = tmp_path / "jobs.ttl"
     path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix dct: <http://purl.org/dc/terms/> .\n"
                     "@prefix j: <http://example.org/j/> .\n"
                     + "".join(f'j:{n} a skos:Concept ; skos:prefLabel "{n}"@en .\n' for n in ("typist", "clerk", "worker"))
-                    + "j:typist dct:isReplacedBy j:clerk .\nj:clerk skos:broader j:worker .\n")
-    for name in ("dct:isReplacedBy", "dcterms:isReplacedBy", "http://purl.org/dc/terms/isReplacedBy"):
+                    + "j:typist dct:requires j:clerk .\nj:clerk skos:broader j:worker .\nj:scribe a skos:Concept ; "
+                    'skos:prefLabel "scribe"@en ; dct:isReplacedBy j:clerk .\n')
+    for name in ("dct:requires", "dcterms:requires", "http://purl.org/dc/terms/requires"):
         graph = load_source(path, relations=[name])
-        assert graph.provenance["relations"] == {name: "dcterms:isReplacedBy"}, name
-        assert list(graph.related("j:typist", "dcterms:isReplacedBy")) == ["j:clerk"]
+        assert graph.provenance["relations"] == {name: "dcterms:requires"}, name
+        assert list(graph.related("j:typist", "dcterms:requires")) == ["j:clerk"]
+        assert "j:scribe" not in graph and graph.provenance["report"].counts["obsolete"] == 1
