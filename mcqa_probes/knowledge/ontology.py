@@ -172,7 +172,8 @@ REPORT_KINDS = OrderedDict([
     ("several_definitions", "concepts with more than one definition (the first in sorted order used; the count in "
                             "brackets)"),
     ("obsolete_synonym", "synonyms of an obsolete synonym type (HPO's 'discarded/obsoleted synonym'), skipped"),
-    ("respelling_synonym", "synonyms of a respelling synonym type (HPO's 'UK spelling', 'plural form'): names, "
+    ("respelling_synonym", "synonyms that are respellings (of a synonym type such as HPO's 'UK spelling', "
+                           "'plural form'; a label in another region of the language, en-US beside en-GB): names, "
                            "never asked as another name"),
     ("code_synonym", "synonyms written as another vocabulary's code (PREFIX:code, the prefix in no label), names, "
                      "never asked as another name"),

@@ -460,6 +460,17 @@ def _pick(values: List, lang: str, every: bool = False, untagged_alone: bool = T
     return untagged if untagged_alone else []
 
 
+def _other_regions(values: List, picked: List[str]) -> List[str]:
+    """Of ``picked`` (:func:`_pick`'s names, the first the label), those tagged with another region of
+    the label's language than the label (``en-US`` beside ``en-GB``, ``en-GB`` beside ``en``)."""
+    tags = {}
+    for value in values:
+        tags.setdefault(str(value), (getattr(value, "language", None) or "").lower())
+    first = tags.get(picked[0], "")
+    return [text for text in picked[1:] if tags.get(text) and first
+            and tags[text] != first and tags[text].split("-")[0] == first.split("-")[0]]
+
+
 def _pick_one_name(values: List, lang: str) -> List:
     """The candidates for a single name (a scheme's title, a relation's label): :func:`_pick`'s in
     ``lang``, else in English, else every literal, in a fixed order."""
@@ -857,6 +868,9 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             if picked:
                 concept.label = picked[0]
                 concept.synonyms.extend(picked[1:])     # another spelling (en-US beside en, untagged): a synonym
+                # the preferred name in another region of the language (en-US *pediatrician* beside en-GB
+                # *paediatrician*): a respelling, a name of the concept never asked as another name
+                concept.respellings.extend(_other_regions(values, picked))
                 break
         if not labelled and kind != "skos" and not from_obo:
             # an OWL / RDFS class with no label at all (Protege's default) is named after its IRI when

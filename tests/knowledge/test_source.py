@@ -1236,3 +1236,20 @@ def test_a_relation_is_found_by_the_files_own_prefix_or_its_full_iri(tmp_path):
         assert graph.provenance["relations"] == {name: "dcterms:requires"}, name
         assert list(graph.related("j:typist", "dcterms:requires")) == ["j:clerk"]
         assert "j:scribe" not in graph and graph.provenance["report"].counts["obsolete"] == 1
+
+
+@pytest.mark.parametrize("lang, label, respelled", [("en", "paediatrician", "pediatrician"),
+                                                    ("en-US", "pediatrician", "paediatrician"),
+                                                    ("en-GB", "paediatrician", "pediatrician")])
+def test_a_preferred_label_of_another_region_is_a_respelling_not_another_name(tmp_path, lang, label, respelled):
+    """``skos:prefLabel "paediatrician"@en-GB, "pediatrician"@en-US``: one is the label, the other a
+    name of the concept that the synonymy probe never asks for (a regional spelling, as HPO's
+    ``uk_spelling``); an ``altLabel`` stays another name (was: *pediatrician* asked as another name
+    of *paediatrician*)."""
+    path = tmp_path / "jobs.ttl"
+    path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix j: <http://example.org/j/> .\n"
+                    'j:ped a skos:Concept ; skos:prefLabel "paediatrician"@en-GB, "pediatrician"@en-US ; '
+                    'skos:altLabel "child doctor"@en .\n')
+    concept = load_source(path, vocabulary=Vocabulary(lang=lang))["j:ped"]
+    assert concept.lemmas[0] == label and respelled in concept.lemmas and "child doctor" in concept.lemmas
+    assert concept.respellings == (respelled,)
