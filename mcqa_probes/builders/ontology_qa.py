@@ -42,6 +42,7 @@ Every question's ``notes`` carry the source's ids (``concept_id``, ``answer_id``
 ``choice_ids``), the hops and chain, the distractor family, the template and the source.
 """
 import hashlib
+import re
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from mcqa_probes.builders.distractors import Family, probe_families
@@ -82,6 +83,8 @@ ONTOLOGY_SETTINGS: Dict[str, object] = {
     "min_answer_pool": 20,
 }
 MASK = "___"
+#: an English indefinite article before the mask (``An ___``), whose form tells how the masked name begins
+_ARTICLE_BEFORE_MASK = re.compile(r"\b([Aa])[Nn]?(\s+)(?=" + re.escape(MASK) + ")")
 #: what :meth:`OntologyQABuilder._example_context` returns for a question to drop (``leakage: drop``)
 _DROPPED = ("", "")
 
@@ -267,12 +270,21 @@ class OntologyQABuilder(WordNetQABuilder):
         label = name_key(self.graph[concept_id].lemmas[0], self.english)
         return tuple(twin for twin in twins if label in self.names(twin))
 
+    def masked(self, text: str, names) -> Tuple[str, int]:
+        """``text`` with ``names`` masked (:func:`~mcqa_probes.knowledge.text.mask_names`) and, in English,
+        the article before a mask written ``a(n)``: "An ___ of wind and percussion" would rule out every
+        choice that does not start with a vowel. Returns the count of masks too."""
+        masked, hits = mask_names(text, names, MASK, self.language)
+        if hits and self.english:
+            masked = _ARTICLE_BEFORE_MASK.sub(r"\1(n)\2", masked)
+        return masked, hits
+
     def usable_definition(self, concept_id: str) -> str:
         """The definition with the concept's own names masked; '' when too little is left."""
         found = self._usable_definition.get(concept_id)
         if found is None:
             concept = self.graph[concept_id]
-            masked, _ = mask_names(concept.definition, concept.lemmas, MASK, self.language)
+            masked, _ = self.masked(concept.definition, concept.lemmas)
             found = masked if content_words(masked, MASK) >= int(self.settings["min_definition_words"]) else ""
             self._usable_definition[concept_id] = found
         return found
@@ -563,7 +575,7 @@ class OntologyQABuilder(WordNetQABuilder):
                         summary["definition_repeats_term"] = summary.get("definition_repeats_term", 0) + 1
                         return self._without_context(probe, template_id, concept_id, answer_id, chain, index,
                                                      variant)
-                    masked, hits = mask_names(definition, self.answer_names(answer), MASK, self.language)
+                    masked, hits = self.masked(definition, self.answer_names(answer))
                     if hits:
                         if self.settings["leakage"] == "drop":
                             summary["leakage_dropped"] = summary.get("leakage_dropped", 0) + 1
@@ -620,7 +632,7 @@ class OntologyQABuilder(WordNetQABuilder):
         sentence, form = usable[turn % len(usable)]
         if kind == "definitions":
             return sentence, form
-        masked, hits = mask_names(sentence, self.answer_names(answer), MASK, self.language)
+        masked, hits = self.masked(sentence, self.answer_names(answer))
         if not hits:
             return sentence, form
         summary = self.summary

@@ -524,7 +524,7 @@ def content_words(text: str, mask: str = "___", also: FrozenSet[str] = frozenset
     """Words of a definition that are neither the mask nor a function word (a definition that only
     repeats the label, ``A hospital.``, has none once the label is masked); ``also``: more function
     words (another language's: French *Un*, *une*)."""
-    words = _WORD.findall(text.replace(mask, " "))
+    words = _WORD.findall(text.replace(mask, " ").replace("(n)", ""))     # a(n) before a mask: one article
     return sum(1 for word in words if word.lower() not in _FUNCTION_WORDS and word.lower() not in also)
 
 

@@ -218,7 +218,7 @@ def test_a_definition_naming_the_answer_is_masked_and_counted_or_the_question_dr
     for question in car:
         if question.notes["template"].startswith("none+"):
             continue
-        assert "land vehicle" not in question.stem.lower() and "A ___ with four wheels" in question.stem
+        assert "land vehicle" not in question.stem.lower() and "A(n) ___ with four wheels" in question.stem
         assert question.notes["leakage"] == "masked"
     dropping, kept = build(vehicles, "hypernymy", leakage="drop")
     assert dropping.summary["leakage_dropped"] == builder.summary["leakage_masked"]
@@ -231,10 +231,10 @@ def test_definitions_mask_a_concepts_own_name_and_a_definition_that_only_repeats
     assert "schema:Hospital" not in {q.concept for q in questions}                       # "A hospital."
     assert "schema:Pharmacy" not in {q.concept for q in questions}     # "A ___ or drugstore.": one word left
     dentist = next(q for q in questions if q.concept == "schema:Dentist")
-    assert dentist.choices[dentist.answer_index] == "A ___'s office where teeth are treated."
+    assert dentist.choices[dentist.answer_index] == "A(n) ___'s office where teeth are treated."
     assert builder.summary["definition_names_its_concept"] >= 1
     for question in questions:
-        assert "A ___." not in question.choices
+        assert "A ___." not in question.choices and "A(n) ___." not in question.choices
     # the two are counted, with or without a cap on the concepts asked
     with_definition = [c for c in clinics.ids(["n"]) if clinics[c].definition]
     # "could be asked": every concept with a definition, with or without a cap; the unusable ones apart
@@ -789,10 +789,10 @@ def test_a_definition_that_only_repeats_the_term_or_the_answer_is_no_context(tmp
     assert by_concept["B1"] and by_concept["B2"]
     for question in told_nothing:
         assert question.notes["context"] == "" and question.notes["template"].startswith(NO_CONTEXT + "+")
-        assert "hall.'" not in question.stem and "'A ___.'" not in question.stem
+        assert "hall.'" not in question.stem and "'A ___.'" not in question.stem and "'A(n) ___.'" not in question.stem
     assert builder.summary["definition_repeats_term"] == len({q.stem for q in told_nothing})
     assert {q.notes["context"] for q in by_concept["B3"]} == {"A bus garage."}          # a synonym is information
-    assert {q.notes["context"] for q in by_concept["B4"]} == {"A ___ where trains stop."}
+    assert {q.notes["context"] for q in by_concept["B4"]} == {"A(n) ___ where trains stop."}
     # with --leakage drop, city hall's definition names its answer: dropped, as any such question
     dropping, kept = build(graph, "hypernymy", leakage="drop")
     assert "B1" not in {q.concept for q in kept} and dropping.summary["leakage_dropped"] >= 1
@@ -1073,3 +1073,24 @@ def test_a_context_naming_a_class_equivalent_to_the_answer_is_masked(tmp_path):
                 context = question.notes["context"].lower()
                 assert "chordophone" not in context and "string instrument" not in context, question.notes
     assert checked
+
+
+def test_the_article_before_a_masked_answer_does_not_tell_how_the_answer_begins(clinics):
+    """"An ___ of wind and percussion" rules out every choice that starts with a consonant: in English
+    the article before a mask is written ``a(n)``, in contexts and in the definitions probe's choices;
+    a(n) is one article, no content word (a definition that says nothing else stays unusable)."""
+    from mcqa_probes.knowledge.text import content_words
+
+    builder = OntologyQABuilder(clinics, {})
+    assert builder.masked("An orchestra of wind and percussion, an ensemble.", ["ensemble", "orchestra"]) == (
+        "A(n) ___ of wind and percussion, a(n) ___.", 2)
+    assert builder.masked("A band, an ensemble.", ["drum"]) == ("A band, an ensemble.", 0)
+    assert content_words("A(n) ___.") == 0 and content_words("A(n) ___ of wind.") == 1
+    seen = 0
+    for probe in ("hypernymy", "definitions"):
+        for question in builder.build(probe, random.Random(f"3:{probe}")):
+            texts = [question.notes["context"]] + [choice["text"] for choice in question.to_json()["question"]["choices"]]
+            for text in texts:
+                assert not re.search(r"\b[Aa]n? ___", text), text
+                seen += "a(n) ___" in text.lower()
+    assert seen
