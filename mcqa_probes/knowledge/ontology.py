@@ -169,6 +169,8 @@ REPORT_KINDS = OrderedDict([
     ("no_definition", "concepts without a definition (not asked in the definitions probe)"),
     ("control_character", "concepts whose label, synonyms or definition hold control characters, dropped (a NUL) "
                           "or read as the Windows-1252 character they stand for (U+0092: ’)"),
+    ("several_labels", "concepts with more than one preferred label in one language (a SKOS integrity error: the "
+                       "first in sorted order is the label, the others names of the concept; the count in brackets)"),
     ("several_definitions", "concepts with more than one definition (the first in sorted order used; the count in "
                             "brackets)"),
     ("obsolete_synonym", "synonyms of an obsolete synonym type (HPO's 'discarded/obsoleted synonym'), skipped"),

@@ -471,6 +471,12 @@ def _other_regions(values: List, picked: List[str]) -> List[str]:
             and tags[text] != first and tags[text].split("-")[0] == first.split("-")[0]]
 
 
+def _same_tag(values: List, text: str) -> List[str]:
+    """The texts of ``values`` with the same language tag as the one whose text is ``text``, sorted."""
+    tag = next((getattr(v, "language", None) for v in values if str(v) == text), None)
+    return sorted({str(v) for v in values if getattr(v, "language", None) == tag})
+
+
 def _pick_one_name(values: List, lang: str) -> List:
     """The candidates for a single name (a scheme's title, a relation's label): :func:`_pick`'s in
     ``lang``, else in English, else every literal, in a fixed order."""
@@ -871,6 +877,9 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                 # the preferred name in another region of the language (en-US *pediatrician* beside en-GB
                 # *paediatrician*): a respelling, a name of the concept never asked as another name
                 concept.respellings.extend(_other_regions(values, picked))
+                alike = _same_tag(values, picked[0])
+                if str(prop) == SKOS + "prefLabel" and len(alike) > 1:
+                    counted.add("several_labels", path, None, f"{concept.id} ({len(alike)}: {', '.join(alike)})")
                 break
         if not labelled and kind != "skos" and not from_obo:
             # an OWL / RDFS class with no label at all (Protege's default) is named after its IRI when

@@ -1253,3 +1253,18 @@ def test_a_preferred_label_of_another_region_is_a_respelling_not_another_name(tm
     concept = load_source(path, vocabulary=Vocabulary(lang=lang))["j:ped"]
     assert concept.lemmas[0] == label and respelled in concept.lemmas and "child doctor" in concept.lemmas
     assert concept.respellings == (respelled,)
+
+
+def test_two_preferred_labels_in_one_language_are_counted(tmp_path):
+    """SKOS allows one ``skos:prefLabel`` per language: a concept with two (*lawyer*, *attorney*) is
+    counted with both names (the first in sorted order is the label, the other a name), not read
+    without a word; one label per language is not counted."""
+    path = tmp_path / "jobs.ttl"
+    path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix j: <http://example.org/j/> .\n"
+                    'j:law a skos:Concept ; skos:prefLabel "lawyer"@en, "attorney"@en, "Anwalt"@de .\n'
+                    'j:ped a skos:Concept ; skos:prefLabel "paediatrician"@en-GB, "pediatrician"@en-US .\n')
+    graph = load_source(path)
+    report = graph.provenance["report"]
+    assert list(graph["j:law"].lemmas[:2]) == ["attorney", "lawyer"]
+    assert report.counts["several_labels"] == 1
+    assert report.examples["several_labels"][0].endswith("j:law (2: attorney, lawyer)")
