@@ -482,7 +482,7 @@ class OntologyQABuilder(WordNetQABuilder):
         names, known = self.names, self._names.get
         blocked = names(concept_id) | names(answer_id)
         relation = self.relation is not None
-        equivalents = self.equivalents(concept_id) if not relation else frozenset()
+        equivalents = self.equivalents(concept_id)
         if equivalents:         # their names are the concept's names too
             blocked = blocked.union(*map(names, equivalents))
         tax = self.isa

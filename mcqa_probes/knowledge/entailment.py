@@ -4,6 +4,8 @@ Two things a checker that reasons over the axioms finds and the parent edges do 
 
 * **ranges**: ``C located_in D`` with located_in's range *site* is ``C located_in some site``
   (:func:`range_links`);
+* **inverses**: ``C part_of D`` with part_of the inverse of has_part is ``D has_part C`` to a reader
+  (:func:`inverse_links`);
 * **sub-relations**: ``C member_of D`` with ``member_of`` a sub-relation of ``part_of`` (OWL
   ``rdfs:subPropertyOf``, an OBO Typedef's ``is_a``) is also ``C part_of D``
   (:func:`sub_relation_links`);
@@ -54,6 +56,15 @@ def range_links(links: Iterable[Tuple[str, str, str, object]], relation_ranges: 
              for above in (relation, *sorted(supers.get(relation, ()))) for kind in relation_ranges.get(above, ())
              if kind != obj and kind != subject}
     return sorted(found, key=lambda link: link[:3])
+
+
+def inverse_links(links: Iterable[Tuple[str, str, str]], inverses: Dict[str, List[str]]) -> List[Tuple[str, str, str]]:
+    """``(object, S, subject)`` for every link ``subject R object`` of a relation ``R`` declared the inverse
+    of ``S`` (``inverses``: both ways; OBO ``inverse_of``, OWL ``owl:inverseOf``). A reader of "'river'
+    has part" takes a *river mouth*, part of a river, for a correct answer, though OWL entails no
+    ``has_part`` from ``part_of`` between classes: for the validity closures only, never asked."""
+    return sorted({(obj, other, subject) for subject, relation, obj in links for other in inverses.get(relation, ())
+                   if obj != subject})
 
 
 def classify(graph: KnowledgeGraph, definitions: Iterable[Definition], relation_parents: Dict[str, List[str]],

@@ -447,7 +447,8 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                     data.relation_parents.setdefault(curie(raw_id), []).append(curie(str(clause.typedef)))
                 elif clause_kind in ("DomainClause", "RangeClause"):
                     tag = "domain" if clause_kind == "DomainClause" else "range"
-                    kind = str(clause.domain if tag == "domain" else clause.range)
+                    # (fastobo escapes the quotes of a quoted prefixed id: \"XX:1\")
+                    kind = str(clause.domain if tag == "domain" else clause.range).replace('\\"', '"')
                     if '"' in kind:         # fastobo reads 'domain: "organism"' as the id "organism"
                         raise SourceError(path, f"{tag} clause of {raw_id} gives {kind}, a quoted text (expected "
                                                 f"'{tag}: PREFIX:LOCAL', the class's id)",

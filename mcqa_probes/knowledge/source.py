@@ -36,7 +36,9 @@ from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Pattern, Sequence, Set, Tuple, Union
 
 from mcqa_probes.common.io import sha256_bytes, sha256_file
-from mcqa_probes.knowledge.entailment import chain_relations, classify, range_links, sub_relation_links
+from mcqa_probes.knowledge.entailment import (
+    chain_relations, classify, inverse_links, range_links, sub_relation_links, super_relations,
+)
 from mcqa_probes.knowledge.graph import CODE, OTHER_NAME, RESPELLING, Concept, KnowledgeGraph, reachable
 from mcqa_probes.knowledge.identifiers import expand, is_iri, local_name, normalise, relation_name
 from mcqa_probes.knowledge.obo import read_obo
@@ -561,6 +563,18 @@ def load_source(
         graph.add_relation(subject, relation, obj)
     for child, parent in implied:
         graph.add_implied_isa(child, parent)
+    # two relations declared inverse (OBO inverse_of, owl:inverseOf, on either side): x R y is y S x, so
+    # the other way's links are implied links too, before the sub-relations and the closures take them
+    inverses: Dict[str, List[str]] = {}
+    for relation, info in sorted(data.relation_info.items()):
+        for other in info.get("inverses", ()):
+            if other != relation:
+                inverses.setdefault(relation, []).append(other)
+                inverses.setdefault(other, []).append(relation)
+    if inverses:
+        stated = [edge for edge, _ in links] + implied_links
+        implied_links = sorted(set(implied_links) | set(inverse_links(
+            stated + sub_relation_links(stated, data.relation_parents), inverses)) - {edge for edge, _ in links})
     for subject, relation, obj in implied_links:
         graph.add_implied_relation(subject, relation, obj)
     # what sub-relations and defined classes entail besides (mcqa_probes.knowledge.entailment)
@@ -575,13 +589,10 @@ def load_source(
     for child, domain in sorted(set(data.domain_parents)):      # counted where the parent edges do not say so
         if child in graph and domain in graph and domain not in reachable(child, graph.hypernyms):
             report.add("domain_parent", None, None, f"{child} is_a {domain}")
-    # two relations declared inverse (OBO inverse_of, owl:inverseOf, on either side): x R y is y S x
-    inverses: Dict[str, List[str]] = {}
-    for relation, info in sorted(data.relation_info.items()):
-        for other in info.get("inverses", ()):
-            if other != relation:
-                inverses.setdefault(relation, []).append(other)
-                inverses.setdefault(other, []).append(relation)
+    below_relations: Dict[str, Set[str]] = {}
+    for below, above in super_relations(data.relation_parents).items():
+        for relation in above:
+            below_relations.setdefault(relation, set()).add(below)
     for relation in graph.relations():
         info = dict(data.relation_info.get(relation, {}))
         if letters(relation) in _TRANSITIVE_LETTERS:
@@ -592,8 +603,11 @@ def load_source(
                                          "symmetric": bool(info.get("symmetric")),
                                          "aliases": list(info.get("aliases", [])),
                                          "through": list(chained.get(relation, []))}
-        if relation in inverses:
-            graph.relation_info[relation]["inverses"] = sorted(set(inverses[relation]))
+        # the relations whose links, read the other way, are links of this one: its inverses and those
+        # of the relations under it (seat part_of car, car has_part seat: seat overlaps car too)
+        backwards = {other for below in (relation, *below_relations.get(relation, ())) for other in inverses.get(below, ())}
+        if backwards:
+            graph.relation_info[relation]["inverses"] = sorted(backwards)
     data_for_names = SourceData(path=where, format=data.format, name=data.name, version=data.version,
                                 links=[(s, r, o, None) for (s, r, o), _ in links],
                                 relation_info=graph.relation_info, namespaces=data.namespaces)

@@ -1094,3 +1094,27 @@ def test_the_article_before_a_masked_answer_does_not_tell_how_the_answer_begins(
                 assert not re.search(r"\b[Aa]n? ___", text), text
                 seen += "a(n) ___" in text.lower()
     assert seen
+
+
+def test_a_link_read_the_other_way_chains_and_counts_for_the_relations_above(tmp_path):
+    """``bicycle has_part wheel``, ``tyre part_of wheel``, both transitive and inverse of each other,
+    part_of under ``overlaps``, *racing bicycle* a kind of bicycle: the tyre is part of the bicycle
+    (and of a racing bicycle), the bicycle has the tyre as a part, the tyre overlaps the bicycle; none
+    of these is offered as a wrong answer (was: a link read the other way did not chain with the
+    links as written, nor count for the relation above)."""
+    terms = [("T:1", "bicycle", None), ("T:2", "wheel", None), ("T:3", "tyre", None), ("T:4", "racing bicycle", "T:1"),
+             ("T:5", "bell", None)]
+    links = [("T:1", "has_part", "T:2"), ("T:3", "part_of", "T:2"), ("T:5", "overlaps", "T:4")]
+    text = "format-version: 1.4\nontology: t\n\n" + "".join(
+        f"[Term]\nid: {i}\nname: {name}\n" + (f"is_a: {p}\n" if p else "")
+        + "".join(f"relationship: {r} {o}\n" for s_, r, o in links if s_ == i) + "\n" for i, name, p in terms)
+    text += ("[Typedef]\nid: part_of\nname: part of\nis_transitive: true\ninverse_of: has_part\nis_a: overlaps\n\n"
+             "[Typedef]\nid: has_part\nname: has part\nis_transitive: true\n\n[Typedef]\nid: overlaps\nname: overlaps\n")
+    (tmp_path / "bikes.obo").write_text(text)
+    graph = load_source(tmp_path / "bikes.obo", relations=["part_of", "has_part", "overlaps"])
+    entailed = {name: OntologyQABuilder(graph, {}, relation=name, probe_name=name).entailed
+                for name in ("part_of", "has_part", "overlaps")}
+    assert {"T:2", "T:1", "T:4"} <= entailed["part_of"]("T:3")
+    assert {"T:2", "T:3"} <= entailed["has_part"]("T:1") and "T:3" in entailed["has_part"]("T:4")
+    assert {"T:2", "T:1", "T:4"} <= entailed["overlaps"]("T:3") and "T:1" in entailed["overlaps"]("T:2")
+    assert "T:5" not in entailed["part_of"]("T:3")

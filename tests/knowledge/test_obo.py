@@ -317,12 +317,14 @@ def test_a_definition_given_as_a_property_value_is_read_as_its_owl_rendering_rea
     # a Typedef's domain, range and inverse decide what its links entail: a broken one is no silent "none"
     ("[Term]\nid: EX:1\nname: leaf\n\n[Typedef]\nid: inhabits\nname: inhabits\ndomain: \"organism\"\n",
      'domain: "organism"', 'domain clause of inhabits gives "organism", a quoted text (expected'),
+    ("[Term]\nid: EX:1\nname: leaf\n\n[Typedef]\nid: located_in\nrange: \"EX:1\"\n", 'range: "EX:1"',
+     'range clause of located_in gives "EX:1", a quoted text (expected'),
     ("[Term]\nid: EX:1\nname: leaf\n\n[Typedef]\nid: located_in\nrange:\n", "range:", "malformed range clause"),
     ("[Term]\nid: EX:1\nname: leaf\n\n[Typedef]\nid: part_of\ninverse_of: has part\n", "inverse_of: has part",
      "malformed inverse_of clause (expected 'inverse_of: <relation id>'"),
 ], ids=["second-name", "intersection-of-without-target", "is-transitive-yes", "is-symmetric-no", "typedef-second-name",
         "split-term-second-name", "split-term-name-in-later-frame", "split-term-intersection-of",
-        "split-typedef-second-name", "name-joined-to-next-line", "quoted-domain", "empty-range", "inverse-of-two-words"])
+        "split-typedef-second-name", "name-joined-to-next-line", "quoted-domain", "quoted-prefixed-range", "empty-range", "inverse-of-two-words"])
 def test_a_used_clause_that_breaks_the_rules_is_an_error_at_that_clauses_line(tmp_path, frame, faulty, message):
     """The line is the faulty clause's, not the frame's id line (was: the id line for a second name)."""
     path = _obo(tmp_path, frame)
