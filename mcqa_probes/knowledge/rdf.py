@@ -1025,7 +1025,7 @@ def _under_domains(graph, concept_nodes, cid, data: SourceData) -> None:
     above: Dict[object, List] = {}
     for prop, parent in _property_parents(graph):
         above.setdefault(prop, []).append(parent)
-    for prop in {prop for prop, _ in _property_parents(graph)}:
+    for prop in list(above):
         reached = sorted(reachable(prop, lambda p: above.get(p, ())) - {prop}, key=str)
         inherited = [domain for parent in reached for domain in domains.get(parent, ())]
         if inherited:
