@@ -56,6 +56,7 @@ def write_probe(out: Path, probe: str, questions: List[ProbeQuestion], seed: int
     :func:`mcqa_probes.builders.output.jsonl_bytes`)."""
     stats, files, counts, timings = results
     start = time.perf_counter()
+    forget_manifest(out)
     kept, dropped = deduplicate(questions)
     splits = split_by_concept(kept, probe_rng(seed, probe, "split"), train_size)
     check_leakage(splits)
@@ -69,6 +70,29 @@ def write_probe(out: Path, probe: str, questions: List[ProbeQuestion], seed: int
     counts[probe] = {split: len(splits[split]) for split in SPLITS}
     timings[f"split_and_write_{probe}"] = round(time.perf_counter() - start, 2)
     log(f"{probe}: {len(questions)} questions, {dropped} duplicates dropped")
+
+
+#: what a build writes last, once every probe file is whole: they describe the files beside them
+LAST_WRITTEN = ("stats.json", "manifest.json")
+
+
+def forget_manifest(out: Path) -> None:
+    """Remove an earlier build's ``manifest.json`` and ``stats.json`` from ``out`` before the first
+    probe file is replaced: a build that stops (an error, ``kill``) leaves the files it wrote whole,
+    without a manifest, never beside a manifest of other files."""
+    for name in LAST_WRITTEN:
+        (out / name).unlink(missing_ok=True)
+
+
+def check_out(out: Union[str, Path], probes: Sequence[str] = ()) -> None:
+    """Refuse, before any work, an ``out`` (or a probe folder in it) that is a file, not a folder."""
+    out = Path(out)
+    for path in [out, *(out / probe for probe in probes)]:
+        if path.exists() and not path.is_dir():
+            raise ValueError(f"{path}: a file, not a folder (expected a folder for the probe files"
+                             + (")" if path == out else ", or nothing of that name: remove or rename the file)"))
+        if path == out and not out.exists():
+            break
 
 
 def stale_probe_dirs(out: Union[str, Path], probes: Sequence[str]) -> List[Path]:
@@ -218,6 +242,7 @@ def build_probes(
     """
     names = parse_probes(probes)
     out = Path(out)
+    check_out(out, names)
     settings = merged_settings(dict(settings or {}, max_hops=max_hops))
     timings: Dict[str, float] = {}
     sources: Dict[str, Dict[str, str]] = {}

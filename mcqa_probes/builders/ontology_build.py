@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Union
 
 from mcqa_probes.builders.build import (
-    FORMAT_VERSION, Progress, _no_progress, build_from_queue, probe_rng, write_probe,
+    FORMAT_VERSION, Progress, _no_progress, build_from_queue, check_out, probe_rng, write_probe,
 )
 from mcqa_probes.builders.ontology_qa import OntologyQABuilder, ontology_settings
 from mcqa_probes.builders.output import write_json
@@ -70,6 +70,7 @@ def build_ontology_probes(
     unknown = sorted(set(probes or ()) - set(available))
     if unknown or not names:
         raise ValueError(f"unknown probe(s) {unknown or list(probes or ())}; choose from {', '.join(available)}")
+    check_out(out, names)
     stats: Dict[str, object] = {}
     files: Dict[str, str] = {}
     counts: Dict[str, Dict[str, int]] = {}

@@ -25,6 +25,7 @@ process) and :func:`sha256_json` (a stable digest of a JSON-able value, e.g. a c
 """
 import contextlib
 import csv
+import errno
 from concurrent.futures import ThreadPoolExecutor
 import glob
 import hashlib
@@ -45,8 +46,13 @@ FILE_MODE = 0o644
 def _temporary(path: Path) -> str:
     """A new, empty temporary file next to ``path``; its name keeps ``path``'s suffix (for tools
     that pick a format from the extension) and contains ``.tmp``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=f".tmp{path.suffix}", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=f".tmp{path.suffix}", dir=path.parent)
+    except OSError as error:        # named by the file wanted, not by the temporary one
+        number = errno.ENOTDIR if error.errno == errno.EEXIST else error.errno    # a file where a folder should be
+        raise OSError(number, f"{os.strerror(number)} (expected a folder this process can write in)",
+                      str(path)) from None
     os.close(handle)
     os.chmod(temporary, FILE_MODE)
     return temporary

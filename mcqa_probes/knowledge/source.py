@@ -490,8 +490,45 @@ def load_source(
     # the other relations a relation's closure follows (its property chains: entailment.chain_relations)
     chained = chain_relations(data.relation_info, data.relation_parents)
 
+    # two relations declared inverse (OBO inverse_of, owl:inverseOf, on either side): x R y is y S x
+    inverses: Dict[str, List[str]] = {}
+    for relation, info in sorted(data.relation_info.items()):
+        for other in info.get("inverses", ()):
+            if other != relation:
+                inverses.setdefault(relation, []).append(other)
+                inverses.setdefault(other, []).append(relation)
+    transitive = {r for r, info in data.relation_info.items()
+                  if info.get("transitive") or letters(r) in _TRANSITIVE_LETTERS} | set(TRANSITIVE_BY_NAME)
+
+    def assemble(concepts, parents, links, implied, implied_links) -> Tuple[KnowledgeGraph, List[Tuple[str, str]]]:
+        """The graph of these concepts and edges, with what the inverses, sub-relations and defined
+        classes entail; returns it with the ``(child, defined class)`` edges classification added."""
+        graph = KnowledgeGraph(source=data.name, version=data.version)
+        for number, concept_id in enumerate(sorted(concepts)):
+            concept = concepts[concept_id]
+            graph.add(Concept(id=concept.id, pos=concept.pos, lemmas=concept.lemmas, definition=concept.definition,
+                              examples=concept.examples, number=number, attributes=concept.attributes))
+        for (child, parent), _ in parents:
+            graph.add_isa(child, parent)
+        for (subject, relation, obj), _ in links:
+            graph.add_relation(subject, relation, obj)
+        for child, parent in implied:
+            graph.add_implied_isa(child, parent)
+        if inverses:    # the other way's links are implied links too, before the sub-relations take them
+            stated = [edge for edge, _ in links] + implied_links
+            implied_links = sorted(set(implied_links) | set(inverse_links(
+                stated + sub_relation_links(stated, data.relation_parents), inverses)) - {edge for edge, _ in links})
+        for subject, relation, obj in implied_links:
+            graph.add_implied_relation(subject, relation, obj)
+        # what sub-relations and defined classes entail besides (mcqa_probes.knowledge.entailment)
+        for subject, relation, obj in sub_relation_links([edge for edge, _ in links] + implied_links,
+                                                         data.relation_parents):
+            graph.add_implied_relation(subject, relation, obj)
+        return graph, classify(graph, definitions, data.relation_parents, transitive=transitive, through=chained)
+
     # the sub-tree under the root(s)
     roots = [r.strip() for r in (root.split(",") if isinstance(root, str) else (root or [])) if r.strip()]
+    classified_across: List[Tuple[str, str]] = []
     if roots:
         by_label = {}
         for concept in concepts.values():
@@ -515,9 +552,14 @@ def load_source(
                                              "or a unique label)")
                 concept_id = matches[0]
             resolved.append(concept_id)
+        # classified on the whole source first: a defined class whose definition names a concept
+        # outside the sub-tree (cheese pizza = pizza and has_part some cheese, under --root dish)
+        # still has the classes it covers under it (margherita, with mozzarella, a cheese)
+        _, classified_across = assemble(concepts, parents, links, implied, implied_links)
+        implied = sorted(set(implied) | set(classified_across))
         # under the root: its descendants over the parent edges and what the axioms entail (a defined
-        # class under its genus, a union's members under it, an equivalent class), and a union class
-        # whose members all are (round after round: a union of unions)
+        # class under its genus or classified under it, a union's members under it, an equivalent
+        # class), and a union class whose members all are (round after round: a union of unions)
         children: Dict[str, List[str]] = {}
         for child, parent in [edge for edge, _ in parents] + implied:
             children.setdefault(parent, []).append(child)
@@ -552,38 +594,10 @@ def load_source(
                                  + (f" in language {vocabulary.lang!r}" if other else "") + ")" + hint)
 
     _refuse_cycles(where, [edge for edge, _ in parents], dict(parents), "is_a", through, first_naming)
-    graph = KnowledgeGraph(source=data.name, version=data.version)
-    for number, concept_id in enumerate(sorted(concepts)):
-        concept = concepts[concept_id]
-        graph.add(Concept(id=concept.id, pos=concept.pos, lemmas=concept.lemmas, definition=concept.definition,
-                          examples=concept.examples, number=number, attributes=concept.attributes))
-    for (child, parent), _ in parents:
-        graph.add_isa(child, parent)
-    for (subject, relation, obj), _ in links:
-        graph.add_relation(subject, relation, obj)
-    for child, parent in implied:
-        graph.add_implied_isa(child, parent)
-    # two relations declared inverse (OBO inverse_of, owl:inverseOf, on either side): x R y is y S x, so
-    # the other way's links are implied links too, before the sub-relations and the closures take them
-    inverses: Dict[str, List[str]] = {}
-    for relation, info in sorted(data.relation_info.items()):
-        for other in info.get("inverses", ()):
-            if other != relation:
-                inverses.setdefault(relation, []).append(other)
-                inverses.setdefault(other, []).append(relation)
-    if inverses:
-        stated = [edge for edge, _ in links] + implied_links
-        implied_links = sorted(set(implied_links) | set(inverse_links(
-            stated + sub_relation_links(stated, data.relation_parents), inverses)) - {edge for edge, _ in links})
-    for subject, relation, obj in implied_links:
-        graph.add_implied_relation(subject, relation, obj)
-    # what sub-relations and defined classes entail besides (mcqa_probes.knowledge.entailment)
-    for subject, relation, obj in sub_relation_links([edge for edge, _ in links] + implied_links, data.relation_parents):
-        graph.add_implied_relation(subject, relation, obj)
-    transitive = {r for r, info in data.relation_info.items()
-                  if info.get("transitive") or letters(r) in _TRANSITIVE_LETTERS} | set(TRANSITIVE_BY_NAME)
-    for child, defined in classify(graph, definitions, data.relation_parents, transitive=transitive,
-                                   through=chained):
+    graph, classified = assemble(concepts, parents, links, implied, implied_links)
+    classified = sorted({edge for edge in classified_across if edge[0] in graph and edge[1] in graph}
+                        | set(classified))
+    for child, defined in classified:
         report.add("possibly_classified" if defined in data.partial_definitions else "classified", None, None,
                    f"{child} is_a {defined}")
     for child, domain in sorted(set(data.domain_parents)):      # counted where the parent edges do not say so

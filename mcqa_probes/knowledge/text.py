@@ -207,12 +207,13 @@ def name_key(name: str, english: bool = True) -> str:
 
 
 #: the Latin, Greek and Germanic plurals that ontologies write (*vertebrae*, *hemangiomata*,
-#: *foramina*, *ganglia*, *helices*, *testes*, *nuclei*, *diverticula*, *clubfeet*): a key (the
-#: regular ``-s`` already off) ending so is rewritten once, singular and plural to one key. A
+#: *foramina*, *ganglia*, *helices*, *testes*, *nuclei*, *diverticula*, *clubfeet*, *knives*,
+#: *shelves*): a key (the regular ``-s`` already off) ending so is rewritten once, singular and
+#: plural to one key (*knife*, *knives*: ``knif``; *olive*, *olives*: ``olif``). A
 #: singular can land on another word's key (*basis*, *base*): two names taken for one are never
 #: both offered, a question lost; two taken for two could both be right.
 _IRREGULAR = (("feet", "foot"), ("teeth", "tooth"), ("mata", "ma"), ("ina", "en"), ("ion", "ia"),
-              ("ix", "ice"), ("ex", "ice"), ("is", "e"), ("us", "i"), ("um", "a"))
+              ("ix", "ice"), ("ex", "ice"), ("is", "e"), ("us", "i"), ("um", "a"), ("ve", "f"), ("fe", "f"))
 _IRREGULAR_ENDINGS = tuple(ending for ending, _ in _IRREGULAR) + ("ae",)
 
 
@@ -223,6 +224,8 @@ def _irregular(key: str) -> str:
         key = key[:-1]
     for ending, replacement in _IRREGULAR:
         if key.endswith(ending):
+            if ending in ("ve", "fe") and len(key) < 5:     # cafe, cafes: ``cafe`` as before
+                return key
             return key[:-len(ending)] + replacement
     return key
 
@@ -299,7 +302,8 @@ def _accent_free_pattern(variants: Tuple[str, ...], english: bool = True) -> Opt
 #: the singular and plural endings that :func:`name_key` folds (:data:`_IRREGULAR`), as written:
 #: the leakage check finds *vertebrae* for *vertebra*, *diverticulum* for *diverticula*
 _IRREGULAR_NUMBERS = (("foot", "feet"), ("tooth", "teeth"), ("ma", "mata"), ("en", "ina"), ("ion", "ia"),
-                      ("ix", "ices"), ("ex", "ices"), ("is", "es"), ("us", "i"), ("um", "a"), ("a", "ae"))
+                      ("ix", "ices"), ("ex", "ices"), ("is", "es"), ("us", "i"), ("um", "a"), ("a", "ae"),
+                      ("fe", "ves"), ("f", "ves"))
 
 
 @functools.lru_cache(maxsize=200_000)
@@ -416,12 +420,13 @@ _TOKEN = re.compile(r"\w+")
 _BETWEEN_WORDS = re.compile(r"[ _-]*")
 
 
-def _same_stem(a: str, b: str) -> bool:
-    """Two forms of one word: equal, and long enough to say so (a stem of three letters is shared by
-    unrelated words: Spanish *casa*, *casado*), or one the other with its last consonant doubled
-    (Dutch *brug*, *brugg*en), or, long, the same but for Dutch's s/z or f/v (*clubhuis*, *clubhuiz*en)."""
+def _same_stem(a: str, b: str, shortest: int = 4) -> bool:
+    """Two forms of one word: equal, and long enough to say so (``shortest``: a stem of three
+    letters is shared by unrelated words: Spanish *casa*, *casado*), or one the other with its last
+    consonant doubled (Dutch *brug*, *brugg*en), or, long, the same but for Dutch's s/z or f/v
+    (*clubhuis*, *clubhuiz*en)."""
     if a == b:
-        return len(a) >= 4
+        return len(a) >= shortest
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
     if len(short) >= 3 and long_ == short + short[-1] and short[-1] not in "aeiouy":
         return True
@@ -434,18 +439,19 @@ def _forms(word: str, stem) -> Tuple[str, ...]:
     return (word,) if not word.isalpha() else (word, stem(word))
 
 
-def _same_word(a: Tuple[str, ...], b: Tuple[str, ...]) -> bool:
+def _same_word(a: Tuple[str, ...], b: Tuple[str, ...], shortest: int = 4) -> bool:
     """Two words (as written, stemmed) are one word inflected: :func:`_same_stem` on any pair of forms;
     a word with a digit only as written, whatever its length."""
     if len(a) == 1 or len(b) == 1:
         return a[0] == b[0]
-    return any(_same_stem(x, y) for x in a for y in b)
+    return any(_same_stem(x, y, shortest) for x in a for y in b)
 
 
 def inflected_spans(text: str, names: Sequence[str], stem) -> list:
     """``(start, end)`` of each place in ``text`` where the words of one of ``names`` follow each
     other (space, ``_`` or ``-`` between them) with the same stems (:func:`_same_stem`), the longest
-    name first, places not overlapping."""
+    name first, places not overlapping. In a name of several words, one of them so found vouches for
+    the others' stems of three letters (German *Innere Medizin* in "der *Inneren Medizin*": *inn*)."""
     # each word as written and as stemmed: the stemmer may change a word's root (Dutch drenkplaats ->
     # drenkplat, drenkplaatsen -> drenkplaats), so the forms of the two words are compared crosswise
     # (both without accents: one character for one, so a place in the folded text is one in the text)
@@ -458,7 +464,8 @@ def inflected_spans(text: str, names: Sequence[str], stem) -> list:
         for words in wanted:
             count = len(words)
             if index + count <= len(tokens) and all(
-                    _same_word(tokens[index + k][2], words[k]) for k in range(count)) and all(
+                    _same_word(tokens[index + k][2], words[k], 3 if count > 1 else 4) for k in range(count)) and (
+                    count == 1 or any(_same_word(tokens[index + k][2], words[k]) for k in range(count))) and all(
                     _BETWEEN_WORDS.fullmatch(text, tokens[index + k][1], tokens[index + k + 1][0])
                     for k in range(count - 1)):
                 size = count

@@ -62,6 +62,41 @@ def test_two_workers_write_the_same_files_as_one(tmp_path):
     assert all((tmp_path / "one" / f).read_bytes() == (tmp_path / "two" / f).read_bytes() for f in files)
 
 
+def test_a_build_that_stops_midway_leaves_no_manifest_of_other_files(tmp_path, monkeypatch):
+    """A rebuild into an earlier build's folder that fails while writing (a full disk, a folder it
+    may not write in) leaves the files it wrote whole and no manifest: never the earlier build's
+    manifest beside files it does not describe."""
+    import mcqa_probes.builders.build as build_module
+
+    build(ONTOLOGIES / "vehicles.obo", tmp_path, ["part_of"], workers=1)
+    assert (tmp_path / "manifest.json").exists() and (tmp_path / "stats.json").exists()
+    written = []
+    real = build_module.write_questions
+
+    def fail_on_the_second_probe(path, *args, **kwargs):
+        written.append(path)
+        if path.parent.name != written[0].parent.name:
+            raise OSError(28, "No space left on device", str(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(build_module, "write_questions", fail_on_the_second_probe)
+    with pytest.raises(OSError, match="No space left"):
+        build(ONTOLOGIES / "vehicles.obo", tmp_path, ["part_of"], workers=1, seed=7)
+    assert not (tmp_path / "manifest.json").exists() and not (tmp_path / "stats.json").exists()
+
+
+def test_an_out_folder_or_probe_folder_that_is_a_file_is_refused_before_anything_is_written(tmp_path):
+    build(ONTOLOGIES / "vehicles.obo", tmp_path / "out", workers=1)
+    before = {p: p.read_bytes() for p in (tmp_path / "out").rglob("*") if p.is_file()}
+    (tmp_path / "out" / "part_of").write_text("notes")
+    with pytest.raises(ValueError, match=r"out/part_of: a file, not a folder \(expected a folder"):
+        build(ONTOLOGIES / "vehicles.obo", tmp_path / "out", ["part_of"], workers=1, seed=7)
+    assert {p: p.read_bytes() for p in (tmp_path / "out").rglob("*") if p.is_file() and p.name != "part_of"} == before
+    (tmp_path / "file").write_text("")
+    with pytest.raises(ValueError, match=r"file: a file, not a folder \(expected a folder for the probe files\)"):
+        build(ONTOLOGIES / "vehicles.obo", tmp_path / "file", workers=1)
+
+
 def test_the_manifest_names_the_source_and_the_stats_hold_each_probes_validity_summary(tmp_path):
     result = build(ONTOLOGIES / "vehicles.obo", tmp_path, ["part_of"])
     manifest = json.loads((tmp_path / "manifest.json").read_text())

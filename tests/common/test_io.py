@@ -73,3 +73,16 @@ def test_a_process_stopped_by_sigterm_mid_write_leaves_neither_file_nor_temporar
     assert done.returncode == 143, done.stderr
     (tmp_path / "other.txt").write_text("x")      # the folder stays: it held the file before
     assert [p.name for p in tmp_path.iterdir()] == ["other.txt"]
+
+
+def test_a_folder_it_cannot_write_in_is_named_by_the_file_wanted_not_the_temporary_one(tmp_path):
+    from mcqa_probes.common.cli import message_of
+    from mcqa_probes.common.io import write_text
+
+    (tmp_path / "notes").write_text("a file where a folder should be")
+    with pytest.raises(OSError) as raised:
+        write_text(tmp_path / "notes" / "train.jsonl", "{}\n")
+    assert raised.value.filename == str(tmp_path / "notes" / "train.jsonl")
+    assert message_of(raised.value).endswith("train.jsonl: Not a directory (expected a folder this process can "
+                                             "write in)")
+    assert not any(path.name.startswith(".train") for path in tmp_path.rglob("*"))

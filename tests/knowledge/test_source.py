@@ -440,6 +440,28 @@ def test_a_relation_that_chains_through_a_concept_cut_by_the_root_still_holds(tm
     assert not whole.implied_related("RT:2", "part_of")
 
 
+def test_a_defined_class_whose_definition_names_a_concept_cut_by_the_root_still_classifies():
+    """cheesy pizza = pizza and has_topping some cheese topping; under --root pizza the cheese
+    toppings are cut, yet margherita (has_topping mozzarella, a cheese topping) is still a cheesy
+    pizza: classified on the whole source before the cut (was: lost, cheesy pizza offered as a wrong
+    answer to what margherita is a kind of)."""
+    from mcqa_probes.builders.ontology_qa import OntologyQABuilder
+    from mcqa_probes.builders.ontology_build import ontology_settings
+
+    path = ONTOLOGIES / "pizza_axioms.obo"
+    whole = load_source(path)
+    graph = load_source(path, root="PZ:0000002")
+    assert "PZ:0000005" not in graph.concepts and "PZ:0000016" in graph.concepts
+    for concept in ("PZ:0000016", "PZ:0000017"):      # margherita, american pizza
+        assert graph.implied_hypernyms(concept) == whole.implied_hypernyms(concept)
+    assert "PZ:0000019" in graph.implied_hypernyms("PZ:0000016")
+    assert "PZ:0000021" in graph.implied_hypernyms("PZ:0000017")
+    classified = [line for line in graph.provenance["report"].to_json()["classified"]["examples"]]
+    assert any("PZ:0000016 is_a PZ:0000019" in str(line) for line in classified)
+    builder = OntologyQABuilder(graph, ontology_settings())
+    assert not builder.valid_for("hypernymy", "PZ:0000016", "PZ:0000002")("PZ:0000019")
+
+
 def test_names_and_definitions_are_read_in_one_unicode_form(tmp_path):
     """``café`` with one ``é`` (NFC) and with ``e`` + a combining accent (NFD) is one name: a concept
     named so is no distractor of the other's questions, and a definition naming it is masked."""
