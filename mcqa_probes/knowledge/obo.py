@@ -50,7 +50,7 @@ OLD_SYNONYM_TAGS = {"exact_synonym": "EXACT", "related_synonym": "RELATED", "nar
 #: clauses the build reads; a broken one is an error
 USED_CLAUSES = ("id", "name", "def", "synonym", "is_a", "relationship", "is_obsolete", "intersection_of",
                 "union_of", "equivalent_to", "is_transitive", "is_symmetric", "transitive_over", "holds_over_chain",
-                "equivalent_to_chain", "domain", "range", "inverse_of") + tuple(OLD_SYNONYM_TAGS)
+                "equivalent_to_chain", "domain", "range", "inverse_of", "synonymtypedef") + tuple(OLD_SYNONYM_TAGS)
 #: what each used clause should look like, for the error message
 EXPECTED = {
     "id": "'id: PREFIX:LOCAL'",
@@ -64,6 +64,8 @@ EXPECTED = {
     "union_of": "'union_of: PREFIX:LOCAL'",
     "equivalent_to": "'equivalent_to: PREFIX:LOCAL'",
     "is_transitive": "'is_transitive: true' or 'is_transitive: false'",
+    "synonymtypedef": "'synonymtypedef: <id> \"<description>\"' and an optional scope (its type tells an obsolete "
+                      "or respelled synonym)",
     "is_symmetric": "'is_symmetric: true' or 'is_symmetric: false'",
     "transitive_over": "'transitive_over: <relation id>'",
     "holds_over_chain": "'holds_over_chain: <relation id> <relation id>'",
@@ -192,7 +194,12 @@ def _read_lines(path: str, report: SourceReport) -> List[str]:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise not_utf8(path, "a UTF-8 OBO file") from None
-    lines = text.replace("\r\n", "\n").split("\n")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")         # Windows' line ends, and old Macs'
+    lines = text.split("\n")
+    if not any(line.startswith(("[Term]", "[Typedef]", "[Instance]")) for line in lines):
+        raise SourceError(path, ("an empty file" if not text.strip() else "no [Term] or [Typedef] frame")
+                          + " (expected an OBO file: a header, then [Term] frames; a file in another format "
+                            "needs its --format)", None if not text.strip() else 1)
     if text.lstrip(" \t").startswith("!") or _COMMENT_LINE.search(text):
         for index, line in enumerate(lines):
             if line.lstrip(" \t").startswith("!"):

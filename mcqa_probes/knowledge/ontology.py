@@ -182,6 +182,8 @@ REPORT_KINDS = OrderedDict([
     ("qualified_link", "relationship clauses with an all_only or cardinality qualifier (not a 'some' link, as "
                        "OWL renders them), skipped (one of at least one kept out of the distractors)"),
     ("undefined_parent", "edges to a concept that is never defined, dropped"),
+    ("undefined_in_axiom", "logical axioms (intersection_of, union_of, equivalent_to, a restriction, a range or "
+                           "domain) naming a concept that is never defined, left out"),
     ("self_parent", "edges from a concept to itself (C is_a C, C rdfs:subClassOf C, C part_of C), dropped"),
     ("edge_lifted", "edges to an obsolete or dropped concept, linked on to its parents"),
     ("edge_to_dropped", "edges to an obsolete or dropped concept with no parent, dropped"),

@@ -69,11 +69,13 @@ def _where(message: str, text: str, syntax: str) -> Tuple[str, Optional[int]]:
             return malformed
     line: Optional[int] = None
     context = re.search(r'line: "((?:[^"\\]|\\.)*)"', message)
+    # the line as the parser quotes it, its quotes and backslashes escaped
+    quoted = re.sub(r"\\(.)", r"\1", context.group(1)).strip() if context else ""
     found = re.search(r"line_col: Pos\(\((\d+), \d+\)\)", message)
     if found:
         line = int(found.group(1))
-        if context and context.group(1).strip():
-            line = _line_of_context(text, line, context.group(1))
+        if quoted:
+            line = _line_of_context(text, line, quoted)
     else:
         found = re.search(r"BytePosition\((\d+)\)", message)
         if found and int(found.group(1)) > 0:
@@ -86,8 +88,8 @@ def _where(message: str, text: str, syntax: str) -> Tuple[str, Optional[int]]:
     validity = re.search(r'ValidityError\("((?:[^"\\]|\\.)*)"', message)
     if expected:
         reason = f"expected {' or '.join(expected.group(1).split(', ')) or 'something else'}"
-        if context and context.group(1).strip():
-            reason += f" at: {context.group(1).strip()[:80]}"
+        if quoted:
+            reason += f" at: {quoted[:80]}"
     elif validity:
         reason = validity.group(1)
     else:

@@ -200,10 +200,19 @@ def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = No
         encoding_error = None if used == "xml" else not_utf8(path, f"a UTF-8 {SYNTAX_NAMES.get(used, used)} file")
         if encoding_error is not None:
             raise encoding_error from None
-        line = _turtle_line(path) if used in ("turtle", "n3") else None
-        # else the line of the text around the fault, then rdflib's own count (it drifts on large Turtle files)
-        raise SourceError(path, f"not valid {SYNTAX_NAMES.get(used, used)}: {_reason(error)}",
-                          line or _line_of_context(error, path) or _error_line(error)) from None
+        if used == "json-ld" and ("urlopen error" in str(error) or type(error).__name__ in ("URLError", "HTTPError")):
+            remote = re.search(r'"@context"\s*:\s*"([^"]+)"', source_text(path, errors="replace"))
+            raise SourceError(path, f"not valid JSON-LD: its @context {remote.group(1) if remote else ''} could not "
+                                    f"be fetched ({_reason(error)}); expected a context written in the file, or a "
+                                    "machine that can reach its URL") from None
+        with _rdflib_log():         # the parses that look for the line warn as the first one did
+            line = _turtle_line(path) if used in ("turtle", "n3") else None
+            reason = _reason(error)
+            if line is not None and line < 0:       # a string in triple quotes that is never closed
+                line, reason = -line, 'a string in triple quotes opens here and is never closed (expected a closing """)'
+            # else the line of the text around the fault, then rdflib's own count (it drifts on large Turtle files)
+            line = line or _line_of_context(error, path) or _error_line(error)
+        raise SourceError(path, f"not valid {SYNTAX_NAMES.get(used, used)}: {reason}", line) from None
     # rdflib reads an IRI with a space and only warns (the build reads it as written): counted with its line
     bad_iris = sorted({bad.group(1) for bad in (_BAD_IRI.match(record.getMessage()) for record in logged) if bad})
     if bad_iris and report is not None:
@@ -253,7 +262,8 @@ def _turtle_line(path: str) -> Optional[int]:
     file in all); in the first block that fails, the faulty statement is found by bisection and
     parsed alone, where rdflib counts right. A "statement" that parses once it runs on to a later
     end was cut inside a string over several lines, and the search goes on after it; the head of the
-    file before the statement found must parse (else None, and rdflib's line is given)."""
+    file before the statement found must parse (else None, and rdflib's line is given). A string in
+    triple quotes that is never closed gives the line where it opens, negated."""
     import rdflib  # lazy: RDF support is needed only for RDF sources
 
     try:
@@ -283,7 +293,10 @@ def _turtle_line(path: str) -> Optional[int]:
             return error
         return None
 
-    ends = [i for i, line in enumerate(lines) if line.rstrip().endswith(".")
+    inside, opened = _inside_long_strings(lines)
+    if opened is not None:
+        return -(opened + 1)            # a string in triple quotes never closed: where it opens
+    ends = [i for i, line in enumerate(lines) if line.rstrip().endswith(".") and not inside[i]
             and (i + 1 < len(lines) and not lines[i + 1][:1].isspace())] + [len(lines) - 1]
     block, start = 256, 0
     while start < len(ends):
@@ -315,8 +328,41 @@ def _turtle_line(path: str) -> Optional[int]:
         # the text around the fault (exact in a small input), else rdflib's count (one line too many
         # per continued object list before the fault)
         found = _line_in_text(error, chunk) or _error_line(error)
-        return head + found - header if found and found > header else head + 1
+        if found and found > header:
+            return head + found - header
+        # no line given (the file ends inside the statement): the statement's first line
+        return next((i + 1 for i in range(head, len(lines))
+                     if lines[i].strip() and not lines[i].lstrip().startswith("#")), head + 1)
     return None
+
+
+#: what a Turtle line holds that can hide a ``.`` or a quote: an IRI, a comment, a string
+_TURTLE_TOKEN = re.compile(r'"""|\'\'\'|<[^<>"{}|^`\\\s]*>|#|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'')
+
+
+def _inside_long_strings(lines: List[str]) -> Tuple[List[bool], Optional[int]]:
+    """Per line, whether its end is inside a string in triple quotes (a line there ending in ``.``
+    ends no statement); and the index of the line where such a string opens and is never closed
+    (None when every one is)."""
+    inside: List[bool] = []
+    quote, opened = None, None
+    for number, line in enumerate(lines):
+        position = 0
+        while position <= len(line):
+            if quote is not None:               # in a long string: to its closing quotes, escapes skipped
+                close = re.compile(r"(?:[^\\]|\\.)*?" + re.escape(quote)).match(line, position)
+                if close is None:
+                    break
+                quote, position = None, close.end()
+                continue
+            token = _TURTLE_TOKEN.search(line, position)
+            if token is None or token.group() == "#":
+                break
+            if token.group() in ('"""', "'''"):
+                quote, opened = token.group(), number
+            position = token.end()
+        inside.append(quote is not None)
+    return inside, (opened if quote is not None else None)
 
 
 def _line_of_context(error: Exception, path: str) -> Optional[int]:
@@ -405,6 +451,8 @@ def _reason(error: Exception) -> str:
     text = _RDF_XML_WHERE.sub("", text)
     if text == "Invalid line:":     # N-Triples, at the end of the file
         text = "Invalid line (expected a triple ended by ' .')"
+    if isinstance(error, IndexError):   # rdflib's Turtle parser ran off the end of the text
+        text = "the file ends inside a statement (expected one ended by ' .')"
     return (text[:200] + " ...") if len(text) > 200 else (text or type(error).__name__)
 
 

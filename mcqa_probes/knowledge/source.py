@@ -93,10 +93,21 @@ _DECLARES_CLASS = [_declares("owl:Class", "http://www.w3.org/2002/07/owl#Class")
 _USES_SKOS = re.compile(r"(?:skos:|2004/02/skos/core#)(?:prefLabel|broader|narrower)\b")
 
 
+#: archives of several files, which are not opened
+_ARCHIVES = (".tar", ".tgz", ".7z", ".rar")
+#: the first lines of an OBO file, and of RDF in a text syntax (Turtle, N-Triples, RDF/XML, JSON-LD,
+#: the OWL syntaxes), for a file whose suffix says nothing (``ontology.txt``)
+_LOOKS_OBO = re.compile(r"\A\ufeff?\s*(?:format-version:|\[Term\]|\[Typedef\])")
+_LOOKS_RDF = re.compile(r"\A\ufeff?\s*(?:(?:#[^\n]*\n\s*)*(?:@prefix|@base|PREFIX\s|BASE\s|<http[^>]*>\s+<)|<\?xml|"
+                        r"<rdf:RDF|<Ontology|[{\[]\s*\"@|\{\s*\"@context|Prefix\(|Ontology\(|Prefix:|Ontology:)",
+                        re.IGNORECASE)
+
+
 def guess_format(path: PathLike) -> str:
     """``tsv`` for a directory, ``obo`` for ``.obo``, ``skos`` / ``owl`` / ``rdf`` for RDF syntaxes (by
     the classes the file declares: looked at in the first 200 kB: ``skos`` when it declares a
-    ``skos:Concept``), else an error naming the choices; a compressed file by the suffix and the
+    ``skos:Concept``); another suffix by how the text starts (an OBO header or frame, RDF in a
+    text syntax), else an error naming the choices; a compressed file by the suffix and the
     text of the file inside (:func:`~mcqa_probes.knowledge.ontology.inner_name`)."""
     path = Path(path)
     if path.is_dir():
@@ -110,8 +121,10 @@ def guess_format(path: PathLike) -> str:
     if suffix in (".tsv", ".csv"):
         raise SourceError(str(path), "a TSV source is the directory that holds concepts.tsv and edges.tsv: "
                                      f"give --source {path.parent}")
-    if suffix in SYNTAX_BY_SUFFIX:
-        head = source_head(path, 200_000).decode("utf-8", errors="replace")
+    head = source_head(path, 200_000).decode("utf-8", errors="replace") if suffix not in _ARCHIVES else ""
+    if suffix not in SYNTAX_BY_SUFFIX and _LOOKS_OBO.search(head):         # another suffix: by its text
+        return "obo"
+    if suffix in SYNTAX_BY_SUFFIX or _LOOKS_RDF.search(head):
         concepts = len(_DECLARES_SKOS_CONCEPT.findall(head))
         if concepts and concepts >= sum(len(pattern.findall(head)) for pattern in _DECLARES_CLASS):
             return "skos"
@@ -120,7 +133,7 @@ def guess_format(path: PathLike) -> str:
         if not any(pattern.search(head) for pattern in _DECLARES_CLASS) and _USES_SKOS.search(head):
             return "skos"               # a thesaurus that leaves out "a skos:Concept" (SKOS entails it)
         return "rdf"
-    if suffix in (".tar", ".tgz", ".7z", ".rar"):
+    if suffix in _ARCHIVES:
         raise SourceError(str(path), f"an archive ({suffix}): give the ontology file in it (a file compressed by "
                                      f"{', '.join(COMPRESSIONS)} and a zip archive holding one are read as they are)")
     raise SourceError(str(path), f"cannot tell the format from the suffix {suffix or '(none)'}; give --format "
@@ -308,6 +321,7 @@ def load_source(
         parts.append(read_file(path, format, vocabulary, report, shared, merged=len(paths) > 1))
     data = _merge(parts, report)
     where = data.path
+    _refuse_control_in_ids(data)
     for concept_id in data.obsolete & set(data.concepts):   # obsolete in one frame or file: skipped, as reported
         del data.concepts[concept_id]
 
@@ -469,6 +483,27 @@ def load_source(
             return [target]
         return lifted(target) if target in data.concepts or target in data.obsolete else []
 
+    def never_defined(concept: str) -> bool:
+        return concept not in concepts and concept not in data.concepts and concept not in data.obsolete
+
+    # a logical axiom naming a concept never defined (intersection_of, union_of, equivalent_to, a
+    # some-restriction's filler, a range, a domain) is left out and counted; with --strict, the
+    # genus or a union member of a definition (which place the defined class) is an error
+    hierarchy = {(defined, missing) for defined, genus, _, _ in data.definitions for missing in genus}
+    hierarchy |= {(member, union) for union, members in data.unions.items() for member in members}
+    axioms: Dict[Tuple[str, str], Optional[int]] = {}       # equivalent_to's two edges are one axiom
+    for a, b, line in [*data.implied_parents, *((a, o, line) for a, _, o, line in data.implied_links)]:
+        if never_defined(a) or never_defined(b):
+            axioms.setdefault(tuple(sorted((a, b))), line)
+    for (first, second), line in sorted(axioms.items()):
+        for missing in [concept for concept in (first, second) if never_defined(concept)]:
+            if not line and (strict or report.counts.get("undefined_in_axiom", 0) < report.keep):
+                line = first_naming(missing)
+            if strict and ((first, second) in hierarchy or (second, first) in hierarchy):
+                raise SourceError(file_of(line, where) or where, f"a logical axiom of {first} and {second}: {missing} "
+                                  "is never defined (expected a concept of the source; without --strict such "
+                                  "axioms are left out and counted)", line)
+            report.add("undefined_in_axiom", file_of(line, where), line, f"{first} - {second}")
     implied = sorted({(child, target) for child, parent, _ in data.implied_parents if child in concepts
                       for target in implied_targets(parent) if target != child})
     implied_links = sorted({(subject, relation, target) for subject, relation, obj, _ in data.implied_links
@@ -769,6 +804,20 @@ def _name_key(name: str) -> str:
     return " ".join(name.replace("_", " ").lower().split())
 
 
+def _refuse_control_in_ids(data: SourceData) -> None:
+    """An identifier holding a control character (a NUL in ``id: VO:00\\x0006``) is an error at its
+    line: read as written it would be a concept of its own, and every edge to the real one undefined."""
+    named = [(concept_id, raw.line, _file_of(raw, data)) for concept_id, raw in data.concepts.items()]
+    named += [(identifier, line, file_of(line, data.path)) for child, parent, line in data.parents
+              for identifier in (child, parent)]
+    named += [(identifier, line, file_of(line, data.path)) for subject, _, obj, line in data.links
+              for identifier in (subject, obj)]
+    for identifier, line, path in named:
+        if _CONTROL.search(identifier):
+            raise SourceError(path or data.path, f"identifier {identifier!r} holds a control character (expected "
+                                                 "printable characters only, e.g. PREFIX:LOCAL)", line)
+
+
 def _file_of(raw, data: SourceData) -> Optional[str]:
     """The file of a concept's line; the file itself where the reader gives no line (RDF) and only one
     file was read (merged files: which one is not known)."""
@@ -798,7 +847,9 @@ def _refuse_cycles(where: str, edges: List[Tuple[str, str]], lines: Dict[Tuple[s
         pairs = list(zip(cycle, cycle[1:]))
         line = next((lines.get(pair) or lines.get(pair[::-1]) for pair in pairs
                      if lines.get(pair) or lines.get(pair[::-1])), None)
-        line = line or next((found for found in map(first_naming, cycle) if found), None)
+        if not line:        # the first line (of the first file that names one) naming one of its concepts
+            named = [found for found in map(first_naming, cycle) if found]
+            line = min(named, key=lambda found: (found.path != named[0].path, int(found)), default=None)
         # an edge lifted over a skipped concept shows it: "ex:a -> (skipped ex:d) -> ex:a"
         shown = [cycle[0]] + [(f"(skipped {through[pair]}) -> " if pair in (through or {}) else "") + pair[1]
                               for pair in pairs]

@@ -162,11 +162,15 @@ def test_a_quoted_text_ending_in_an_escaped_backslash_is_read_as_written(tmp_pat
     ('synonym: "roadster" EXACT []', 'exact_synonym: roadster []', "malformed exact_synonym"),
     ("name: wing\n", "this line is no clause\n", "not an OBO clause"),
     ("[Term]\nid: VO:0000009\n", "[Term]\n", "[Term] frame without an id clause"),
+    # a synonym type tells an obsolete or respelled synonym: its definition is read, so a broken one
+    # is an error (was: skipped as unused, and the synonyms of that type asked as exact synonyms)
+    ("saved-by: mcqa_probes fixtures\n", 'saved-by: mcqa_probes fixtures\nsynonymtypedef: OLD "discarded synonym EXACT\n',
+     "malformed synonymtypedef clause"),
 ])
 def test_a_broken_clause_the_build_uses_is_an_error_naming_file_and_line(tmp_path, old, new, what):
     text = VEHICLES.read_text()
     assert old in text
-    line = text[: text.index(old)].count("\n") + 1
+    line = text[: text.index(old)].count("\n") + 1 + new.startswith(old) * old.count("\n")
     path = tmp_path / "broken.obo"
     path.write_text(text.replace(old, new, 1))
     with pytest.raises(SourceError) as caught:

@@ -185,6 +185,9 @@ def _line(text, needle):
      r"not valid OWL functional syntax: expected .* at: SubClassOf\(pz:Cheese pz:Topping"),
     ("bad.omn", "\n" + MANCHESTER, "    SubClassOf: pz:Topping", "    SubClassOf pz:Topping",
      r"not valid OWL Manchester syntax: expected .* at: SubClassOf pz:Topping"),
+    # a faulty line holding quotes: the parser quotes it escaped (\"), the file has it plain
+    ("bad.omn", "\n" + MANCHESTER, '    Annotations: rdfs:label "topping"@en', '    Annotations: rdfs:label "topping"@en )(',
+     r'not valid OWL Manchester syntax: expected .* at: Annotations: rdfs:label "topping"@en \)\($'),
 ])
 def test_a_malformed_file_is_an_error_at_the_line_of_the_fault(tmp_path, name, text, old, new, expected):
     """The line counts the file's own lines: Protégé's DOCTYPE, a blank first line (which the Manchester

@@ -462,6 +462,28 @@ def test_a_turtle_string_over_several_lines_does_not_mislead_the_search_for_the_
     assert str(caught.value).startswith(f"{path}:8: not valid Turtle")
 
 
+@pytest.mark.parametrize("rows, line, reason", [
+    # the last statement without its '.' and without a final newline: its first line, and why
+    (["ex:A a rdfs:Class ; rdfs:label \"a\" .", "", "", "ex:B a rdfs:Class ;", '  rdfs:label "b"'], 6,
+     "the file ends inside a statement (expected one ended by ' .')"),
+    # lines of a long string that end in ' .' are no statement ends: the fault after the string
+    (["ex:A a rdfs:Class .", "", "ex:F a rdfs:Class ;", '    rdfs:comment """Line one .', "line two .", '""" ;',
+      "    rdfs:subClassOf ex:A ex:A ;", '    rdfs:label "f" .'], 9, "Bad syntax"),
+    # a long string never closed: the line where it opens
+    (['ex:A a rdfs:Class ; rdfs:label "a" .', "", "ex:C a rdfs:Class ;", '    rdfs:comment """A thing with an edge',
+      'for cutting.@en .', "", 'ex:D a rdfs:Class ; rdfs:label "d" .'], 6,
+     'a string in triple quotes opens here and is never closed (expected a closing """)'),
+])
+def test_a_turtle_statement_left_open_or_a_long_string_with_dots_is_named_at_its_line(tmp_path, rows, line, reason):
+    path = tmp_path / "open.ttl"
+    path.write_text("\n".join(["@prefix ex: <http://example.org/x/> .",
+                                "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> ."] + rows))
+    with pytest.raises(SourceError) as caught:
+        load_source(path)
+    assert str(caught.value).startswith(f"{path}:{line}: not valid Turtle: ") and reason in str(caught.value)
+    assert "string index" not in str(caught.value) and "\n" not in str(caught.value)
+
+
 def test_a_property_chain_that_is_no_list_is_an_error_naming_the_file(tmp_path):
     path = tmp_path / "loop.ttl"
     path.write_text("@prefix ex: <http://example.org/w#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
@@ -740,3 +762,15 @@ def test_a_qualified_cardinality_of_one_or_more_is_an_implied_link_as_from_the_o
     assert not data.links
     assert sorted((s, r, o) for s, r, o, _ in data.implied_links) == [("ex:mesophyll", "ex:part_of", "ex:leaf"),
                                                                       ("ex:mesophyll", "ex:part_of", "ex:stem")]
+
+
+def test_the_search_for_a_faulty_turtle_line_keeps_rdflibs_warnings_off_stderr(tmp_path, caplog):
+    """An IRI with a space makes rdflib warn on every parse; the parses that look for the faulty
+    line keep those warnings as the first parse does (a script's stderr is the error line alone)."""
+    path = tmp_path / "space.ttl"
+    path.write_text("@prefix ex: <http://example.org/x/> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                    '<http://example.org/x/a thing> a rdfs:Class ; rdfs:label "a" .\n'
+                    'ex:b a rdfs:Class\n  rdfs:label "b" .\n')
+    with caplog.at_level("DEBUG"), pytest.raises(SourceError, match=r"space.ttl:5: not valid Turtle"):
+        load_source(path)
+    assert [record.getMessage() for record in caplog.records if record.name.startswith("rdflib")] == []

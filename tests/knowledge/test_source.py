@@ -148,6 +148,19 @@ def test_a_root_keeps_the_classes_that_the_axioms_put_under_it(tmp_path):
     assert sorted(load_source(tmp_path / "organs.ttl", root="T:1").concepts) == ["T:1", "T:2", "T:3", "T:5", "T:6", "T:8"]
 
 
+def test_a_cycle_in_an_rdf_file_is_named_at_the_first_line_naming_one_of_its_concepts(tmp_path):
+    """RDF gives no line per triple: the line is the first one that names a concept of the cycle
+    (was: the first line naming the concept the message happened to list first)."""
+    path = tmp_path / "cycle.ttl"
+    path.write_text("@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n@prefix : <https://schema.org/> .\n\n"
+                    ':Thing a rdfs:Class ; rdfs:label "Thing" ; rdfs:subClassOf :Shop .\n'
+                    ':Place a rdfs:Class ; rdfs:label "Place" ; rdfs:subClassOf :Thing .\n'
+                    ':Store a rdfs:Class ; rdfs:label "Store" ; rdfs:subClassOf :Place .\n'
+                    ':Shop a rdfs:Class ; rdfs:label "Shop" ; rdfs:subClassOf :Store .\n')
+    with pytest.raises(SourceError, match=r"cycle.ttl:4: cycle in the is_a relation: "):
+        load_source(path)
+
+
 def test_a_root_label_that_two_concepts_share_is_an_error_naming_both(tmp_path):
     path = tmp_path / "twice.obo"
     path.write_text(VEHICLES.read_text().replace("name: submarine", "name: aircraft"))
@@ -1290,3 +1303,82 @@ def test_two_preferred_labels_in_one_language_are_counted(tmp_path):
     assert list(graph["j:law"].lemmas[:2]) == ["attorney", "lawyer"]
     assert report.counts["several_labels"] == 1
     assert report.examples["several_labels"][0].endswith("j:law (2: attorney, lawyer)")
+
+
+def test_an_identifier_holding_a_control_character_is_an_error_at_its_line(tmp_path):
+    """A NUL inside an id (``id: VO:00<NUL>0006``) was read as another concept, every edge to the
+    real one dropped as undefined; now an error naming the id's line, in OBO and in a TSV pair."""
+    lines = VEHICLES.read_text(encoding="utf-8").split("\n")
+    number = next(i for i, line in enumerate(lines) if line == "id: VO:0000006")
+    lines[number] = "id: VO:00\x000006"
+    path = tmp_path / "nul.obo"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    with pytest.raises(SourceError, match=rf"nul.obo:{number + 1}: identifier 'VO:00\\x000006' holds a control "
+                                          r"character \(expected printable characters only"):
+        load_source(path)
+    table = tmp_path / "table"
+    shutil.copytree(ONTOLOGIES / "products_tsv", table)
+    rows = (table / "edges.tsv").read_text(encoding="utf-8").split("\n")
+    rows[2] = rows[2].replace("P:", "P:\x00", 1)
+    (table / "edges.tsv").write_text("\n".join(rows), encoding="utf-8")
+    with pytest.raises(SourceError, match=r"edges.tsv:3: identifier 'P:\\x00"):
+        load_source(table, format="tsv")
+
+
+def test_a_file_whose_suffix_says_nothing_is_read_by_how_its_text_starts(tmp_path):
+    """``vehicles.txt`` holding OBO, ``vehicles.data`` holding RDF/XML, ``kitchen.txt`` holding
+    Turtle: read as their text says (the formats table: "another suffix: by its text")."""
+    for fixture, name, expected in [("vehicles.obo", "vehicles.txt", "obo"), ("vehicles.owl", "vehicles.data", "owl"),
+                                    ("kitchen_skos.ttl", "kitchen.txt", "skos")]:
+        shutil.copy(ONTOLOGIES / fixture, tmp_path / name)
+        assert guess_format(tmp_path / name) == expected
+        assert load_source(tmp_path / name).concepts.keys() == load_source(ONTOLOGIES / fixture).concepts.keys()
+    (tmp_path / "notes.txt").write_text("Vehicles: cars, bicycles and boats.\n")
+    with pytest.raises(SourceError, match=r"notes.txt: cannot tell the format from the suffix .txt; give --format"):
+        guess_format(tmp_path / "notes.txt")
+
+
+def test_an_obo_file_with_old_mac_line_ends_is_read_and_one_without_frames_is_an_error(tmp_path):
+    text = VEHICLES.read_text(encoding="utf-8")
+    (tmp_path / "cr.obo").write_bytes(text.replace("\n", "\r").encode("utf-8"))
+    assert load_source(tmp_path / "cr.obo").concepts.keys() == load_source(VEHICLES).concepts.keys()
+    # Turtle read with --format obo, and an empty file: said so, not "no concepts left"
+    with pytest.raises(SourceError, match=r"kitchen_skos.ttl:1: no \[Term\] or \[Typedef\] frame \(expected an OBO file"):
+        load_source(ONTOLOGIES / "kitchen_skos.ttl", format="obo")
+    (tmp_path / "empty.obo").write_text("")
+    with pytest.raises(SourceError, match=r"empty.obo: an empty file \(expected an OBO file"):
+        load_source(tmp_path / "empty.obo")
+
+
+def test_a_json_ld_context_that_cannot_be_fetched_is_said_so(tmp_path, monkeypatch):
+    import urllib.error
+
+    import rdflib.parser
+
+    def offline(*args, **kwargs):
+        raise urllib.error.URLError("no network here")
+
+    monkeypatch.setattr(rdflib.parser, "_urlopen", offline)
+    path = tmp_path / "remote.jsonld"
+    path.write_text('{"@context": "http://example.org/context.jsonld", "@id": "x", "label": "a thing"}')
+    with pytest.raises(SourceError, match=r"remote.jsonld: not valid JSON-LD: its @context "
+                                          r"http://example.org/context.jsonld could not be fetched \(.*no network here"):
+        load_source(path)
+
+
+def test_a_logical_axiom_naming_a_concept_never_defined_is_counted_and_an_error_with_strict(tmp_path):
+    text = VEHICLES.read_text(encoding="utf-8")
+    stanza = "[Term]\nid: VO:0000040\nname: amphibious car\n"
+    defined = tmp_path / "genus.obo"
+    defined.write_text(text + "\n" + stanza + "intersection_of: VO:0000999\nintersection_of: part_of VO:0000006\n")
+    graph = load_source(defined)
+    report = graph.provenance["report"].to_json()
+    assert report["undefined_in_axiom"]["count"] == 1
+    line = (text + "\n[Term]\n").count("\n") + 1                    # the term's id line
+    with pytest.raises(SourceError, match=rf"genus.obo:{line}: a logical axiom of VO:0000040 and VO:0000999: "
+                                          r"VO:0000999 is never defined"):
+        load_source(defined, strict=True)
+    # an equivalence to another vocabulary's class: counted once (its two edges are one axiom), no error
+    equivalent = tmp_path / "equivalent.obo"
+    equivalent.write_text(text + "\n" + stanza + "is_a: VO:0000005\nequivalent_to: EXT:0000001\n")
+    assert load_source(equivalent, strict=True).provenance["report"].to_json()["undefined_in_axiom"]["count"] == 1
