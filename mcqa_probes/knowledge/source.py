@@ -497,9 +497,8 @@ def load_source(
             axioms.setdefault(tuple(sorted((a, b))), line)
     for (first, second), line in sorted(axioms.items()):
         for missing in [concept for concept in (first, second) if never_defined(concept)]:
-            if not line and (strict or report.counts.get("undefined_in_axiom", 0) < report.keep):
-                line = first_naming(missing)
             if strict and ((first, second) in hierarchy or (second, first) in hierarchy):
+                line = line or first_naming(missing)        # RDF: looked up for an error only (a search of the file)
                 raise SourceError(file_of(line, where) or where, f"a logical axiom of {first} and {second}: {missing} "
                                   "is never defined (expected a concept of the source; without --strict such "
                                   "axioms are left out and counted)", line)

@@ -15,7 +15,10 @@ reads as ``Pro keyboard``) is a :class:`~mcqa_probes.knowledge.ontology.SourceEr
 concept whose ``deprecated`` / ``obsolete`` column is ``true`` (``1``, ``yes``, ``x``, a spreadsheet's
 TRUE in its language: ``WAHR``, ``VRAI``) is skipped, a value that is neither true nor false an
 error at its row; any other extra column is
-ignored; empty cells past the header's end (a spreadsheet's export) are ignored.
+ignored; empty cells past the header's end (a spreadsheet's export) are ignored, and a row that
+leaves out the empty cells of optional columns at its end is read as if it had them. A header names
+a column in any case, with a remark in parentheses after it (``Synonyms (pipe-separated)``), and
+``Name`` / ``Synonym`` stand for ``label`` / ``synonyms``.
 """
 import csv
 import io
@@ -79,7 +82,7 @@ def _rows(path: Path, columns: Tuple[str, ...]):
             header = next(reader, None)
             if header is None:
                 raise SourceError(str(path), f"empty file (expected a header {', '.join(columns)})", 1)
-            names = [h.strip().lower() for h in header]
+            names = _column_names(header, columns)
             while names and not names[-1]:       # a spreadsheet's empty last header cells
                 names.pop()
             missing = [column for column in columns if column not in names]
@@ -103,6 +106,8 @@ def _rows(path: Path, columns: Tuple[str, ...]):
                     _check_cells_across_lines(path, row, start, ended, reader.dialect, len(names), where[0], row_lines)
                 while len(row) > len(names) and not row[-1].strip():     # Excel's trailing empty cells
                     row = row[:-1]
+                if max(where) < len(row) < len(names):      # an export that leaves out empty cells at the end:
+                    row = row + [""] * (len(names) - len(row))      # only optional columns are missing
                 if len(row) != len(names):
                     comment = " (a comment line? a table has none)" if row[0].lstrip().startswith("#") else ""
                     raise SourceError(str(path), f"{len(row)} column{'s' if len(row) != 1 else ''}, expected "
@@ -113,6 +118,19 @@ def _rows(path: Path, columns: Tuple[str, ...]):
             raise SourceError(str(path), f"not a valid table ({error})", reader.line_num) from None
         except UnicodeDecodeError:
             raise not_utf8(str(path), "a UTF-8 table (save it as 'UTF-8' from the spreadsheet)") from None
+
+
+#: other names of the required columns, as spreadsheets head them
+_COLUMN_ALIASES = {"name": "label", "synonym": "synonyms"}
+
+
+def _column_names(header: List[str], columns: Tuple[str, ...]) -> List[str]:
+    """The header's column names as the reader knows them: any case, spaces around, a remark in
+    parentheses after the name (``Synonyms (pipe-separated)``), ``Name`` for ``label`` and ``Synonym``
+    for ``synonyms`` where the table has no column of that name itself."""
+    names = [re.sub(r"\s*\([^)]*\)$", "", cell.strip()).strip().lower() for cell in header]
+    return [_COLUMN_ALIASES[name] if (name in _COLUMN_ALIASES and _COLUMN_ALIASES[name] in columns
+                                      and _COLUMN_ALIASES[name] not in names) else name for name in names]
 
 
 #: what a row's key cell holds: an identifier (``P:2``, ``AN:0000011``, ``c_1234``, ``TR-001``), not a

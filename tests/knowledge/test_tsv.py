@@ -84,7 +84,7 @@ def test_csv_files_with_semicolons_as_spreadsheets_write_them_are_read_alike(tmp
 @pytest.mark.parametrize("name, old, new, line, what", [
     ("concepts.tsv", "P:6\tstool\t\tA seat without a back or arms.", "P:6\tstool\tA seat without a back or arms.", 7,
      "3 columns, expected 4"),
-    ("concepts.tsv", "id\tlabel\tsynonyms\tdefinition", "id\tname\tsynonyms\tdefinition", 1, "header is"),
+    ("concepts.tsv", "id\tlabel\tsynonyms\tdefinition", "id\tterm\tsynonyms\tdefinition", 1, "header is"),
     ("edges.tsv", "P:9\tis_a\tP:7", "P:9\tis_a", 9, "2 columns, expected 3"),
     ("concepts.tsv", "P:4\tchair", "P:3\tchair", 5, "P:3 is defined twice"),
     ("concepts.tsv", "P:6\tstool", "# checked by ann\nP:6\tstool", 7,
@@ -225,3 +225,26 @@ def test_compressed_tables_are_read_as_the_tables_inside(tmp_path):
                                                            .replace(b"couch", b"c\xf6uch")))
     with pytest.raises(SourceError, match=r"concepts\.tsv\.gz:\d+: not UTF-8"):
         read(folder)
+
+
+def test_headers_as_spreadsheets_write_them_and_rows_without_their_empty_optional_cells_are_read(tmp_path):
+    """``Name`` for label, ``Synonym`` for synonyms, a remark in parentheses after a name (was: each
+    an error "expected the columns ..."); a row that leaves out the empty cells of optional columns
+    at its end (an export that trims them) is read as if it had them; a row missing a required
+    column is still an error at its line."""
+    folder = tmp_path / "products"
+    shutil.copytree(PRODUCTS, folder)
+    rows = (folder / "concepts.tsv").read_text().splitlines()
+    rows[0] = " ID \tName\tSynonym (pipe-separated)\tDefinition (one sentence)\tDeprecated"
+    rows[1:] = [row + ("\tfalse" if number % 2 else "") for number, row in enumerate(rows[1:])]
+    (folder / "concepts.tsv").write_text("\n".join(rows) + "\n")
+    assert read(folder).concepts == read(PRODUCTS).concepts
+    rows[3] = "\t".join(rows[3].split("\t")[:2])                # P:3 seating: no synonyms, no definition
+    (folder / "concepts.tsv").write_text("\n".join(rows) + "\n")
+    with pytest.raises(SourceError, match=r"concepts.tsv:4: 2 columns, expected 5 \(id, label, synonyms, definition, "
+                                          r"deprecated\)"):
+        read(folder)
+    # a table with both a label and a name column keeps label; name is an extra column
+    (folder / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\tname\nA\tthing\t\tA thing.\tThing\n")
+    (folder / "edges.tsv").write_text("child\trelation\tparent\n")
+    assert read(folder).concepts["A"].label == "thing"
