@@ -30,6 +30,7 @@ or, when the source says nothing, from :data:`TRANSITIVE_BY_NAME` (however a tab
 ``Part of``, ``partOf``).
 """
 import graphlib
+import itertools
 import re
 import unicodedata
 from pathlib import Path
@@ -492,7 +493,7 @@ def load_source(
     hierarchy = {(defined, missing) for defined, genus, _, _ in data.definitions for missing in genus}
     hierarchy |= {(member, union) for union, members in data.unions.items() for member in members}
     axioms: Dict[Tuple[str, str], Optional[int]] = {}       # equivalent_to's two edges are one axiom
-    for a, b, line in [*data.implied_parents, *((a, o, line) for a, _, o, line in data.implied_links)]:
+    for a, b, line in itertools.chain(data.implied_parents, ((a, o, line) for a, _, o, line in data.implied_links)):
         if never_defined(a) or never_defined(b):
             axioms.setdefault(tuple(sorted((a, b))), line)
     for (first, second), line in sorted(axioms.items()):
@@ -805,16 +806,17 @@ def _name_key(name: str) -> str:
 
 def _refuse_control_in_ids(data: SourceData) -> None:
     """An identifier holding a control character (a NUL in ``id: VO:00\\x0006``) is an error at its
-    line: read as written it would be a concept of its own, and every edge to the real one undefined."""
-    named = [(concept_id, raw.line, _file_of(raw, data)) for concept_id, raw in data.concepts.items()]
-    named += [(identifier, line, file_of(line, data.path)) for child, parent, line in data.parents
-              for identifier in (child, parent)]
-    named += [(identifier, line, file_of(line, data.path)) for subject, _, obj, line in data.links
-              for identifier in (subject, obj)]
+    line: read as written it would be a concept of its own, and every edge to the real one undefined.
+    (A generator over the ids: a source of 500,000 concepts makes no list of them.)"""
+    named = itertools.chain(
+        ((concept_id, raw.line, _file_of(raw, data)) for concept_id, raw in data.concepts.items()),
+        ((identifier, line, None) for child, parent, line in data.parents for identifier in (child, parent)),
+        ((identifier, line, None) for subject, _, obj, line in data.links for identifier in (subject, obj)))
     for identifier, line, path in named:
         if _CONTROL.search(identifier):
-            raise SourceError(path or data.path, f"identifier {identifier!r} holds a control character (expected "
-                                                 "printable characters only, e.g. PREFIX:LOCAL)", line)
+            raise SourceError(path or file_of(line, data.path) or data.path,
+                              f"identifier {identifier!r} holds a control character (expected printable "
+                              "characters only, e.g. PREFIX:LOCAL)", line)
 
 
 def _file_of(raw, data: SourceData) -> Optional[str]:
