@@ -87,12 +87,21 @@ def forget_manifest(out: Path) -> None:
 def check_out(out: Union[str, Path], probes: Sequence[str] = ()) -> None:
     """Refuse, before any work, an ``out`` (or a probe folder in it) that is a file, not a folder."""
     out = Path(out)
+    above = next((folder for folder in out.parents if folder.exists() or folder.is_symlink()), None)
+    if above is not None and not out.exists() and not above.is_dir():
+        raise ValueError(f"{out}: {above} is a file, not a folder (expected a folder in which to make {out.name})")
     for path in [out, *(out / probe for probe in probes)]:
+        if path.is_symlink() and not path.exists():
+            raise ValueError(f"{path}: a link to {os.readlink(path)}, which does not exist (expected a folder "
+                             "for the probe files)")
         if path.exists() and not path.is_dir():
             raise ValueError(f"{path}: a file, not a folder (expected a folder for the probe files"
                              + (")" if path == out else ", or nothing of that name: remove or rename the file)"))
         if path == out and not out.exists():
             break
+    for name in LAST_WRITTEN:
+        if (out / name).is_dir():
+            raise ValueError(f"{out / name}: a folder (expected the build's {name}, or nothing of that name)")
 
 
 def stale_probe_dirs(out: Union[str, Path], probes: Sequence[str]) -> List[Path]:
@@ -153,7 +162,12 @@ def _start_child(function, probes, results):
             function(probes)
             sender.send(("ok", results))
         except BaseException as error:  # reported by the parent
-
+            if isinstance(error, (ValueError, OSError)):    # bad input (a folder it cannot write in): raised
+                try:                                        # there as here, one error line
+                    sender.send(("input", error))
+                    return
+                except Exception:       # noqa: BLE001 - an error that does not pickle: told as text
+                    pass
             sender.send(("error", f"{type(error).__name__}: {error}\n{traceback.format_exc()}"))
         finally:
             sender.close()
@@ -213,6 +227,8 @@ def _join_child(child, results) -> None:
         process.join()
         raise RuntimeError(f"the build worker died (exit code {process.exitcode})") from None
     process.join()
+    if status == "input":
+        raise payload
     if status != "ok":
         raise RuntimeError(f"the build worker failed: {payload}")
     for mine, theirs in zip(results, payload):

@@ -44,6 +44,8 @@ from mcqa_probes.knowledge.ontology import (
     obsolete_synonym_type, ontology_name, own_name, respelling_synonym_type, source_bytes, without_own_name,
 )
 
+#: ``synonymtypedef: acronym`` (its quoted description left out; OBO 1.4 asks for one)
+_BARE_SYNONYM_TYPE = re.compile(r'^synonymtypedef:\s*([^\s"!]+)\s*(?:!.*)?$')
 #: OBO 1.0's synonym tags, each with its scope (OBO 1.2 writes ``synonym: "text" EXACT []``)
 OLD_SYNONYM_TAGS = {"exact_synonym": "EXACT", "related_synonym": "RELATED", "narrow_synonym": "NARROW",
                     "broad_synonym": "BROAD"}
@@ -149,6 +151,12 @@ class _Repairer:
                 raise SourceError(self.path, f"{tag} clause without a colon (expected {EXPECTED[tag]})", number)
             raise SourceError(self.path, f"not an OBO clause ('tag: value' expected, found {line.strip()[:60]!r})", number)
         if tag in USED_CLAUSES:
+            bare = _BARE_SYNONYM_TYPE.match(line)
+            if bare and index not in self.repaired:     # a synonym type without its description: its id tells
+                self.lines[index] = f'synonymtypedef: {bare.group(1)} ""'
+                self.repaired.add(index)
+                self.report.add("repaired_clause", self.path, number, "synonymtypedef without its description: read by its id")
+                return
             if tag in ("def", "synonym") and index not in self.repaired:
                 head = _QUOTED_HEAD.match(line)
                 if head:
@@ -194,7 +202,9 @@ def _read_lines(path: str, report: SourceReport) -> List[str]:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise not_utf8(path, "a UTF-8 OBO file") from None
-    text = text.replace("\r\n", "\n").replace("\r", "\n")         # Windows' line ends, and old Macs'
+    # Windows' line ends; an old Mac's (CR alone) where the file has no other (a stray CR in a
+    # name is no line end)
+    text = text.replace("\r\n", "\n") if "\n" in text else text.replace("\r", "\n")
     lines = text.split("\n")
     if not any(line.startswith(("[Term]", "[Typedef]", "[Instance]")) for line in lines):
         raise SourceError(path, ("an empty file" if not text.strip() else "no [Term] or [Typedef] frame")

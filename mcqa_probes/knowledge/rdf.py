@@ -201,15 +201,13 @@ def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = No
         if encoding_error is not None:
             raise encoding_error from None
         if used == "json-ld" and ("urlopen error" in str(error) or type(error).__name__ in ("URLError", "HTTPError")):
-            remote = re.search(r'"@context"\s*:\s*"([^"]+)"', source_text(path, errors="replace"))
+            remote = re.search(r'"@context"\s*:\s*\[?\s*"([^"]+)"', source_text(path, errors="replace"))
             raise SourceError(path, f"not valid JSON-LD: its @context {remote.group(1) if remote else ''} could not "
                                     f"be fetched ({_reason(error)}); expected a context written in the file, or a "
                                     "machine that can reach its URL") from None
         with _rdflib_log():         # the parses that look for the line warn as the first one did
-            line = _turtle_line(path) if used in ("turtle", "n3") else None
-            reason = _reason(error)
-            if line is not None and line < 0:       # a string in triple quotes that is never closed
-                line, reason = -line, 'a string in triple quotes opens here and is never closed (expected a closing """)'
+            line, reason = _turtle_line(path) if used in ("turtle", "n3") else (None, None)
+            reason = reason or _reason(error)
             # else the line of the text around the fault, then rdflib's own count (it drifts on large Turtle files)
             line = line or _line_of_context(error, path) or _error_line(error)
         raise SourceError(path, f"not valid {SYNTAX_NAMES.get(used, used)}: {reason}", line) from None
@@ -254,7 +252,7 @@ TURTLE_SEARCH_BYTES = 50_000_000
 _DIRECTIVE = re.compile(r"^\s*(@prefix|@base|PREFIX|BASE)\b", re.IGNORECASE)
 
 
-def _turtle_line(path: str) -> Optional[int]:
+def _turtle_line(path: str) -> Tuple[Optional[int], Optional[str]]:
     """The line of a Turtle file's first faulty statement: rdflib's own line count (and the text it
     shows around the fault) drift by up to thousands of lines in a large file. The file is cut at
     statement ends (a line ending in ``.`` followed by a line that is not indented) into blocks that
@@ -262,21 +260,22 @@ def _turtle_line(path: str) -> Optional[int]:
     file in all); in the first block that fails, the faulty statement is found by bisection and
     parsed alone, where rdflib counts right. A "statement" that parses once it runs on to a later
     end was cut inside a string over several lines, and the search goes on after it; the head of the
-    file before the statement found must parse (else None, and rdflib's line is given). A string in
-    triple quotes that is never closed gives the line where it opens, negated."""
+    file before the statement found must parse (else None, and rdflib's line is given). Returns
+    ``(line, reason)``: the reason is said here only for a string in triple quotes that is never
+    closed (the line where it opens), else None (rdflib's)."""
     import rdflib  # lazy: RDF support is needed only for RDF sources
 
     try:
         if not is_compressed(path) and Path(path).stat().st_size > TURTLE_SEARCH_BYTES:
-            return None             # a large file is not read again only to find the line
+            return None, None       # a large file is not read again only to find the line
         text = source_text(path)
         if len(text) > TURTLE_SEARCH_BYTES:
-            return None
+            return None, None
         # a byte order mark before the first declaration, and Windows line ends (a line of "\r" only
         # is no indentation): as without them, every line keeping its number
         lines = text.removeprefix("\ufeff").replace("\r\n", "\n").split("\n")
     except (OSError, UnicodeDecodeError):
-        return None
+        return None, None
     directives = [i for i, line in enumerate(lines) if _DIRECTIVE.match(line)]
 
     def text(first: int, last: int) -> Tuple[str, int]:
@@ -293,9 +292,9 @@ def _turtle_line(path: str) -> Optional[int]:
             return error
         return None
 
-    inside, opened = _inside_long_strings(lines)
-    if opened is not None:
-        return -(opened + 1)            # a string in triple quotes never closed: where it opens
+    inside, (opened, quote) = _inside_long_strings(lines)
+    if opened is not None:              # a string in triple quotes never closed: where it opens
+        return opened + 1, f"a string in triple quotes opens here and is never closed (expected a closing {quote})"
     ends = [i for i, line in enumerate(lines) if line.rstrip().endswith(".") and not inside[i]
             and (i + 1 < len(lines) and not lines[i + 1][:1].isspace())] + [len(lines) - 1]
     block, start = 256, 0
@@ -320,30 +319,30 @@ def _turtle_line(path: str) -> Optional[int]:
             start = later + 1
             continue
         if head and error_of("\n".join(lines[:head])) is not None:
-            return None                     # the file before it does not parse: the cuts misled the search
+            return None, None               # the file before it does not parse: the cuts misled the search
         chunk, header = text(head, ends[high])
         error = error_of(chunk)
         if error is None:
-            return None
+            return None, None
         # the text around the fault (exact in a small input), else rdflib's count (one line too many
         # per continued object list before the fault)
         found = _line_in_text(error, chunk) or _error_line(error)
         if found and found > header:
-            return head + found - header
+            return head + found - header, None
         # no line given (the file ends inside the statement): the statement's first line
         return next((i + 1 for i in range(head, len(lines))
-                     if lines[i].strip() and not lines[i].lstrip().startswith("#")), head + 1)
-    return None
+                     if lines[i].strip() and not lines[i].lstrip().startswith("#")), head + 1), None
+    return None, None
 
 
 #: what a Turtle line holds that can hide a ``.`` or a quote: an IRI, a comment, a string
 _TURTLE_TOKEN = re.compile(r'"""|\'\'\'|<[^<>"{}|^`\\\s]*>|#|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'')
 
 
-def _inside_long_strings(lines: List[str]) -> Tuple[List[bool], Optional[int]]:
+def _inside_long_strings(lines: List[str]) -> Tuple[List[bool], Tuple[Optional[int], Optional[str]]]:
     """Per line, whether its end is inside a string in triple quotes (a line there ending in ``.``
-    ends no statement); and the index of the line where such a string opens and is never closed
-    (None when every one is)."""
+    ends no statement); and the index of the line where such a string opens and is never closed,
+    with its quotes (None, None when every one is)."""
     inside: List[bool] = []
     quote, opened = None, None
     for number, line in enumerate(lines):
@@ -362,7 +361,7 @@ def _inside_long_strings(lines: List[str]) -> Tuple[List[bool], Optional[int]]:
                 quote, opened = token.group(), number
             position = token.end()
         inside.append(quote is not None)
-    return inside, (opened if quote is not None else None)
+    return inside, ((opened, quote) if quote is not None else (None, None))
 
 
 def _line_of_context(error: Exception, path: str) -> Optional[int]:

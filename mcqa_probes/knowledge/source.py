@@ -45,7 +45,7 @@ from mcqa_probes.knowledge.identifiers import expand, is_iri, local_name, normal
 from mcqa_probes.knowledge.obo import read_obo
 from mcqa_probes.knowledge.ontology import (
     COMPRESSIONS, SYNTAX_BY_SUFFIX, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, file_of, inner_suffix,
-    source_head,
+    source_head, source_text,
 )
 from mcqa_probes.knowledge.rdf import line_naming, read_rdf
 from mcqa_probes.knowledge.text import camel_case_source, clean_definition, letters, readable_label
@@ -94,13 +94,15 @@ _DECLARES_CLASS = [_declares("owl:Class", "http://www.w3.org/2002/07/owl#Class")
 _USES_SKOS = re.compile(r"(?:skos:|2004/02/skos/core#)(?:prefLabel|broader|narrower)\b")
 
 
+#: the W3C vocabularies' own terms (owl:Thing, xsd:string): no concept of a source, never "undefined"
+_W3C_PREFIXES = ("owl:", "rdf:", "rdfs:", "xsd:")
 #: archives of several files, which are not opened
 _ARCHIVES = (".tar", ".tgz", ".7z", ".rar")
 #: the first lines of an OBO file, and of RDF in a text syntax (Turtle, N-Triples, RDF/XML, JSON-LD,
 #: the OWL syntaxes), for a file whose suffix says nothing (``ontology.txt``)
-_LOOKS_OBO = re.compile(r"\A\ufeff?\s*(?:format-version:|\[Term\]|\[Typedef\])")
+_LOOKS_OBO = re.compile(r"\A\ufeff?\s*(?:![^\n]*\n\s*)*(?:format-version:|data-version:|ontology:|\[Term\]|\[Typedef\])")
 _LOOKS_RDF = re.compile(r"\A\ufeff?\s*(?:(?:#[^\n]*\n\s*)*(?:@prefix|@base|PREFIX\s|BASE\s|<http[^>]*>\s+<)|<\?xml|"
-                        r"<rdf:RDF|<Ontology|[{\[]\s*\"@|\{\s*\"@context|Prefix\(|Ontology\(|Prefix:|Ontology:)",
+                        r"<!--|<rdf:RDF|<Ontology|[{\[]\s*\"@|\{\s*\"@context|Prefix\(|Ontology\(|Prefix:|Ontology:)",
                         re.IGNORECASE)
 
 
@@ -485,7 +487,10 @@ def load_source(
         return lifted(target) if target in data.concepts or target in data.obsolete else []
 
     def never_defined(concept: str) -> bool:
-        return concept not in concepts and concept not in data.concepts and concept not in data.obsolete
+        """Not a concept of the source, nor one of OWL's, RDF's or XML Schema's own (owl:Thing,
+        owl:Nothing, xsd:string as a data restriction's filler)."""
+        return (concept not in concepts and concept not in data.concepts and concept not in data.obsolete
+                and not concept.startswith(_W3C_PREFIXES))
 
     # a logical axiom naming a concept never defined (intersection_of, union_of, equivalent_to, a
     # some-restriction's filler, a range, a domain) is left out and counted; with --strict, the
@@ -810,13 +815,24 @@ def _refuse_control_in_ids(data: SourceData) -> None:
     (A generator over the ids: a source of 500,000 concepts makes no list of them.)"""
     named = itertools.chain(
         ((concept_id, raw.line, _file_of(raw, data)) for concept_id, raw in data.concepts.items()),
-        ((identifier, line, None) for child, parent, line in data.parents for identifier in (child, parent)),
-        ((identifier, line, None) for subject, _, obj, line in data.links for identifier in (subject, obj)))
+        ((identifier, line, None) for edges in (data.parents, data.implied_parents)
+         for child, parent, line in edges for identifier in (child, parent)),
+        ((identifier, line, None) for links in (data.links, data.implied_links)
+         for subject, relation, obj, line in links for identifier in (subject, relation, obj)))
     for identifier, line, path in named:
         if _CONTROL.search(identifier):
-            raise SourceError(path or file_of(line, data.path) or data.path,
-                              f"identifier {identifier!r} holds a control character (expected printable "
-                              "characters only, e.g. PREFIX:LOCAL)", line)
+            path = path or file_of(line, data.path) or data.path
+            # the line that holds it, at or after the line given (a term's id line for its clauses;
+            # none from RDF): the error's one search of the file
+            try:
+                lines = source_text(path, errors="replace").split("\n") if Path(path).is_file() else []
+            except OSError:
+                lines = []
+            local = identifier.split(":", 1)[-1]
+            line = next((number for number in range((line or 1), len(lines) + 1)
+                         if local in lines[number - 1]), line)
+            raise SourceError(path, f"identifier {identifier!r} holds a control character (expected printable "
+                                    "characters only, e.g. PREFIX:LOCAL)", line)
 
 
 def _file_of(raw, data: SourceData) -> Optional[str]:

@@ -307,7 +307,7 @@ _IRREGULAR_NUMBERS = (("foot", "feet"), ("tooth", "teeth"), ("ma", "mata"), ("en
 
 
 @functools.lru_cache(maxsize=200_000)
-def _last_word_endings(word: str, irregular: bool) -> Tuple[str, Tuple[str, ...]]:
+def _last_word_endings(word: str, irregular: bool, english: bool = False) -> Tuple[str, Tuple[str, ...]]:
     """``(stem, endings)``: the forms of a name's last word that its pattern matches, ``stem`` followed
     by any of ``endings`` (longest first; the word as written is one): a consonant + ``y`` also as
     ``-ies``, and with ``irregular`` (English, a name of five letters or more) a word of four letters
@@ -315,6 +315,8 @@ def _last_word_endings(word: str, irregular: bool) -> Tuple[str, Tuple[str, ...]
     ``iae``/``ion``/``ium``/``ia``: a form that is no word costs nothing)."""
     if _ies_plural(word):
         return word[:-1], ("ies", "y")
+    if english and not irregular and len(word) == 4 and word.endswith("f") and word.isalpha():
+        return word[:-1], ("ves", "f")          # leaf, leaves; wolf, half, calf, loaf (not cafe, caves)
     others = []
     if irregular and len(word) >= 4:
         # a regular plural also in the singular (*Seats* names the seat of "A seat for one person"), as
@@ -340,7 +342,7 @@ def _last_word_endings(word: str, irregular: bool) -> Tuple[str, Tuple[str, ...]
 def _variant_endings(name: str, english: bool) -> Tuple[str, Tuple[str, ...]]:
     """:func:`_last_word_endings` of a name variant's last word, with its other number's Latin, Greek
     or Germanic forms where :func:`name_key` folds them (English, five letters or more)."""
-    return _last_word_endings(name.split(" ")[-1], english and len(_squashed(name)) >= 5)
+    return _last_word_endings(name.split(" ")[-1], english and len(_squashed(name)) >= 5, english)
 
 
 def _ies_plural(word: str) -> bool:
@@ -420,13 +422,12 @@ _TOKEN = re.compile(r"\w+")
 _BETWEEN_WORDS = re.compile(r"[ _-]*")
 
 
-def _same_stem(a: str, b: str, shortest: int = 4) -> bool:
-    """Two forms of one word: equal, and long enough to say so (``shortest``: a stem of three
-    letters is shared by unrelated words: Spanish *casa*, *casado*), or one the other with its last
-    consonant doubled (Dutch *brug*, *brugg*en), or, long, the same but for Dutch's s/z or f/v
-    (*clubhuis*, *clubhuiz*en)."""
+def _same_stem(a: str, b: str) -> bool:
+    """Two forms of one word: equal, and long enough to say so (a stem of three letters is shared by
+    unrelated words: Spanish *casa*, *casado*), or one the other with its last consonant doubled
+    (Dutch *brug*, *brugg*en), or, long, the same but for Dutch's s/z or f/v (*clubhuis*, *clubhuiz*en)."""
     if a == b:
-        return len(a) >= shortest
+        return len(a) >= 4
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
     if len(short) >= 3 and long_ == short + short[-1] and short[-1] not in "aeiouy":
         return True
@@ -439,12 +440,22 @@ def _forms(word: str, stem) -> Tuple[str, ...]:
     return (word,) if not word.isalpha() else (word, stem(word))
 
 
-def _same_word(a: Tuple[str, ...], b: Tuple[str, ...], shortest: int = 4) -> bool:
+def _same_word(a: Tuple[str, ...], b: Tuple[str, ...]) -> bool:
     """Two words (as written, stemmed) are one word inflected: :func:`_same_stem` on any pair of forms;
     a word with a digit only as written, whatever its length."""
     if len(a) == 1 or len(b) == 1:
         return a[0] == b[0]
-    return any(_same_stem(x, y, shortest) for x in a for y in b)
+    return any(_same_stem(x, y) for x in a for y in b)
+
+
+def _same_ending_apart(a: Tuple[str, ...], b: Tuple[str, ...]) -> bool:
+    """Two words (as written, stemmed) with one stem of three letters, one written the other with an
+    ending (*innere*, *inneren*: *inn*), neither shorter than four letters: in a name of several
+    words whose other words match (not Spanish *caso* / *casa*, French *mer* / *mère*)."""
+    if len(a) == 1 or len(b) == 1 or a[1] != b[1] or len(a[1]) < 3:
+        return False
+    short, long_ = sorted((a[0], b[0]), key=len)
+    return len(short) >= 4 and long_.startswith(short)
 
 
 def inflected_spans(text: str, names: Sequence[str], stem) -> list:
@@ -464,7 +475,8 @@ def inflected_spans(text: str, names: Sequence[str], stem) -> list:
         for words in wanted:
             count = len(words)
             if index + count <= len(tokens) and all(
-                    _same_word(tokens[index + k][2], words[k], 3 if count > 1 else 4) for k in range(count)) and (
+                    _same_word(tokens[index + k][2], words[k]) or (count > 1 and _same_ending_apart(
+                        tokens[index + k][2], words[k])) for k in range(count)) and (
                     count == 1 or any(_same_word(tokens[index + k][2], words[k]) for k in range(count))) and all(
                     _BETWEEN_WORDS.fullmatch(text, tokens[index + k][1], tokens[index + k + 1][0])
                     for k in range(count - 1)):

@@ -85,6 +85,15 @@ def _rows(path: Path, columns: Tuple[str, ...]):
             names = _column_names(header, columns)
             while names and not names[-1]:       # a spreadsheet's empty last header cells
                 names.pop()
+            twice = sorted({name for name in columns if names.count(name) > 1})
+            if twice:
+                raise SourceError(str(path), f"header is {', '.join(header)!s}: {twice[0]} is named by "
+                                             f"{names.count(twice[0])} columns (expected one column of each name)", 1)
+            separated = next((cell for cell, name in zip(header, names) if name == "synonyms"
+                              and re.search(r"\((?=[^)]*(?:comma|semicolon|[,;]\s*-?\s*separated))", cell, re.I)), None)
+            if separated:
+                raise SourceError(str(path), f"the header says {separated.strip()!r} (expected synonyms separated "
+                                             "by | in one cell)", 1)
             missing = [column for column in columns if column not in names]
             if missing:
                 raise SourceError(str(path), f"header is {', '.join(header)!s}; expected the columns "

@@ -118,18 +118,25 @@ def test_two_workers_write_the_same_files(tmp_path):
     assert "generate_definitions" in double["timings"] and "generate_hypernymy" in double["timings"]
 
 
-def test_worker_failure_is_reported(tmp_path, monkeypatch):
+@pytest.mark.parametrize("error, raised, message", [
+    # bad input (a ValueError, an OSError): raised as it is, as with one worker (one error line)
+    (ValueError("synonymy exploded"), ValueError, "^synonymy exploded$"),
+    (OSError(28, "No space left on device", "x/synonymy/train.jsonl"), OSError, "No space left on device"),
+    # a bug: said to come from the worker, with its traceback
+    (ZeroDivisionError("synonymy exploded"), RuntimeError, "build worker failed: ZeroDivisionError: synonymy exploded"),
+])
+def test_worker_failure_is_reported(tmp_path, monkeypatch, error, raised, message):
     from mcqa_probes.builders import wordnetqa
 
     original = wordnetqa.WordNetQABuilder.build
 
     def failing(self, probe, rng):
         if probe == "synonymy":
-            raise ValueError("synonymy exploded")
+            raise error
         return original(self, probe, rng)
 
     monkeypatch.setattr(wordnetqa.WordNetQABuilder, "build", failing)
-    with pytest.raises(RuntimeError, match="build worker failed: ValueError: synonymy exploded"):
+    with pytest.raises(raised, match=message):
         run(tmp_path / "x", workers=2)
 
 
@@ -188,10 +195,10 @@ def test_build_from_queue_reports_a_failing_worker():
     def build_one(probe):
         if os.getpid() != parent:
             child_started.set()
-            raise ValueError(f"{probe} exploded")
+            raise KeyError(f"{probe} exploded")
         child_started.wait(60)          # the parent holds its first probe until the child has one
 
-    with pytest.raises(RuntimeError, match="build worker failed: ValueError: p. exploded"):
+    with pytest.raises(RuntimeError, match="build worker failed: KeyError: 'p. exploded'"):
         build_from_queue(build_one, ["p0", "p1", "p2", "p3"], ({},), workers=2)
 
 

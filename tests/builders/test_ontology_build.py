@@ -62,10 +62,12 @@ def test_two_workers_write_the_same_files_as_one(tmp_path):
     assert all((tmp_path / "one" / f).read_bytes() == (tmp_path / "two" / f).read_bytes() for f in files)
 
 
-def test_a_build_that_stops_midway_leaves_no_manifest_of_other_files(tmp_path, monkeypatch):
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_build_that_stops_midway_leaves_no_manifest_of_other_files(tmp_path, monkeypatch, workers):
     """A rebuild into an earlier build's folder that fails while writing (a full disk, a folder it
     may not write in) leaves the files it wrote whole and no manifest: never the earlier build's
-    manifest beside files it does not describe."""
+    manifest beside files it does not describe. With two workers the error is the same OSError
+    (was: "the build worker failed", reported as an internal error)."""
     import mcqa_probes.builders.build as build_module
 
     build(ONTOLOGIES / "vehicles.obo", tmp_path, ["part_of"], workers=1)
@@ -81,7 +83,7 @@ def test_a_build_that_stops_midway_leaves_no_manifest_of_other_files(tmp_path, m
 
     monkeypatch.setattr(build_module, "write_questions", fail_on_the_second_probe)
     with pytest.raises(OSError, match="No space left"):
-        build(ONTOLOGIES / "vehicles.obo", tmp_path, ["part_of"], workers=1, seed=7)
+        build(ONTOLOGIES / "vehicles.obo", tmp_path, ["part_of"], workers=workers, seed=7)
     assert not (tmp_path / "manifest.json").exists() and not (tmp_path / "stats.json").exists()
 
 
@@ -95,6 +97,15 @@ def test_an_out_folder_or_probe_folder_that_is_a_file_is_refused_before_anything
     (tmp_path / "file").write_text("")
     with pytest.raises(ValueError, match=r"file: a file, not a folder \(expected a folder for the probe files\)"):
         build(ONTOLOGIES / "vehicles.obo", tmp_path / "file", workers=1)
+    with pytest.raises(ValueError, match=r"file/sub: .*file is a file, not a folder \(expected a folder in which"):
+        build(ONTOLOGIES / "vehicles.obo", tmp_path / "file" / "sub", workers=1)
+    (tmp_path / "links").mkdir()
+    (tmp_path / "links" / "hypernymy").symlink_to(tmp_path / "nowhere")
+    with pytest.raises(ValueError, match=r"links/hypernymy: a link to .*nowhere, which does not exist"):
+        build(ONTOLOGIES / "vehicles.obo", tmp_path / "links", workers=1)
+    (tmp_path / "odd" / "manifest.json").mkdir(parents=True)
+    with pytest.raises(ValueError, match=r"odd/manifest.json: a folder \(expected the build's manifest.json"):
+        build(ONTOLOGIES / "vehicles.obo", tmp_path / "odd", workers=2)
 
 
 def test_the_manifest_names_the_source_and_the_stats_hold_each_probes_validity_summary(tmp_path):

@@ -335,3 +335,16 @@ def test_a_used_clause_that_breaks_the_rules_is_an_error_at_that_clauses_line(tm
     line = path.read_text().splitlines().index(faulty) + 1
     with pytest.raises(SourceError, match=rf"ex.obo:{line}: {re.escape(message)}"):
         read_obo(str(path), Vocabulary(), SourceReport())
+
+
+def test_a_synonym_type_without_its_description_is_read_by_its_id_and_counted(tmp_path):
+    """``synonymtypedef: obsolete_name`` (OBO 1.4 asks for a quoted description after the id): its id
+    still tells an obsolete synonym type, so *velocipede* is not asked as another name; counted."""
+    path = tmp_path / "types.obo"
+    path.write_text('format-version: 1.2\nsynonymtypedef: obsolete_name\nontology: t\n\n[Term]\nid: T:1\nname: thing\n\n'
+                    '[Term]\nid: T:2\nname: bicycle\nsynonym: "velocipede" EXACT obsolete_name []\n'
+                    'synonym: "bike" EXACT []\nis_a: T:1\n')
+    report = SourceReport()
+    data = read_obo(str(path), Vocabulary(), report)
+    assert data.concepts["T:2"].synonyms == ["bike"]
+    assert report.counts["repaired_clause"] == 1 and "types.obo:2" in "; ".join(report.lines())

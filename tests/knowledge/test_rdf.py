@@ -470,6 +470,8 @@ def test_a_turtle_string_over_several_lines_does_not_mislead_the_search_for_the_
     (["ex:A a rdfs:Class .", "", "ex:F a rdfs:Class ;", '    rdfs:comment """Line one .', "line two .", '""" ;',
       "    rdfs:subClassOf ex:A ex:A ;", '    rdfs:label "f" .'], 9, "Bad syntax"),
     # a long string never closed: the line where it opens
+    (['ex:A a rdfs:Class ; rdfs:label "a" .', "ex:C a rdfs:Class ;", "    rdfs:comment \'\'\'A thing", "more ."], 5,
+     "a string in triple quotes opens here and is never closed (expected a closing \'\'\')"),
     (['ex:A a rdfs:Class ; rdfs:label "a" .', "", "ex:C a rdfs:Class ;", '    rdfs:comment """A thing with an edge',
       'for cutting.@en .', "", 'ex:D a rdfs:Class ; rdfs:label "d" .'], 6,
      'a string in triple quotes opens here and is never closed (expected a closing """)'),

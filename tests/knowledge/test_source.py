@@ -1323,6 +1323,15 @@ def test_an_identifier_holding_a_control_character_is_an_error_at_its_line(tmp_p
     (table / "edges.tsv").write_text("\n".join(rows), encoding="utf-8")
     with pytest.raises(SourceError, match=r"edges.tsv:3: identifier 'P:\\x00"):
         load_source(table, format="tsv")
+    # in a clause other than the id: the clause's own line (an intersection_of genus, a relation's id)
+    for old, new in [("is_a: VO:0000005 ! car\n", "intersection_of: VO:00\x000005\nintersection_of: part_of VO:0000001\n"),
+                     ("relationship: part_of", "relationship: part\x00_of")]:
+        text = VEHICLES.read_text(encoding="utf-8")
+        assert old in text
+        (tmp_path / "clause.obo").write_text(text.replace(old, new, 1), encoding="utf-8")
+        number = text[:text.index(old)].count("\n") + 1
+        with pytest.raises(SourceError, match=rf"clause.obo:{number}: identifier '.*\\x00.*' holds a control character"):
+            load_source(tmp_path / "clause.obo")
 
 
 def test_a_file_whose_suffix_says_nothing_is_read_by_how_its_text_starts(tmp_path):
@@ -1333,6 +1342,12 @@ def test_a_file_whose_suffix_says_nothing_is_read_by_how_its_text_starts(tmp_pat
         shutil.copy(ONTOLOGIES / fixture, tmp_path / name)
         assert guess_format(tmp_path / name) == expected
         assert load_source(tmp_path / name).concepts.keys() == load_source(ONTOLOGIES / fixture).concepts.keys()
+    # an OBO file opening with comments and without format-version; RDF/XML opening with a comment
+    obo = VEHICLES.read_text(encoding="utf-8").replace("format-version: 1.2\n", "! exported 2026-11-01\n! by hand\n")
+    (tmp_path / "commented.txt").write_text(obo, encoding="utf-8")
+    owl = (ONTOLOGIES / "vehicles.owl").read_text(encoding="utf-8")
+    (tmp_path / "commented.data").write_text("<!-- exported -->\n" + owl[owl.index("<rdf:RDF"):], encoding="utf-8")
+    assert guess_format(tmp_path / "commented.txt") == "obo" and guess_format(tmp_path / "commented.data") == "owl"
     (tmp_path / "notes.txt").write_text("Vehicles: cars, bicycles and boats.\n")
     with pytest.raises(SourceError, match=r"notes.txt: cannot tell the format from the suffix .txt; give --format"):
         guess_format(tmp_path / "notes.txt")
@@ -1342,6 +1357,9 @@ def test_an_obo_file_with_old_mac_line_ends_is_read_and_one_without_frames_is_an
     text = VEHICLES.read_text(encoding="utf-8")
     (tmp_path / "cr.obo").write_bytes(text.replace("\n", "\r").encode("utf-8"))
     assert load_source(tmp_path / "cr.obo").concepts.keys() == load_source(VEHICLES).concepts.keys()
+    # a stray CR inside a name of a file with LF line ends is no line end (read as before)
+    (tmp_path / "stray.obo").write_text(text.replace("name: car\n", "name: motor\rcar\n", 1), encoding="utf-8")
+    assert load_source(tmp_path / "stray.obo").concepts.keys() == load_source(VEHICLES).concepts.keys()
     # Turtle read with --format obo, and an empty file: said so, not "no concepts left"
     with pytest.raises(SourceError, match=r"kitchen_skos.ttl:1: no \[Term\] or \[Typedef\] frame \(expected an OBO file"):
         load_source(ONTOLOGIES / "kitchen_skos.ttl", format="obo")
@@ -1363,6 +1381,9 @@ def test_a_json_ld_context_that_cannot_be_fetched_is_said_so(tmp_path, monkeypat
     path.write_text('{"@context": "http://example.org/context.jsonld", "@id": "x", "label": "a thing"}')
     with pytest.raises(SourceError, match=r"remote.jsonld: not valid JSON-LD: its @context "
                                           r"http://example.org/context.jsonld could not be fetched \(.*no network here"):
+        load_source(path)
+    path.write_text('{"@context": ["https://w3id.org/x/ctx.jsonld", {"ex": "http://example.org/"}], "@id": "ex:x"}')
+    with pytest.raises(SourceError, match=r"its @context https://w3id.org/x/ctx.jsonld could not be fetched"):
         load_source(path)
 
 

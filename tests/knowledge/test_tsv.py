@@ -244,6 +244,14 @@ def test_headers_as_spreadsheets_write_them_and_rows_without_their_empty_optiona
     with pytest.raises(SourceError, match=r"concepts.tsv:4: 2 columns, expected 5 \(id, label, synonyms, definition, "
                                           r"deprecated\)"):
         read(folder)
+    # two columns that name one (a label per language), and a remark that says another separator: errors
+    for header, what in [("id\tLabel (fr)\tLabel (en)\tsynonyms\tdefinition", "label is named by 2 columns"),
+                         ("id\tlabel\tSynonyms (comma-separated)\tdefinition",
+                          r"the header says 'Synonyms \(comma-separated\)' \(expected synonyms separated by \|")]:
+        cells = header.count("\t") + 1
+        (folder / "concepts.tsv").write_text(header + "\nA\t" + "\t".join(["x"] * (cells - 1)) + "\n")
+        with pytest.raises(SourceError, match=rf"concepts.tsv:1: .*{what}"):
+            read(folder)
     # a table with both a label and a name column keeps label; name is an extra column
     (folder / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\tname\nA\tthing\t\tA thing.\tThing\n")
     (folder / "edges.tsv").write_text("child\trelation\tparent\n")
