@@ -16,8 +16,9 @@ for ontologies:
   that answers and distractors are written alike).
 * **relation probes** (``part_of``, ``has_part``, ``skos:related``, ...): hypernymy over the relation
   (:class:`~mcqa_probes.knowledge.graph.RelationView`): answers are the objects of the relation at
-  1..k hops (1 for a relation that does not chain), distractor families are the concept's other
-  ``sister`` wholes and its ``inverse`` (the concepts related to it the other way).
+  1..k hops (1 for a relation that does not chain), distractor families are its ``sister``s (the
+  other parts of its wholes, as WordNet's sister terms are the other children of a parent) and its
+  ``inverse`` (the concepts related to it the other way).
 * **exactly one correct answer** over the transitive closure of every parent (multiple inheritance)
   and of the relation: a distractor that is an ancestor of the concept (hypernymy), a descendant
   (hyponymy), or entailed by the relation (``c part_of y``, ``y is_a z`` gives ``c part_of z``;
@@ -25,7 +26,8 @@ for ontologies:
   ``transitive_over`` / ``holds_over_chain``, OWL ``owl:propertyChainAxiom``: ``c located_in r``,
   ``r part_of h`` gives ``c located_in h`` when ``located_in`` is transitive over ``part_of``; the
   walk follows every relation a chain goes through, a little more than the chains entail) is never
-  offered; nor one that shares a name
+  offered, nor a kind of what the relation's own steps reach (:meth:`OntologyQABuilder.kinds_of_objects`);
+  nor one that shares a name
   (label or synonym) with the concept or the answer, names compared respelled (case, spaces, ``_``,
   ``-``: :func:`~mcqa_probes.knowledge.text.name_key`); a concept's respellings (and, in English,
   plurals) of a name are not its synonyms.
@@ -183,6 +185,7 @@ class OntologyQABuilder(WordNetQABuilder):
         self._by_name: Optional[Dict[str, List[str]]] = None
         self._namesakes: Dict[str, Tuple[str, ...]] = {}
         self._entailed: Dict[str, FrozenSet[str]] = {}
+        self._kinds_of_objects: Dict[str, FrozenSet[str]] = {}
         self._excluded: Dict[str, FrozenSet[str]] = {}
         self._equivalents: Dict[str, FrozenSet[str]] = {}
         self._answer_names: Dict[str, Tuple[str, ...]] = {}
@@ -440,6 +443,22 @@ class OntologyQABuilder(WordNetQABuilder):
         found = self._entailed[concept_id] = frozenset(result)
         return found
 
+    def kinds_of_objects(self, concept_id: str) -> FrozenSet[str]:
+        """The kinds of what the concept is linked to by the relation's own steps (from it and its
+        ancestors, over the relation's closure): *string* part_of *chordophone* makes a harpsichord,
+        a kind of chordophone, no wrong answer to what a string is part of. OWL entails nothing so
+        (some chordophone has the string, not every kind), but a reader takes it for a right answer."""
+        found = self._kinds_of_objects.get(concept_id)
+        if found is None:
+            view, isa = self.graph, self.isa
+
+            def objects(source: str):
+                return [*view.hypernyms(source), *view.implied_hypernyms(source)]
+
+            stated = _closure({concept_id} | set(isa.ancestors(concept_id)), objects, lambda concept: ())
+            found = self._kinds_of_objects[concept_id] = frozenset().union(*map(isa.descendants, stated))
+        return found
+
     def answer_names(self, answer: Concept) -> Tuple[str, ...]:
         """What names an answer in a context: its names and those of the concepts that mean the same
         (:meth:`equivalents`: *chordophone* names the answer *string instrument*, its equivalent class)."""
@@ -489,9 +508,9 @@ class OntologyQABuilder(WordNetQABuilder):
         # a concept labelled alike: its correct answers are correct for a reader too (label_namesakes)
         twins = self.label_namesakes(concept_id)
         asked = (concept_id, *twins)
-        entailed = self.entailed(concept_id) if relation else frozenset()
+        entailed = self.entailed(concept_id) | self.kinds_of_objects(concept_id) if relation else frozenset()
         if relation and twins:
-            entailed = entailed.union(*map(self.entailed, twins))
+            entailed = entailed.union(*map(self.entailed, twins), *map(self.kinds_of_objects, twins))
         ancestors = tax.ancestors(concept_id) if probe == "hypernymy" and not relation else frozenset()
         answer_definition = self.usable_definition(answer_id) if probe == "definitions" else ""
         term_names = self.graph[concept_id].lemmas

@@ -216,17 +216,28 @@ def _log_to_files(error: BaseException) -> None:
 
 def _stdout_closed() -> bool:
     """True when stdout is a pipe whose reader has gone; stdout then goes to /dev/null, so that
-    Python's final flush does not complain."""
+    Python's final flush does not complain. The write that failed may have emptied the buffer, so
+    a flush that passes is not the answer: the pipe itself is asked (``poll`` gives ``POLLERR`` on
+    a pipe with no reader)."""
     try:
         sys.stdout.flush()
-        return False
+        closed = False
     except BrokenPipeError:
+        closed = True
+    except (OSError, ValueError):
+        return False
+    if not closed:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            import select
+
+            poller = select.poll()
+            poller.register(sys.stdout.fileno(), select.POLLOUT)
+            closed = any(events & select.POLLERR for _, events in poller.poll(0))
+    if closed:
         with contextlib.suppress(OSError, ValueError):
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
-        return True
-    except (OSError, ValueError):
-        return False
+    return closed
 
 
 # ---------------------------------------------------------------------------- signals

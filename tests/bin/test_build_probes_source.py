@@ -199,3 +199,19 @@ def test_min_answer_depth_zero_lets_the_top_concepts_of_a_shallow_thesaurus_be_a
     answers = {json.loads(line)["notes"]["answer_id"] for split in ("train", "dev", "test")
                for line in (tmp_path / "roots" / "hypernymy" / f"{split}.jsonl").read_text().splitlines()}
     assert answers == {"ex:factory", "ex:market", "ex:church"}
+
+
+def test_a_source_without_a_name_or_version_of_its_own_is_given_one(tmp_path):
+    """A TSV pair has no name or version of its own ("products_tsv unknown" on the card):
+    --source-name / --source-version set them in the manifest, the summary and every question's notes."""
+    result = run("--source", ONTOLOGIES / "products_tsv", "--source-name", "Acme catalogue", "--source-version", "2026.11",
+                 "--out", tmp_path / "out", "--quiet")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("source: Acme catalogue 2026.11 (16 concepts, tsv)")
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert (manifest["sources"]["ontology"]["source"], manifest["sources"]["ontology"]["version"]) == (
+        "Acme catalogue", "2026.11")
+    notes = json.loads((tmp_path / "out" / "hypernymy" / "test.jsonl").read_text().splitlines()[0])["notes"]
+    assert (notes["source"], notes["version"]) == ("Acme catalogue", "2026.11")
+    plain = run("--source", ONTOLOGIES / "products_tsv", "--out", tmp_path / "plain", "--quiet")
+    assert plain.stdout.startswith("source: products_tsv unknown (16 concepts, tsv)")

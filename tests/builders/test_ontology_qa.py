@@ -115,6 +115,29 @@ def test_the_relation_probe_never_offers_an_entailed_answer(vehicles):
     assert "part of" in questions[0].stem or "is part of" in questions[0].stem
 
 
+def test_the_relation_probe_never_offers_a_kind_of_a_right_answer(vehicles):
+    """*wheel* part_of *land vehicle*: a car or a bicycle, kinds of land vehicle, have wheels too, so
+    neither is a wrong answer to what a wheel is part of (OWL entails it of no kind, a reader takes
+    it so): no distractor is a descendant of a whole reached by the relation's own steps."""
+    graph = vehicles
+    children = {}
+    for concept in graph.concepts:
+        for parent in graph.hypernyms(concept):
+            children.setdefault(parent, []).append(concept)
+
+    def wholes(concept):
+        start = [concept, *closure(concept, graph.hypernyms)]
+        return set().union(*(closure(node, lambda c: graph.related(c, "part_of")) for node in start))
+
+    _, questions = build(graph, "part_of", relation="part_of")
+    offered_before = 0
+    for question in questions:
+        kinds = set().union(*(closure(whole, lambda c: children.get(c, ())) for whole in wholes(question.concept)))
+        assert not kinds & set(question.notes["distractor_ids"]), (question.id, kinds & set(question.notes["distractor_ids"]))
+        offered_before += bool(kinds)
+    assert offered_before       # the fixture has wholes with kinds under them
+
+
 def test_a_relation_not_declared_transitive_asks_one_hop_and_offers_nothing_in_its_closure(tmp_path):
     """``c0 adjacent_to c1 adjacent_to c2 ...``: the answer is the next concept, and no concept further
     along the chain is a distractor (a reader who takes the closure would find two correct answers)."""

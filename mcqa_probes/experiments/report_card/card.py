@@ -169,7 +169,8 @@ def _summary(sections: List[Dict[str, Any]], registered: Dict[str, ReportSection
     rows = [row for section in sections for row in registered[section["id"]].summary(section, entries)]
     notes = ["Accuracy % of each model with its 95% interval [low, high]: a bootstrap over semantic clusters "
              f"({BOOTSTRAP['samples']} resamples; a question without a cluster key is a cluster of its own). "
-             "Controls and the papers' numbers have no interval (no per-question data). Details, tables and figures "
+             "A causal LM's choice-only control has one (its answers per question are kept); Choice-Only-GloVe "
+             "and the papers' numbers have none. Details, tables and figures "
              "in each section below."]
     not_run = [s["title"] for s in sections if not any(e["status"] == "done" for e in s["models"].values())]
     if not_run:

@@ -110,8 +110,24 @@ def reading(model: CardModel, results: Dict[str, Any]) -> str:
     text = _reading(model, results)
     if model.is_causal:
         score = next(iter(results.values()))["score"]
-        text = text[:-1] + f" (zero-shot, score {score})" + reading_suffix(results) + "."
+        controls = {probe: result["choice_only"]["accuracy"] for probe, result in results.items()
+                    if (result.get("choice_only") or {}).get("accuracy") is not None}
+        text = (text[:-1] + f" (zero-shot, score {score})" + reading_suffix(results)
+                + control_margins(results, controls, "its choice-only control") + ".")
     return text
+
+
+#: how a reading names the margins over a control (a reading read again is given them anew)
+_AGAINST = "; against "
+
+
+def control_margins(results: Dict[str, Any], controls: Dict[str, Optional[float]], control: str) -> str:
+    """``"; against <control> (the question hidden): hypernymy -25.0 points, part_of +16.0"``: each
+    probe's accuracy minus the control's on it, so that a reading's "best on" is read against what
+    the choices alone give away."""
+    margins = [f"{probe} {100 * (results[probe]['instance_accuracy'] - value):+.1f}"
+               for probe, value in controls.items() if probe in results and value is not None]
+    return f"{_AGAINST}{control} (the question hidden), in points: " + ", ".join(margins) if margins else ""
 
 
 def _reading(model: CardModel, results: Dict[str, Any]) -> str:
@@ -212,6 +228,12 @@ class WordNetQaSection(McqaSection, title="WordNetQA / DictionaryQA (Richardson 
                                                                            context.quiet)
         _drop_closed_log_handlers()
         context.add_items(control_item_records(inputs, control))  # the card writes items/Choice-Only-GloVe/
+        for label, entry in section["models"].items():     # each archive's reading against the control
+            if entry["status"] == "done" and not _is_causal_result(entry) and entry.get("reading"):
+                controls = {probe: control_accuracy(control[probe], inputs.split) for probe in entry["results"]
+                            if probe in control}
+                kept = entry["reading"].split(f"{_AGAINST}{CONTROL}")[0].rstrip(".")
+                entry["reading"] = kept + control_margins(entry["results"], controls, CONTROL) + "."
         section["commands"] += [c["command"] for c in control.values() if c.get("command")]
         section["shared"]["inoculation"] = sweeps = inoculation_sweeps(inputs)
         for sweep in sweeps:
@@ -241,18 +263,20 @@ class WordNetQaSection(McqaSection, title="WordNetQA / DictionaryQA (Richardson 
                 rows += causal_rows(f"{probe}: ", get, None)
             specs += rows
             if probe in control:
-                control_cells[rows[0][0]] = percent_cell(control[probe].get(split))
+                control_cells[rows[0][0]] = percent_cell(control_accuracy(control[probe], split))
         extra = []
         if control:
             where = "; ".join(f"{p}: {c.get('train_questions')} training questions, "
                               + ("computed here" if c["source"] == "computed" else f"from {c['source']}")
+                              + ("" if "page" in c else f", scored on its own run's {split} questions, not the page's")
                               + ("" if c.get("records") else ", no item records (" + (
                                   "its run kept no answers per question: bin/artifact_audit with a new --out"
                                   if c.get("items") is None else "none of the page's questions") + ")")
                               for p, c in control.items())
             extra.append((column(f"{CONTROL} (control)", "control",
                                  footnote=f"{CONTROL} never sees the question (trained on the probe's train, scored on the "
-                                          f"same questions): far above chance means the choices give the answer away. "
+                                          f"same questions where its answers to them are kept): far above chance means "
+                                          f"the choices give the answer away. "
                                           f"{where}. No interval here; its answers per question are item records "
                                           f"(model {CONTROL}: the paired comparison, items.html)."),
                           lambda label: control_cells.get(label, text_cell())))
@@ -310,7 +334,7 @@ class WordNetQaSection(McqaSection, title="WordNetQA / DictionaryQA (Richardson 
                 continue
             controls = []
             if probe in control:
-                glove = percent_cell(control[probe].get(split))
+                glove = percent_cell(control_accuracy(control[probe], split))
                 controls.append(dict(glove, text=glove["text"] + f" ({CONTROL})"))
             for model in ran:
                 result = section["models"][model["label"]]["results"].get(probe) or {}
@@ -406,8 +430,16 @@ def control_item_records(inputs: CardInputs, control: Dict[str, Any]) -> List[Di
         mine = [dict(r, model=CONTROL, section="wordnetqa", probe=probe) for r in read_item_records(entry["items"])
                 if asked.get(r["id"]) == (r["choices"], r["gold"])]
         entry["records"] = len(mine)
+        if mine and len(mine) == len(asked):    # every question of the page: the control's accuracy on them
+            entry["page"] = sum(bool(r["correct"].get(r["primary"])) for r in mine) / len(mine)
         found += mine
     return found
+
+
+def control_accuracy(entry: Dict[str, Any], split: str) -> Optional[float]:
+    """The control's accuracy on the page's questions where its item records cover them all
+    (:func:`control_item_records`), else on the questions its own run scored (the audit's sample)."""
+    return entry.get("page", entry.get(split))
 
 
 def _control_probe_dir(inputs: CardInputs, probe: str, root: Path) -> Path:

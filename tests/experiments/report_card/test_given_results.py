@@ -116,9 +116,12 @@ def test_choice_only_control_records_from_an_audit_directory(tmp_path):
     table = wordnetqa.WordNetQaSection().tables(section, [{"label": "m", "kind": "mcqa", "location": "m"}])[0]
     footnote = next(f["text"] for f in table["footnotes"] if "never sees the question" in f["text"])
     source = tmp_path / "artifact_audit.json"
-    assert f"hypernymy: 12 training questions, from {source}; dictionary" in footnote  # records: nothing to say
-    assert (f"dictionary: 12 training questions, from {source}, no item records (its run kept no answers per "
-            "question: bin/artifact_audit with a new --out)") in footnote
+    # records for 3 of the page's 5 questions: the cell is the audit's own accuracy, and the footnote says so
+    assert (f"hypernymy: 12 training questions, from {source}, scored on its own run's test questions, not the "
+            "page's; dictionary") in footnote
+    assert "page" not in control["hypernymy"]
+    assert (f"dictionary: 12 training questions, from {source}, scored on its own run's test questions, not the "
+            "page's, no item records (its run kept no answers per question: bin/artifact_audit with a new --out)") in footnote
     # the card writes them as a model's records; a control with none left from an earlier run is removed
     out = tmp_path / "card"
     stale = out / "items" / "Old-Control" / "wordnetqa.jsonl"
@@ -128,3 +131,39 @@ def test_choice_only_control_records_from_an_audit_directory(tmp_path):
     assert not stale.exists()
     with pytest.raises(ValueError, match="name of a model of the page"):
         write_control_items(out, "wordnetqa", [dict(found[0], model="minilm")], [classify("minilm")])
+    # records for every question of the page: the control's cell is its accuracy on them (3 of 5 right,
+    # 60.0), not the audit's over its own sample (50.0), and the footnote has nothing to add
+    write_item_records(trial_items_file(tmp_path, "hypernymy", "choice_only", "test"), records)
+    control = wordnetqa.choice_only_control(inputs, tmp_path / "card")
+    wordnetqa.control_item_records(inputs, control)
+    assert control["hypernymy"]["page"] == 0.6 and control["hypernymy"]["test"] == 0.5
+    section["shared"]["choice_only"] = control
+    table = wordnetqa.WordNetQaSection().tables(section, [{"label": "m", "kind": "mcqa", "location": "m"}])[0]
+    footnote = next(f["text"] for f in table["footnotes"] if "never sees the question" in f["text"])
+    assert f"hypernymy: 12 training questions, from {source}; dictionary" in footnote
+    assert wordnetqa.control_accuracy(control["hypernymy"], "test") == 0.6 and "60.0" in json.dumps(table)
+    assert wordnetqa.control_accuracy(control["dictionary"], "test") == 0.5         # no records: the audit's own
+
+
+def test_an_archives_reading_is_given_its_margins_over_the_control_once(tmp_path):
+    """"m is best on hypernymy (45.0%)" where Choice-Only-GloVe, which never sees the question, gets
+    70.0: the reading says so (was: the best probe named without the control)."""
+    from mcqa_probes.experiments.report_card.section import SectionContext
+
+    (tmp_path / "audit").mkdir()
+    (tmp_path / "audit" / "artifact_audit.json").write_text(json.dumps({"probes": {
+        "hypernymy": {"results": {"choice_only": {"dev": 0.6, "test": 0.7}}, "splits": {"sizes": {"train": 12}}}}}))
+    result = {"instance_accuracy": 0.45, "cluster_accuracy": 0.3, "cluster_delta": -20.0, "questions": 5, "chance": 0.2}
+    section = {"id": "wordnetqa", "commands": [], "shared": {},
+               "models": {"m": {"status": "done", "results": {"hypernymy": result},
+                                "reading": "m is best on hypernymy (45.0%, chance 20%)."}}}
+    inputs = CardInputs(probes_dir=PROBES, audit_dir=str(tmp_path / "audit"))
+    for _ in range(2):                  # a card run again reads it anew, no margin twice
+        wordnetqa.WordNetQaSection().shared(section, inputs, SectionContext(tmp_path / "card"))
+        assert section["models"]["m"]["reading"] == (
+            "m is best on hypernymy (45.0%, chance 20%); against Choice-Only-GloVe (the question hidden), "
+            "in points: hypernymy -25.0.")
+    causal = {"hypernymy": dict(result, score="sum", choice_only={"accuracy": 0.45, "flagged": False})}
+    from mcqa_probes.experiments.report_card.models import classify
+    text = wordnetqa.reading(classify("smollm2"), causal)
+    assert text.endswith("; against its choice-only control (the question hidden), in points: hypernymy +0.0.")
