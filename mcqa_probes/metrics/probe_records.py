@@ -5,7 +5,8 @@ semantic-cluster key, and the ISA hops / distractor family / distractor depth fr
 The same extraction serves the allennlp Metrics (fed from instance metadata during
 ``allennlp evaluate``) and ``bin/probe_report`` (fed from a predictions file), so both agree.
 """
-import math
+import collections
+import fractions
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
@@ -17,9 +18,11 @@ from mcqa_probes.data.question import cluster_key
 
 def chance_level(choice_counts: Iterable[int]) -> float:
     """The accuracy of guessing uniformly: the mean of 1/K over questions of K choices (NaN for none),
-    summed exactly (five choices a question give 0.2, not 0.19999999999999962)."""
-    counts = list(choice_counts)
-    return math.fsum(1 / count for count in counts) / len(counts) if counts else float("nan")
+    in exact fractions, rounded once (five choices a question give 0.2, not 0.19999999999999962 or
+    0.20000000000000004)."""
+    counts = collections.Counter(choice_counts)
+    total = sum(counts.values())
+    return float(sum(fractions.Fraction(n, k) for k, n in counts.items()) / total) if total else float("nan")
 
 
 def distractor_family(notes: Dict[str, Any]) -> Optional[str]:
