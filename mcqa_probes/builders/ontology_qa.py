@@ -26,7 +26,7 @@ for ontologies:
   ``transitive_over`` / ``holds_over_chain``, OWL ``owl:propertyChainAxiom``: ``c located_in r``,
   ``r part_of h`` gives ``c located_in h`` when ``located_in`` is transitive over ``part_of``; the
   walk follows every relation a chain goes through, a little more than the chains entail) is never
-  offered, nor a kind of what the relation's own steps reach (:meth:`OntologyQABuilder.kinds_of_objects`);
+  offered, nor a kind of what the relation's own steps reach (:meth:`OntologyQABuilder.objects_reached`);
   nor one that shares a name
   (label or synonym) with the concept or the answer, names compared respelled (case, spaces, ``_``,
   ``-``: :func:`~mcqa_probes.knowledge.text.name_key`); a concept's respellings (and, in English,
@@ -185,7 +185,7 @@ class OntologyQABuilder(WordNetQABuilder):
         self._by_name: Optional[Dict[str, List[str]]] = None
         self._namesakes: Dict[str, Tuple[str, ...]] = {}
         self._entailed: Dict[str, FrozenSet[str]] = {}
-        self._kinds_of_objects: Dict[str, FrozenSet[str]] = {}
+        self._objects_reached: Dict[str, FrozenSet[str]] = {}
         self._excluded: Dict[str, FrozenSet[str]] = {}
         self._equivalents: Dict[str, FrozenSet[str]] = {}
         self._answer_names: Dict[str, Tuple[str, ...]] = {}
@@ -443,20 +443,23 @@ class OntologyQABuilder(WordNetQABuilder):
         found = self._entailed[concept_id] = frozenset(result)
         return found
 
-    def kinds_of_objects(self, concept_id: str) -> FrozenSet[str]:
-        """The kinds of what the concept is linked to by the relation's own steps (from it and its
-        ancestors, over the relation's closure): *string* part_of *chordophone* makes a harpsichord,
-        a kind of chordophone, no wrong answer to what a string is part of. OWL entails nothing so
-        (some chordophone has the string, not every kind), but a reader takes it for a right answer."""
-        found = self._kinds_of_objects.get(concept_id)
+    def objects_reached(self, concept_id: str) -> FrozenSet[str]:
+        """What the concept is linked to by the relation's own steps (from it and its ancestors, over
+        the relation's closure, no is-a step on the object's side). A kind of one of them is no wrong
+        answer (:meth:`valid_for`): *string* part_of *chordophone* makes a harpsichord, a kind of
+        chordophone, no wrong answer to what a string is part of. OWL entails nothing so (some
+        chordophone has the string, not every kind), but a reader takes it for a right answer. (The
+        kinds are tested through a candidate's ancestors: a set of every kind would be as large as
+        the ontology for a whole near its root.)"""
+        found = self._objects_reached.get(concept_id)
         if found is None:
             view, isa = self.graph, self.isa
 
             def objects(source: str):
                 return [*view.hypernyms(source), *view.implied_hypernyms(source)]
 
-            stated = _closure({concept_id} | set(isa.ancestors(concept_id)), objects, lambda concept: ())
-            found = self._kinds_of_objects[concept_id] = frozenset().union(*map(isa.descendants, stated))
+            found = self._objects_reached[concept_id] = frozenset(
+                _closure({concept_id} | set(isa.ancestors(concept_id)), objects, lambda concept: ()))
         return found
 
     def answer_names(self, answer: Concept) -> Tuple[str, ...]:
@@ -508,9 +511,11 @@ class OntologyQABuilder(WordNetQABuilder):
         # a concept labelled alike: its correct answers are correct for a reader too (label_namesakes)
         twins = self.label_namesakes(concept_id)
         asked = (concept_id, *twins)
-        entailed = self.entailed(concept_id) | self.kinds_of_objects(concept_id) if relation else frozenset()
+        entailed = self.entailed(concept_id) if relation else frozenset()
+        reached = self.objects_reached(concept_id) if relation else frozenset()
         if relation and twins:
-            entailed = entailed.union(*map(self.entailed, twins), *map(self.kinds_of_objects, twins))
+            entailed = entailed.union(*map(self.entailed, twins))
+            reached = reached.union(*map(self.objects_reached, twins))
         ancestors = tax.ancestors(concept_id) if probe == "hypernymy" and not relation else frozenset()
         answer_definition = self.usable_definition(answer_id) if probe == "definitions" else ""
         term_names = self.graph[concept_id].lemmas
@@ -520,9 +525,10 @@ class OntologyQABuilder(WordNetQABuilder):
         named_like_correct = relation or probe in ("hypernymy", "hyponymy")
 
         def correct(other: str) -> bool:
-            """``other`` is a correct answer too (by id: over the closures)."""
+            """``other`` is a correct answer too (by id: over the closures; for a relation, a kind of
+            what its steps reach is one to a reader: :meth:`objects_reached`)."""
             if relation:
-                return other in entailed
+                return other in entailed or not reached.isdisjoint(tax.ancestors(other))
             if probe == "hypernymy":
                 return other in ancestors
             return probe == "hyponymy" and any(tax.is_ancestor(one, other) for one in asked)
@@ -541,7 +547,7 @@ class OntologyQABuilder(WordNetQABuilder):
                 return bool(definition) and definition != answer_definition and not mentions(definition, term_names,
                                                                                             language)
             if relation:
-                return other not in entailed
+                return not correct(other)
             if other in ancestors:
                 return False
             if probe == "hyponymy" and any(tax.is_ancestor(one, other) for one in asked):
