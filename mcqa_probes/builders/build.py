@@ -26,6 +26,7 @@ from mcqa_probes.common.io import BackgroundWriter, discard_writes_on_signal
 import ctypes
 import multiprocessing
 import os
+import pickle
 import signal
 import traceback
 from mcqa_probes.knowledge.wordnet import load_wordnet_graph
@@ -164,10 +165,11 @@ def _start_child(function, probes, results):
         except BaseException as error:  # reported by the parent
             if isinstance(error, (ValueError, OSError)):    # bad input (a folder it cannot write in): raised
                 try:                                        # there as here, one error line
-                    sender.send(("input", error))
-                    return
-                except Exception:       # noqa: BLE001 - an error that does not pickle: told as text
-                    pass
+                    pickle.loads(pickle.dumps(error))       # one the parent can rebuild, else its text
+                except Exception:       # noqa: BLE001 - (a SourceError's own arguments) as one of its base
+                    error = (ValueError if isinstance(error, ValueError) else OSError)(str(error))
+                sender.send(("input", error))
+                return
             sender.send(("error", f"{type(error).__name__}: {error}\n{traceback.format_exc()}"))
         finally:
             sender.close()

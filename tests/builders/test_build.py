@@ -6,6 +6,7 @@ import types
 import pytest
 
 from mcqa_probes.builders import build as build_module
+from mcqa_probes.knowledge.ontology import SourceError
 from mcqa_probes.builders.build import build_probes, parse_probes, stale_probe_dirs
 from mcqa_probes.builders.probe_question import ProbeQuestion
 from mcqa_probes.data.question import read_questions
@@ -122,6 +123,8 @@ def test_two_workers_write_the_same_files(tmp_path):
     # bad input (a ValueError, an OSError): raised as it is, as with one worker (one error line)
     (ValueError("synonymy exploded"), ValueError, "^synonymy exploded$"),
     (OSError(28, "No space left on device", "x/synonymy/train.jsonl"), OSError, "No space left on device"),
+    # one the parent could not rebuild from its pickle (its own arguments): its text, as bad input still
+    (SourceError("x.obo", "synonymy exploded", 3), ValueError, "^x.obo:3: synonymy exploded$"),
     # a bug: said to come from the worker, with its traceback
     (ZeroDivisionError("synonymy exploded"), RuntimeError, "build worker failed: ZeroDivisionError: synonymy exploded"),
 ])

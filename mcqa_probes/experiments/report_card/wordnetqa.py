@@ -122,7 +122,7 @@ _AGAINST = "; against "
 
 
 def control_margins(results: Dict[str, Any], controls: Dict[str, Optional[float]], control: str) -> str:
-    """``"; against <control> (the question hidden): hypernymy -25.0 points, part_of +16.0"``: each
+    """``"; against <control> (the question hidden), in points: hypernymy -25.0, part_of +16.0"``: each
     probe's accuracy minus the control's on it, so that a reading's "best on" is read against what
     the choices alone give away."""
     margins = [f"{probe} {100 * (results[probe]['instance_accuracy'] - value):+.1f}"
