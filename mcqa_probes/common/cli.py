@@ -29,6 +29,7 @@ name, only when allennlp is already loaded).
 import atexit
 import contextlib
 import os
+import select
 import signal
 import sys
 import threading
@@ -228,8 +229,6 @@ def _stdout_closed() -> bool:
         return False
     if not closed:
         with contextlib.suppress(OSError, ValueError, AttributeError):
-            import select
-
             poller = select.poll()
             poller.register(sys.stdout.fileno(), select.POLLOUT)
             closed = any(events & select.POLLERR for _, events in poller.poll(0))
