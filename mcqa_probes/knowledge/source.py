@@ -489,8 +489,7 @@ def load_source(
     def never_defined(concept: str) -> bool:
         """Not a concept of the source, nor one of OWL's, RDF's or XML Schema's own (owl:Thing,
         owl:Nothing, xsd:string as a data restriction's filler)."""
-        return (concept not in concepts and concept not in data.concepts and concept not in data.obsolete
-                and not concept.startswith(_W3C_PREFIXES))
+        return concept not in concepts and not skipped(concept) and not concept.startswith(_W3C_PREFIXES)
 
     # a logical axiom naming a concept never defined (intersection_of, union_of, equivalent_to, a
     # some-restriction's filler, a range, a domain) is left out and counted; with --strict, the
