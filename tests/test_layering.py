@@ -30,7 +30,7 @@ LAZY_PACKAGES = {
 PLAIN = [
     "mcqa_probes/knowledge", "mcqa_probes/builders", "mcqa_probes/resources", "mcqa_probes/reports",
     "mcqa_probes/common/io.py", "mcqa_probes/common/environment.py", "mcqa_probes/common/configs.py",
-    "mcqa_probes/data/question.py", "mcqa_probes/data/candidates.py", "mcqa_probes/metrics/probe_records.py",
+    "mcqa_probes/data/question.py", "mcqa_probes/data/candidates.py", "mcqa_probes/data/archives.py", "mcqa_probes/metrics/probe_records.py",
     "mcqa_probes/metrics/learning_curve.py", "mcqa_probes/metrics/item_records.py",
     "mcqa_probes/metrics/calibration.py", "mcqa_probes/metrics/determinism.py",
     "mcqa_probes/metrics/robust_knowledge.py", "mcqa_probes/components.py",

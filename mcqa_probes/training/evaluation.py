@@ -8,7 +8,8 @@
   logits of the real choices, best choice), one forward per batch, for the scorers that need the
   logits rather than a metric (zero-shot MC-MLM, WinoVenti).
 * ``load_archived_model``: an archive's model (eval mode, placed on a device and precision) and its
-  validation dataset reader: what ``allennlp evaluate`` / ``predict`` load.
+  validation dataset reader: what ``allennlp evaluate`` / ``predict`` load (an archive's config
+  without loading it: :mod:`mcqa_probes.data.archives`).
 * ``answer_instances`` / ``answer_questions``: per question the model's best choice, the gold choice,
   the instance metadata (``notes``, cluster keys) and the per-choice scores by prompt name, in order:
   the per-question correctness that the probe metrics and the bootstrap intervals of the report card

@@ -6,8 +6,8 @@
 //   PROBE_DEV=probes/hypernymy/dev.jsonl ORIG_DEV=data/orig_dev.jsonl DOSAGE=100 LR=1e-5 \
 //     allennlp train training_config/inoculate.jsonnet -s runs/inoculate_k100
 //
-// MODEL_NAME must be the base archive's transformer (default minilm) so that the reader
-// tokenizes like the archived model.
+// MODEL_NAME, MAX_LENGTH and TRUNCATION must be the base archive's reader's, so that the reader
+// tokenizes like the archived model (bin/inoculate reads them from the archive's config).
 local env = import 'lib/env.libsonnet';
 
 local model_name = env.str('MODEL_NAME', 'minilm');

@@ -127,14 +127,21 @@ def test_a_probe_too_small_to_fill_every_split_is_said_so(tmp_path):
                        + "is_a: FR:1\n")
     path = tmp_path / "fruit.obo"
     path.write_text("\n".join(stanzas))
-    result = run("--source", path, "--out", tmp_path / "out", "--quiet")
-    assert result.returncode == 0, result.stderr
+    result = run("--source", path, "--out", tmp_path / "out", "--quiet", "--workers", "1",
+                 "--audit", "--audit-models", "random")
+    assert result.returncode == 0, result.stderr[-3000:]
     line = next(line for line in result.stdout.splitlines() if line.startswith("synonymy "))
     counts = [int(n) for n in line.split()[-1].split("/")]
     assert sum(1 for n in counts if n == 0) == 2
     empty = " or ".join(s for s, n in zip(("train", "dev", "test"), counts) if n == 0)
     assert f"note: synonymy has no {empty} questions ({sum(counts)} questions about 1 concept: " in result.stdout
     assert "note: definitions" not in result.stdout
+    # the audit the build runs (or prints as the next command) leaves the probe out, and runs on the others
+    assert "note: synonymy left out of the artifact audit (a split without questions: the note above)" in result.stdout
+    audit = json.loads((tmp_path / "out" / "artifact_audit" / "artifact_audit.json").read_text())
+    stats = json.loads((tmp_path / "out" / "stats.json").read_text())
+    full = {probe for probe, entry in stats.items() if all(entry["splits"][s]["questions"] for s in ("train", "dev", "test"))}
+    assert "synonymy" not in full and "definitions" in full and set(audit["probes"]) == full
 
 
 def test_a_build_in_another_language_says_how_leakage_masking_finds_names_and_which_templates_ask(tmp_path):

@@ -9,6 +9,7 @@ from allennlp.data.fields import IndexField, ListField, MetadataField, TextField
 from allennlp.data.token_indexers import PretrainedTransformerIndexer
 from allennlp.data.tokenizers import PretrainedTransformerTokenizer, Token
 
+from mcqa_probes.data.archives import TOKENIZING_DEFAULTS
 from mcqa_probes.data.dataset_readers.question_reader import QuestionReader
 from mcqa_probes.common.collector import collector_paused
 from mcqa_probes.common.io import McqaFormatError
@@ -63,9 +64,9 @@ class McqaReader(QuestionReader):
 
     def __init__(
         self,
-        transformer_model_name: str = "minilm",
-        max_length: int = 256,
-        truncation: str = "longest_first",
+        transformer_model_name: str = TOKENIZING_DEFAULTS["transformer_model_name"],
+        max_length: int = TOKENIZING_DEFAULTS["max_length"],
+        truncation: str = TOKENIZING_DEFAULTS["truncation"],
         pad_choices_to: Optional[int] = None,
         hide_question: bool = False,
         require_answer_key: bool = True,

@@ -18,14 +18,13 @@ directory's files; the name of a hub model), so a re-run reuses a finished secti
 same model.
 """
 import hashlib
-import json
 import logging
-import tarfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from mcqa_probes.common.io import sha256_file
+from mcqa_probes.data.archives import archive_config
 from mcqa_probes.models.causal_lm_loading import is_causal_lm, resolve_causal_lm_name
 from mcqa_probes.resources.errors import ModelNotFoundError
 from mcqa_probes.resources.pretrained import MINILM_ALIASES, is_smollm2, minilm_dir, resolve_transformer_name
@@ -45,7 +44,7 @@ class CardModel:
     location: str  # archive file, model directory or hub name
     fingerprint: str
     model_type: Optional[str] = None  # the archive's registered model type
-    transformer: Optional[str] = None  # the archive's transformer (its ``model_name``)
+    transformer: Optional[str] = None  # the archive's transformer (its ``transformer_model_name``)
 
     @property
     def is_mcqa(self) -> bool:
@@ -57,17 +56,6 @@ class CardModel:
 
     def to_json(self) -> Dict[str, Any]:
         return asdict(self)
-
-
-def _archive_config(archive: Path) -> Dict[str, Any]:
-    try:
-        with tarfile.open(archive, "r:gz") as tar:
-            member = next((m for m in tar.getmembers() if Path(m.name).name == "config.json"), None)
-            if member is None:
-                raise ValueError(f"{archive}: not an allennlp model archive (no config.json inside)")
-            return json.loads(tar.extractfile(member).read().decode("utf-8"))
-    except (tarfile.TarError, OSError, EOFError) as error:
-        raise ValueError(f"{archive}: not a readable model archive (.tar.gz): {error}") from None
 
 
 def _directory_fingerprint(directory: Path) -> str:
@@ -86,7 +74,7 @@ def classify(argument: str) -> CardModel:
     if path.is_dir() and (path / "model.tar.gz").is_file():  # the -s directory of allennlp train
         path = path / "model.tar.gz"
     if path.is_file():
-        config = _archive_config(path)
+        config = archive_config(path)
         model = config.get("model") or {}
         model_type = model.get("type")
         if model_type != "transformer_mcqa":
@@ -94,7 +82,7 @@ def classify(argument: str) -> CardModel:
                              f"archive, a masked LM name or directory, or minilm")
         label = path.parent.name if path.name == "model.tar.gz" and path.parent.name else path.name
         return CardModel(argument, MCQA, label, str(path), "sha256:" + sha256_file(path), model_type,
-                         model.get("model_name"))
+                         model.get("transformer_model_name"))
     if path.is_dir():
         if not (path / "config.json").is_file():
             raise ValueError(f"{path}: a directory without model.tar.gz or config.json; expected the -s directory "

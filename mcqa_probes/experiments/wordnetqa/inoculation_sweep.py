@@ -20,6 +20,7 @@ from mcqa_probes.common.configs import config_file
 from mcqa_probes.common.device import config_environment, resolve_cuda_device
 from mcqa_probes.common.environment import environment
 from mcqa_probes.common.io import write_csv, write_json, write_text
+from mcqa_probes.data.archives import archive_reader_settings
 from mcqa_probes.experiments.grid import Trial, config_variables, describe_metrics, run_grid
 from mcqa_probes.reports import figures
 from mcqa_probes.reports.tables import markdown_table
@@ -42,14 +43,18 @@ class SweepSettings:
     lrs: Sequence[float] = (1e-5, 3e-5)
     add_some: Sequence[int] = (0,)
     orig_train: Optional[str] = None
-    model_name: str = "minilm"
+    #: the transformer the base archive's reader tokenizes with (None: the archive's own, read from
+    #: its config: :func:`~mcqa_probes.data.archives.archive_reader_settings`)
+    model_name: Optional[str] = None
     epochs: int = 3
     seed: int = 13
     #: several seeds: one run per seed at every grid point (run names end in ``_s<seed>``);
     #: None = the single ``seed``
     seeds: Optional[Sequence[int]] = None
     batch_size: int = 8
-    max_length: int = 128
+    #: the base archive's reader's word-piece limit and truncation (None: the archive's own)
+    max_length: Optional[int] = None
+    truncation: Optional[str] = None
     #: read at most this many probe dev / test and original dev questions (None = all)
     dev_max: Optional[int] = None
     #: read at most this many original dev questions (None = ``dev_max``)
@@ -75,6 +80,12 @@ class SweepSettings:
                              f"{'both' if self.base_archive else 'neither'}")
         if self.config is None:
             self.config = str(CAUSAL_CONFIG if self.causal_model else CONFIG)
+        if self.base_archive is not None and None in (self.model_name, self.max_length, self.truncation):
+            # the archive goes on training: its questions must become the word pieces it was trained on
+            archived = archive_reader_settings(self.base_archive)
+            self.model_name = self.model_name or archived["transformer_model_name"]
+            self.max_length = self.max_length or int(archived["max_length"])
+            self.truncation = self.truncation or archived["truncation"]
 
     def model_variables(self) -> Dict[str, str]:
         """The config variables that say which model is inoculated."""
@@ -82,7 +93,7 @@ class SweepSettings:
             return {"MODEL_NAME": self.causal_model, "PROBE_TYPE": self.probe_type, "LORA_RANK": str(self.lora_rank),
                     "LORA_ALPHA": str(2 * self.lora_rank), "PROMPT_FORMAT": self.prompt_format}
         return {"MODEL_NAME": self.model_name, "BASE_ARCHIVE": str(self.base_archive),
-                "MAX_LENGTH": str(self.max_length)}
+                "MAX_LENGTH": str(self.max_length), "TRUNCATION": self.truncation}
 
 
 def run_name(k: int, lr: float, add_some: int, seed: Optional[int] = None) -> str:

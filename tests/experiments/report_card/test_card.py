@@ -90,6 +90,12 @@ def test_every_section_present_or_explained(card):
     assert "MC-QA probe" in section(report, "olmpics")["models"]["tiny_mcqa"]["reading"]
 
 
+def test_the_report_names_an_archives_transformer(card, tiny_bert):
+    models = {entry["label"]: entry for entry in card["report"]["models"]}
+    assert (models["tiny_mcqa"]["model_type"], models["tiny_mcqa"]["transformer"]) == ("transformer_mcqa", tiny_bert)
+    assert models["minilm"]["transformer"] is None                              # a masked LM: no archive
+
+
 def test_wordnetqa_numbers_equal_predict_and_probe_report(card, archive, probes, tmp_path):
     from mcqa_probes.reports.probe_report import probe_report
 

@@ -9,6 +9,10 @@ from mcqa_probes.experiments.wordnetqa import inoculation_sweep
 from mcqa_probes.experiments.wordnetqa.inoculation_sweep import SweepSettings
 from tests.conftest import DATA
 
+#: the base archive's reader, given: the archives here are names, not files (read from a real
+#: archive's config otherwise; tests/bin/test_inoculate_archive.py)
+READER = {"model_name": "minilm", "max_length": 128, "truncation": "question_start"}
+
 
 def test_run_one_trains_and_scores_on_the_chosen_device(tmp_path, monkeypatch):
     import allennlp.commands.train as train_module
@@ -30,7 +34,7 @@ def test_run_one_trains_and_scores_on_the_chosen_device(tmp_path, monkeypatch):
     monkeypatch.setattr(train_module, "train_model_from_file", fake_train)
     monkeypatch.setattr(inoculation_sweep, "_evaluate",
                         lambda archive, data, batch_size, cuda_device, precision: scored.append((cuda_device, precision)) or 0.4)
-    settings = SweepSettings(base_archive="b", probe_dir=str(tmp_path), orig_dev="d", out=str(tmp_path / "o"),
+    settings = SweepSettings(base_archive="b", probe_dir=str(tmp_path), orig_dev="d", out=str(tmp_path / "o"), **READER,
                              cuda_device=1, precision="bf16")
     row = inoculation_sweep.run_one(settings, {"k": 5, "lr": 1e-3, "add_some": 0})
     assert trained == ["1"] and scored == [(1, "bf16")] and row["probe_test_accuracy"] == 0.4

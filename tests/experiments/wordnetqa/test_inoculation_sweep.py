@@ -5,6 +5,10 @@ import pytest
 from mcqa_probes.experiments.wordnetqa import inoculation_sweep
 from mcqa_probes.experiments.wordnetqa.inoculation_sweep import SweepSettings, mark_best, run_sweep
 
+#: the base archive's reader, given: the archives here are names, not files (read from a real
+#: archive's config otherwise; tests/bin/test_inoculate_archive.py)
+READER = {"model_name": "minilm", "max_length": 128, "truncation": "question_start"}
+
 
 def fake_row(k, lr, add_some, aggregate):
     return {"k": k, "lr": lr, "add_some": add_some, "probe_dev_accuracy": aggregate, "probe_test_accuracy": aggregate,
@@ -21,7 +25,7 @@ def test_best_aggregate_per_k():
 def test_finished_runs_are_skipped(tmp_path, monkeypatch):
     """Resumption (grid runner): finished runs (trials/<run>/result.json, same settings) are read back;
     a half-finished run and runs whose settings changed train again."""
-    settings = SweepSettings(base_archive="base.tar.gz", probe_dir=str(tmp_path), orig_dev="dev.jsonl",
+    settings = SweepSettings(base_archive="base.tar.gz", probe_dir=str(tmp_path), orig_dev="dev.jsonl", **READER,
                              out=str(tmp_path / "out"), dosages=[10, 20], lrs=[1e-5], add_some=[0])
     trained = []
 
@@ -53,7 +57,7 @@ def test_finished_runs_are_skipped(tmp_path, monkeypatch):
 def test_run_one_reuses_result_and_restarts_interrupted(tmp_path, monkeypatch):
     import allennlp.commands.train as train_module
 
-    settings = SweepSettings(base_archive="b", probe_dir=str(tmp_path), orig_dev="d", out=str(tmp_path / "o"))
+    settings = SweepSettings(base_archive="b", probe_dir=str(tmp_path), orig_dev="d", out=str(tmp_path / "o"), **READER)
     run_dir = tmp_path / "o" / "runs" / "k5_lr0.001_add0"
     run_dir.mkdir(parents=True)
     (run_dir / "result.json").write_text(json.dumps({"k": 5, "reused": True}))
@@ -66,11 +70,11 @@ def test_run_one_reuses_result_and_restarts_interrupted(tmp_path, monkeypatch):
 def test_seeds_are_a_grid_axis_with_their_own_runs_and_best_rows():
     from mcqa_probes.experiments.wordnetqa.inoculation_sweep import SweepSettings, grid, mark_best, point_name
 
-    single = SweepSettings("base.tar.gz", "probe", "dev.jsonl", "out", dosages=[10, 20], lrs=[1e-5, 3e-5], seed=7)
+    single = SweepSettings("base.tar.gz", "probe", "dev.jsonl", "out", **READER, dosages=[10, 20], lrs=[1e-5, 3e-5], seed=7)
     assert [p["seed"] for p in grid(single)] == [7, 7, 7, 7]
     assert point_name(single, next(grid(single))) == "k10_lr1e-05_add0"  # names as before without --seeds
 
-    several = SweepSettings("base.tar.gz", "probe", "dev.jsonl", "out", dosages=[10, 20], lrs=[1e-5, 3e-5],
+    several = SweepSettings("base.tar.gz", "probe", "dev.jsonl", "out", **READER, dosages=[10, 20], lrs=[1e-5, 3e-5],
                             seeds=[1, 2])
     points = list(grid(several))
     names = [point_name(several, p) for p in points]
