@@ -295,6 +295,16 @@ def read_jsonl(path: PathLike, *, what: str = "JSON line", allow_empty: bool = F
                               f"{what} per line)", str(path))
 
 
+def holds_lines(path: PathLike) -> bool:
+    """Whether ``path`` is a file with a non-blank line: a split file without one (a probe too small
+    to fill it) counts as no split where a split is optional."""
+    try:
+        with open(path, "rb") as handle:
+            return any(line.strip() for line in handle)
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return False
+
+
 def read_jsonl_values(path: PathLike, *, what: str = "JSON line", allow_empty: bool = True) -> list:
     """The decoded lines of a JSON-lines file, as a list (errors as :func:`read_jsonl`)."""
     return [value for _, value in read_jsonl(path, what=what, allow_empty=allow_empty)]

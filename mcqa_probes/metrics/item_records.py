@@ -83,8 +83,9 @@ PROMPTS = ("mcqa", "mlm", "cloze/sum", "cloze/mean", "cloze/chars", "cloze/pmi",
 KEYS = ("model", "section", "probe", "id", "question", "choices", "gold", "cluster", "hops", "distractor_family",
         "concept", "scores", "probabilities", "chosen", "correct", "primary")
 
-#: where a question's concept is looked for, first match wins
-CONCEPT_FIELDS = ("notes.gold_synset", "notes.concept", "question_concept")
+#: where a question's concept is looked for, first match wins (a WordNet probe's synset, an
+#: ontology probe's ``concept_id``, CommonsenseQA's question concept)
+CONCEPT_FIELDS = ("notes.gold_synset", "notes.concept", "notes.concept_id", "question_concept")
 
 
 @dataclass

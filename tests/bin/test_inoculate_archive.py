@@ -5,6 +5,7 @@ archive's own accuracy."""
 import csv
 import json
 import runpy
+import shutil
 import sys
 
 import pytest
@@ -51,6 +52,22 @@ def test_the_archive_is_inoculated_with_the_reader_it_was_trained_with(base_and_
                                  )["dataset_reader"]["base_reader"]
         assert (base_reader["transformer_model_name"], base_reader["max_length"], base_reader["truncation"]) == (
             tiny_bert, 64, "longest_first")
+
+
+def test_a_probe_whose_test_split_is_empty_is_inoculated_and_scored_on_dev_only(base_and_probes, tmp_path):
+    """A probe too small to fill its test split (bin/build_probes writes it empty, with a note): the
+    run is kept, its test accuracy left blank, as for a probe without a test.jsonl."""
+    probe = tmp_path / "hypernymy"
+    shutil.copytree(base_and_probes / "probes" / "hypernymy", probe)
+    (probe / "test.jsonl").write_text("")
+    main = runpy.run_path(str(ROOT / "bin" / "inoculate"), run_name="bin_script")["main"]
+    out = tmp_path / "sweep"
+    assert main(["--base-archive", str(base_and_probes / "base" / "model.tar.gz"), "--probe-dir", str(probe),
+                 "--orig-dev", str(ORIGINAL), "--dosages", "4", "--lrs", "1e-3", "--epochs", "1", "--batch-size", "4",
+                 "--workers", "1", "--cuda-device", "-1", "--out", str(out)]) == 0
+    with open(out / "inoculation.csv") as handle:
+        (row,) = list(csv.DictReader(handle))
+    assert row["probe_test_accuracy"] == "" and float(row["probe_dev_accuracy"]) >= 0
 
 
 def test_a_base_archive_that_cannot_be_read_or_whose_transformer_has_moved_is_one_line_before_torch_loads(

@@ -37,6 +37,9 @@ def test_record_fields_from_metadata():
     assert record["hops"] == 2 and record["distractor_family"] == "sister"
     assert record["chosen"] == {"mcqa": 1} and record["correct"] == {"mcqa": True}
     assert record["probabilities"]["mcqa"] == pytest.approx(softmax([0.0, 2.0, 1.0]))
+    # a probe built from an ontology names its concept by the source's id
+    ontology = dict(METADATA, notes={"hops": 1, "concept_id": "SO:0000704", "answer_id": "SO:0000001"})
+    assert item_record("m", "wordnetqa", "hypernymy", ontology, {"mcqa": [0.0, 2.0, 1.0]}, "mcqa")["concept"] == "SO:0000704"
 
 
 def test_rotated_instance_goes_back_to_file_order():

@@ -19,7 +19,7 @@ from typing import Dict, Iterator, List, Optional, Sequence
 from mcqa_probes.common.configs import config_file
 from mcqa_probes.common.device import config_environment, resolve_cuda_device
 from mcqa_probes.common.environment import environment
-from mcqa_probes.common.io import write_csv, write_json, write_text
+from mcqa_probes.common.io import holds_lines, write_csv, write_json, write_text
 from mcqa_probes.data.archives import archive_reader_settings
 from mcqa_probes.experiments.grid import Trial, config_variables, describe_metrics, run_grid
 from mcqa_probes.reports import figures
@@ -155,7 +155,7 @@ def run_one(settings: SweepSettings, point: Dict, reuse: bool = True) -> Dict:
         **point,
         "probe_dev_accuracy": metrics.get("best_validation_accuracy"),
         "probe_test_accuracy": (_evaluate(run_dir / "model.tar.gz", test_file, 32, cuda_device, settings.precision)
-                                if test_file.is_file() else None),
+                                if holds_lines(test_file) else None),   # a missing or empty split: none
         "orig_accuracy_before": metrics["orig_accuracy_before"],
         "orig_accuracy_after": metrics["orig_accuracy"],
         "inoculation_cost": metrics["inoculation_cost"],
