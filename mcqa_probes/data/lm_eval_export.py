@@ -9,7 +9,13 @@ group of a format's tasks, with ``acc`` and ``acc_norm`` over all their question
     lm_eval --model hf --model_args pretrained=MODEL --include_path TASKS_DIR --tasks wordnetqa
 
 The tasks read the probe files as they are (``dataset_path: json``, the files' absolute paths in
-``dataset_kwargs.data_files``; splits test, dev -> validation, train -> training). Their Jinja
+``dataset_kwargs.data_files``; splits test, dev -> validation, train -> training). An empty
+``dev.jsonl`` / ``train.jsonl`` (a probe too small to fill it) counts as none; a probe with an empty
+``test.jsonl`` is left out (:attr:`Export.left_out`). HuggingFace ``datasets`` gives a task's splits
+the shape of its first file, so where a probe's splits differ in their keys (a probe built from an
+ontology writes ``notes.leakage`` only on the questions it masked, which a small split may not
+hold), the task reads copies of its files in ``TASKS_DIR/data/<probe>/`` that keep only what the
+templates read (``id``, ``question``, ``answerKey``). Their Jinja
 templates give lm-eval exactly our requests (:func:`requests`):
 
 * **cloze**: context ``Question: {stem}\\nAnswer:`` (our default cloze template), each choice
@@ -22,6 +28,7 @@ trimmed strings, as :mod:`mcqa_probes.data.question` reads them. Every file is r
 :func:`~mcqa_probes.data.question.question_from_json` before anything is written, so a malformed file
 is an error here, with its line, and not inside lm-eval.
 """
+import json
 import os
 import shlex
 import string
@@ -32,7 +39,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import yaml
 
 from mcqa_probes.common.cli import InputError
-from mcqa_probes.common.io import McqaFormatError, read_jsonl, write_text
+from mcqa_probes.common.io import McqaFormatError, holds_lines, read_jsonl, write_text
 from mcqa_probes.data.causal_prompts import DEFAULT_TARGET_DELIMITER, DEFAULT_TEMPLATE
 from mcqa_probes.data.question import MultipleChoiceQuestion, question_from_json
 
@@ -167,6 +174,10 @@ class ProbeFiles:
     files: Dict[str, str]
     counts: Dict[str, int]
     max_choices: int
+    #: per split, the key paths (and value types) of its lines: splits of one shape load in lm-eval
+    shapes: Dict[str, frozenset] = field(default_factory=dict)
+    #: the task reads copies of the files (its splits differ in shape), in ``TASKS_DIR/data/<probe>/``
+    copied: bool = False
 
 
 @dataclass
@@ -178,6 +189,8 @@ class Export:
     formats: Tuple[str, ...]
     probes: List[ProbeFiles]
     tasks: Dict[str, str] = field(default_factory=dict)
+    #: the probes not exported, each with the reason (an empty test split)
+    left_out: Dict[str, str] = field(default_factory=dict)
     groups: Dict[str, str] = field(default_factory=dict)
 
     def lm_eval_command(self, model: str = "MODEL") -> str:
@@ -214,18 +227,21 @@ def check_full_form(data: Dict[str, Any]) -> None:
 
 
 def read_probe(directory: Path) -> ProbeFiles:
-    """A probe's split files (``test.jsonl`` required), each read in full with our reader (and
+    """A probe's split files (``test.jsonl`` required; an empty dev / train file counts as none, an
+    empty test file gives no ``test`` entry), each read in full with our reader (and
     :func:`check_full_form`)."""
     files: Dict[str, str] = {}
     counts: Dict[str, int] = {}
+    shapes: Dict[str, frozenset] = {}
     max_choices = 0
     for split, _ in SPLITS:
         path = directory / f"{split}.jsonl"
-        if not path.is_file():
-            if split == "test":
-                raise FileNotFoundError(f"{path}: no such file (every probe directory needs a test.jsonl)")
+        if not path.is_file() and split == "test":
+            raise FileNotFoundError(f"{path}: no such file (every probe directory needs a test.jsonl)")
+        if not holds_lines(path):
             continue
         count = 0
+        shape: set = set()
         for number, data in read_jsonl(path, what="question"):
             try:
                 question = question_from_json(data, default_id=f"line-{number}")
@@ -234,9 +250,33 @@ def read_probe(directory: Path) -> ProbeFiles:
                 raise McqaFormatError(error.reason, str(path), number) from None
             count += 1
             max_choices = max(max_choices, len(question.choices))
+            _add_shape(shape, data, "")
         files[split] = os.path.abspath(path)
         counts[split] = count
-    return ProbeFiles(directory.name, files, counts, max_choices)
+        shapes[split] = frozenset(shape)
+    return ProbeFiles(directory.name, files, counts, max_choices, shapes)
+
+
+def _add_shape(shape: set, value: Any, path: str) -> None:
+    """The key paths of a JSON value with their value types (a null says nothing: a missing key reads as one)."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            _add_shape(shape, inner, f"{path}.{key}")
+    elif isinstance(value, list):
+        for inner in value:
+            _add_shape(shape, inner, path + "[]")
+    elif value is not None:
+        shape.add((path, type(value).__name__))
+
+
+def copy_for_lm_eval(probe: ProbeFiles, out: Path) -> None:
+    """Point ``probe``'s task at copies of its files that keep what the templates read (``id``,
+    ``question``, ``answerKey``): one shape for every split."""
+    for split, path in list(probe.files.items()):
+        lines = [json.dumps({key: data[key] for key in ("id", "question", "answerKey") if key in data},
+                            ensure_ascii=False) + "\n" for _, data in read_jsonl(path, what="question")]
+        probe.files[split] = os.path.abspath(write_text(out / "data" / probe.name / f"{split}.jsonl", "".join(lines)))
+    probe.copied = True
 
 
 def _check_name(name: str, what: str) -> str:
@@ -257,13 +297,22 @@ def export_lm_eval(probes_dir: PathLike, tasks_dir: PathLike, *, group: str = DE
     for directory in directories:
         _check_name(directory.name, "probe directory")
     read = [read_probe(directory) for directory in directories]
+    left_out = {probe.name: "its test.jsonl has no question (a probe too small to fill its test split)"
+                for probe in read if "test" not in probe.files}
+    read = [probe for probe in read if "test" in probe.files]
+    if not read:
+        raise InputError(f"{probes_dir}: no probe has a question in its test.jsonl ({', '.join(left_out)}); lm-eval "
+                         f"scores a task's test split")
     for probe in read:
         if "letters" in formats and probe.max_choices > len(LETTERS):
             raise InputError(f"{probe.name}: questions with {probe.max_choices} choices, but the letters format has "
                              f"{len(LETTERS)} letters (export only --formats cloze)")
     out = Path(tasks_dir)
     out.mkdir(parents=True, exist_ok=True)
-    result = Export(os.path.abspath(out), group, formats, read)
+    result = Export(os.path.abspath(out), group, formats, read, left_out=left_out)
+    for probe in read:
+        if len(set(probe.shapes.values())) > 1:
+            copy_for_lm_eval(probe, out)
     for prompt_format in formats:
         members = []
         for probe in read:

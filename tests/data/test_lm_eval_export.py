@@ -8,6 +8,7 @@ import pytest
 import yaml
 
 from mcqa_probes.common import cli
+from mcqa_probes.common.io import holds_lines
 from mcqa_probes.data import lm_eval_export
 from mcqa_probes.data.causal_prompts import PromptBuilder
 from mcqa_probes.data.lm_eval_export import choices_of, context_of, export_lm_eval, requests
@@ -84,7 +85,7 @@ def assert_documents_are_our_questions(task, prompt_format, probe_dir):
     builder = our_builder(prompt_format)
     for split, docs_method in SPLITS.items():
         path = probe_dir / f"{split}.jsonl"
-        if not path.is_file():
+        if not holds_lines(path):                               # no file, or an empty one: no split
             assert getattr(task, docs_method)() is None
             continue
         questions = list(read_questions(path))
@@ -117,6 +118,46 @@ def test_the_exported_tasks_and_groups_load_in_lm_eval(exported):
         assert sorted(task.aggregation()) == ["acc", "acc_norm"]
         assert_documents_are_our_questions(task, prompt_format, PROBES / probe)
     assert (config["test_split"], config["validation_split"], config["training_split"]) == ("test", "dev", "train")
+
+
+def test_splits_of_different_shapes_are_read_from_copies_and_empty_splits_count_as_none(tmp_path, hf_datasets_cache):
+    """A probe built from an ontology writes notes.leakage only on the questions it masked: a train
+    split holding some beside a test split holding none (HuggingFace datasets takes the first file's
+    shape: it cannot cast the train file) is read from copies; an empty dev file is no split, a probe
+    with an empty test file is left out, and a directory where every test file is empty is an error."""
+    from lm_eval.tasks import TaskManager
+
+    def question(number, notes):
+        return {"id": f"q{number}", "question": {"stem": f"Stem {number}", "choices": [
+            {"label": "A", "text": f"yes {number}"}, {"label": "B", "text": "no"}]}, "answerKey": "A", "notes": notes}
+
+    probes = tmp_path / "probes"
+    write_jsonl(probes / "part_of" / "test.jsonl", [question(1, {"hops": 1})])
+    write_jsonl(probes / "part_of" / "train.jsonl", [question(2, {"hops": 1, "leakage": "definition masked"}),
+                                                     question(3, {"hops": 2})])
+    (probes / "part_of" / "dev.jsonl").write_text("\n")
+    write_jsonl(probes / "tiny" / "train.jsonl", [question(4, {"hops": 1})])
+    (probes / "tiny" / "test.jsonl").write_text("")
+    export = export_lm_eval(probes, tmp_path / "tasks", group="onto")
+    assert export.left_out == {"tiny": "its test.jsonl has no question (a probe too small to fill its test split)"}
+    (probe,) = export.probes
+    assert probe.copied and probe.counts == {"test": 1, "train": 2}
+    config = yaml.safe_load((tmp_path / "tasks" / "onto_part_of_cloze.yaml").read_text(encoding="utf-8"))
+    assert config["dataset_kwargs"]["data_files"] == {
+        split: str((tmp_path / "tasks" / "data" / "part_of" / f"{split}.jsonl").resolve()) for split in ("test", "train")}
+    assert "validation_split" not in config
+    loaded = TaskManager(include_path=str(tmp_path / "tasks"), include_defaults=False).load(["onto"])["tasks"]
+    assert sorted(loaded) == ["onto_part_of_cloze", "onto_part_of_letters"]
+    for name, task in loaded.items():
+        assert_documents_are_our_questions(task, name.rsplit("_", 1)[1], probes / "part_of")
+    # splits of one shape: the probe files themselves
+    same = tmp_path / "same"
+    write_jsonl(same / "part_of" / "test.jsonl", [question(1, {"hops": 1})])
+    write_jsonl(same / "part_of" / "train.jsonl", [question(2, {"hops": 3})])
+    assert not export_lm_eval(same, tmp_path / "same_tasks").probes[0].copied
+    (probes / "part_of" / "test.jsonl").write_text("")
+    with pytest.raises(cli.InputError, match="no probe has a question in its test.jsonl \\(part_of, tiny\\)"):
+        export_lm_eval(probes, tmp_path / "none")
 
 
 def test_get_task_dict_and_the_format_groups(exported):
