@@ -21,7 +21,7 @@ import shlex
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from mcqa_probes.common.io import sha256_file, write_text
+from mcqa_probes.common.io import holds_lines, sha256_file, write_text
 from mcqa_probes.experiments.report_card.causal_lm import (
     CONTROL as CAUSAL_CONTROL, LETTERS, answers_by_score, causal_command, causal_key, causal_notes, causal_results, causal_rows,
     causal_scores, control_cell, reading_suffix,
@@ -57,13 +57,13 @@ def probe_files(inputs: CardInputs) -> Dict[str, Path]:
     """The probe files present under ``probes_dir`` (``<probe>/<split>.jsonl``): the probes its
     manifest lists (a build from a user's ontology has relation probes such as ``part_of``), else
     the paper's, in the paper's order."""
-    return {p: path for p, path in _split_files(inputs).items() if path.stat().st_size > 0}
+    return {p: path for p, path in _split_files(inputs).items() if holds_lines(path)}
 
 
 def empty_probe_files(inputs: CardInputs) -> List[str]:
     """The probes whose split file is there but holds no question (a small relation probe built from
     a user's ontology: too few concepts to fill every split); not scored, and said so."""
-    return [p for p, path in _split_files(inputs).items() if path.stat().st_size == 0]
+    return [p for p, path in _split_files(inputs).items() if not holds_lines(path)]
 
 
 def _split_files(inputs: CardInputs) -> Dict[str, Path]:
@@ -168,8 +168,13 @@ class WordNetQaSection(McqaSection, title="WordNetQA / DictionaryQA (Richardson 
 
     def why_inputs_absent(self, model: CardModel, inputs: CardInputs) -> Optional[str]:
         if not probe_files(inputs):
+            empty = empty_probe_files(inputs)
+            if empty:  # a source too small to fill the split: every file of it is there, with no question
+                return (f"no questions: the {inputs.split}.jsonl of every probe ({', '.join(empty)}) is empty "
+                        f"(too few concepts to fill the split); --split dev or train scores another split")
+            names = _manifest(inputs).get("probes") or WORDNETQA_PROBES
             return (f"no probe files: {inputs.probes_dir or '--probes-dir'}/<probe>/{inputs.split}.jsonl not found "
-                    f"for any of {', '.join(WORDNETQA_PROBES)}; build them with bin/build_probes --out "
+                    f"for any of {', '.join(names)}; build them with bin/build_probes --out "
                     f"{inputs.probes_dir or 'probes'}")
         return None
 
@@ -389,7 +394,10 @@ def choice_only_control(inputs: CardInputs, out: Path, progress=print, quiet: bo
                 control[probe] = {"dev": result["dev"], "test": result["test"], "source": str(audit_file),
                                   "train_questions": (entry.get("splits") or {}).get("sizes", {}).get("train"),
                                   "items": _items_of(Path(inputs.audit_dir), probe, inputs.split)}
-    todo = [p for p in files if p not in control and (Path(inputs.probes_dir) / p / "train.jsonl").is_file()]
+    # the control trains on the probe's train split and is scored on its dev and test: a probe with an
+    # empty one (a source too small to fill it) has no control
+    todo = [p for p in files if p not in control
+            and all(holds_lines(Path(inputs.probes_dir) / p / f"{split}.jsonl") for split in ("train", "dev", "test"))]
     if todo:
         target = out / "controls" / "choice_only"
         for probe in todo:  # a run finished before its answers were kept is trained again (it is cheap)

@@ -90,3 +90,40 @@ def test_a_probe_whose_split_is_empty_is_not_scored_and_the_card_says_so(vehicle
     assert wordnetqa["shared"]["probes"] == ["definitions", "synonymy", "hypernymy", "hyponymy"]
     notes = " ".join(n for table in wordnetqa["tables"] for n in table["notes"])
     assert "Not scored: part_of (no question in the test split" in notes
+
+
+def test_a_split_empty_for_every_probe_is_said_so_not_taken_for_missing_files(vehicle_probes, tiny_causal,  # noqa: F811
+                                                                             tmp_path):
+    import shutil
+
+    probes = tmp_path / "probes"
+    shutil.copytree(vehicle_probes, probes)
+    for probe in ("definitions", "synonymy", "hypernymy", "hyponymy", "part_of"):
+        (probes / probe / "test.jsonl").write_text("")
+    inputs = CardInputs(probes_dir=str(probes), olmpics_dir=None, winoventi_tsv=None, csqa_dev=None,
+                        max_questions=3, cuda_device=-1, batch_size=4)
+    report = build_report_card([tiny_causal("gpt2", max_positions=512)], tmp_path / "card", inputs, command="test",
+                               progress=lambda line: None)
+    (entry,) = section(report, "wordnetqa")["models"].values()
+    assert entry["status"] == "absent"
+    assert entry["reason"] == ("no questions: the test.jsonl of every probe (definitions, synonymy, hypernymy, "
+                               "hyponymy, part_of) is empty (too few concepts to fill the split); --split dev or "
+                               "train scores another split")
+
+
+def test_the_choice_only_control_leaves_out_a_probe_with_an_empty_split(vehicle_probes, tmp_path, monkeypatch):
+    """The control trains on a probe's train split and is scored on its dev and test: a probe with an
+    empty one gets none, the others theirs (was: the whole card stopped at the empty file)."""
+    import shutil
+
+    from mcqa_probes.experiments.report_card.wordnetqa import choice_only_control
+
+    monkeypatch.setenv("GLOVE_FILE", str(FIXTURES / "glove" / "tiny_glove.txt"))
+    probes = tmp_path / "probes"
+    shutil.copytree(vehicle_probes, probes)
+    (probes / "synonymy" / "train.jsonl").write_text("")
+    inputs = CardInputs(probes_dir=str(probes), olmpics_dir=None, winoventi_tsv=None, csqa_dev=None, split="dev",
+                        max_questions=3, cuda_device=-1, batch_size=4, control_epochs=1, control_max_train=20)
+    control = choice_only_control(inputs, tmp_path / "card", progress=lambda line: None, quiet=True)
+    assert sorted(control) == ["definitions", "hypernymy", "hyponymy", "part_of"]
+    assert all(0 <= entry["dev"] <= 1 and entry["source"] == "computed" for entry in control.values())
