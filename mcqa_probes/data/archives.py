@@ -2,7 +2,7 @@
 what a command checks before anything heavy loads.
 
 * ``archive_config``: the ``config.json`` inside a ``model.tar.gz``;
-* ``archive_reader_settings``: how the archive's ``mcqa`` reader turned questions into word pieces
+* ``archive_reader_settings``: how the archive's ``mcqa`` reader turned its training questions into word pieces
   (``transformer_model_name``, ``max_length``, ``truncation``; :data:`TOKENIZING_DEFAULTS` where its
   config leaves one out). Training the archive further (inoculation) must read alike: another
   tokenizer's ids in the model's embeddings are an index error at best, a run that means nothing at
@@ -32,16 +32,18 @@ def archive_config(archive: Union[str, Path]) -> Dict[str, Any]:
 
 
 def archive_reader_settings(archive: Union[str, Path]) -> Dict[str, Any]:
-    """The :data:`TOKENIZING_DEFAULTS` keys as the archive's validation reader has them (else its
-    training reader, else an inoculation reader's ``base_reader``), the defaults for those its
-    config leaves out; an error naming the archive when no reader of it names a transformer."""
+    """The :data:`TOKENIZING_DEFAULTS` keys as the reader the archive was trained with has them (its
+    training reader, or an inoculation reader's ``base_reader``; else its validation reader), the
+    defaults for those its config leaves out; an error naming the archive when none of its readers
+    is an ``mcqa`` reader (or names a transformer)."""
     config = archive_config(archive)
-    readers = [config.get("validation_dataset_reader"), config.get("dataset_reader")]
-    readers += [reader.get("base_reader") for reader in list(readers) if isinstance(reader, dict)]
+    training = config.get("dataset_reader")
+    readers = [training, training.get("base_reader") if isinstance(training, dict) else None,
+               config.get("validation_dataset_reader")]
     readers = [reader for reader in readers if isinstance(reader, dict)]
-    reader = next((r for r in readers if "transformer_model_name" in r), None)
+    reader = next((r for r in readers if "transformer_model_name" in r or r.get("type") == "mcqa"), None)
     if reader is None:
-        raise ValueError(f"{archive}: its config names no reader with a transformer_model_name (readers: "
+        raise ValueError(f"{archive}: none of its readers is an mcqa reader or names a transformer (readers: "
                          f"{', '.join(str(r.get('type')) for r in readers) or 'none'}); expected an archive "
                          f"trained on question files by the mcqa reader")
     return {key: reader.get(key, default) for key, default in TOKENIZING_DEFAULTS.items()}

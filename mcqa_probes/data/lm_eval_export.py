@@ -14,7 +14,7 @@ The tasks read the probe files as they are (``dataset_path: json``, the files' a
 ``test.jsonl`` is left out (:attr:`Export.left_out`). HuggingFace ``datasets`` gives a task's splits
 the shape of its first file, so where a probe's splits differ in their keys (a probe built from an
 ontology writes ``notes.leakage`` only on the questions it masked, which a small split may not
-hold), the task reads copies of its files in ``TASKS_DIR/data/<probe>/`` that keep only what the
+hold), the task reads copies of its files in ``TASKS_DIR/data/<group>/<probe>/`` that keep only what the
 templates read (``id``, ``question``, ``answerKey``). Their Jinja
 templates give lm-eval exactly our requests (:func:`requests`):
 
@@ -258,24 +258,27 @@ def read_probe(directory: Path) -> ProbeFiles:
 
 
 def _add_shape(shape: set, value: Any, path: str) -> None:
-    """The key paths of a JSON value with their value types (a null says nothing: a missing key reads as one)."""
+    """The key paths of a JSON value with their value types (``NoneType`` for a null: a key that is
+    null in one split and missing in another is two shapes to lm-eval's loader)."""
     if isinstance(value, dict):
         for key, inner in value.items():
             _add_shape(shape, inner, f"{path}.{key}")
     elif isinstance(value, list):
         for inner in value:
             _add_shape(shape, inner, path + "[]")
-    elif value is not None:
+    else:
         shape.add((path, type(value).__name__))
 
 
-def copy_for_lm_eval(probe: ProbeFiles, out: Path) -> None:
+def copy_for_lm_eval(probe: ProbeFiles, out: Path, group: str) -> None:
     """Point ``probe``'s task at copies of its files that keep what the templates read (``id``,
-    ``question``, ``answerKey``): one shape for every split."""
+    ``question``, ``answerKey``): one shape for every split (``out/data/<group>/<probe>/``: two groups
+    exported into one folder keep their own)."""
     for split, path in list(probe.files.items()):
         lines = [json.dumps({key: data[key] for key in ("id", "question", "answerKey") if key in data},
                             ensure_ascii=False) + "\n" for _, data in read_jsonl(path, what="question")]
-        probe.files[split] = os.path.abspath(write_text(out / "data" / probe.name / f"{split}.jsonl", "".join(lines)))
+        probe.files[split] = os.path.abspath(write_text(out / "data" / group / probe.name / f"{split}.jsonl",
+                                                        "".join(lines)))
     probe.copied = True
 
 
@@ -312,7 +315,7 @@ def export_lm_eval(probes_dir: PathLike, tasks_dir: PathLike, *, group: str = DE
     result = Export(os.path.abspath(out), group, formats, read, left_out=left_out)
     for probe in read:
         if len(set(probe.shapes.values())) > 1:
-            copy_for_lm_eval(probe, out)
+            copy_for_lm_eval(probe, out, group)
     for prompt_format in formats:
         members = []
         for probe in read:

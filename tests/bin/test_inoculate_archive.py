@@ -70,17 +70,23 @@ def test_a_probe_whose_test_split_is_empty_is_inoculated_and_scored_on_dev_only(
     assert row["probe_test_accuracy"] == "" and float(row["probe_dev_accuracy"]) >= 0
 
 
-def test_a_base_archive_that_cannot_be_read_or_whose_transformer_has_moved_is_one_line_before_torch_loads(
+def test_a_base_archive_that_cannot_be_read_whose_transformer_has_moved_or_another_model_name_is_one_line(
         base_and_probes, tmp_path):
+    """Each one line before torch loads: allennlp loads an archive's transformer by the name in its
+    config (a moved directory cannot be named instead), and another transformer's word pieces are
+    not the archive's (an index error, or a run that means nothing)."""
     common = ["--probe-dir", base_and_probes / "probes" / "hypernymy", "--orig-dev", ORIGINAL, "--out", tmp_path / "out"]
     not_an_archive = tmp_path / "model.tar.gz"
     not_an_archive.write_text("no archive")
     moved = write_archive(tmp_path / "moved.tar.gz", {
         "dataset_reader": {"type": "mcqa", "transformer_model_name": str(tmp_path / "gone")}})
-    for archive, expected in [
-            (not_an_archive, f"{not_an_archive}: not a readable model archive (.tar.gz): "),
-            (moved, f"{moved}: the transformer it was trained with cannot be loaded here ({tmp_path / 'gone'}: ")]:
-        result = command([sys.executable, "-c", LOADED, ROOT / "bin" / "inoculate", "--base-archive", archive, *common])
+    trained = base_and_probes / "base" / "model.tar.gz"
+    for archive, extra, expected in [
+            (not_an_archive, [], f"{not_an_archive}: not a readable model archive (.tar.gz): "),
+            (moved, [], f"{moved}: the transformer it was trained with cannot be loaded here ({tmp_path / 'gone'}: "),
+            (trained, ["--model-name", "minilm"], f"--model-name minilm: the archive {trained} was trained with ")]:
+        result = command([sys.executable, "-c", LOADED, ROOT / "bin" / "inoculate", "--base-archive", archive, *extra,
+                          *common])
         lines = error_lines(result)
         assert len(lines) == 1 and lines[0].startswith(f"error: {expected}"), result.stderr[-3000:]
         assert json.loads(result.stdout.strip().splitlines()[-1]) == {"status": cli.BAD_INPUT, "loaded": []}

@@ -19,8 +19,9 @@ def write_archive(path, config):
 
 
 def test_an_archive_is_read_with_its_own_readers_settings_and_the_readers_defaults(tmp_path):
-    """What the archive's validation reader says, then its training reader, then an inoculation
-    reader's base reader; a setting its config leaves out is the mcqa reader's default."""
+    """What the reader the archive was trained with says (its training reader, an inoculation
+    reader's base reader), else its validation reader; a setting its config leaves out is the mcqa
+    reader's default, the transformer too."""
     trained = write_archive(tmp_path / "a.tar.gz", {
         "dataset_reader": {"type": "mcqa", "transformer_model_name": "/models/bert", "max_length": 64},
         "model": {"type": "transformer_mcqa"}})
@@ -33,10 +34,16 @@ def test_an_archive_is_read_with_its_own_readers_settings_and_the_readers_defaul
         "model": {"type": "from_archive"}})
     assert archive_reader_settings(inoculated) == {"transformer_model_name": "/models/roberta", "max_length": 96,
                                                    "truncation": "question_start"}
-    validation_first = write_archive(tmp_path / "c.tar.gz", {
+    training_first = write_archive(tmp_path / "c.tar.gz", {
         "dataset_reader": {"type": "mcqa", "transformer_model_name": "x", "max_length": 32},
         "validation_dataset_reader": {"type": "mcqa", "transformer_model_name": "y", "max_length": 48}})
-    assert archive_reader_settings(validation_first)["transformer_model_name"] == "y"
+    assert archive_reader_settings(training_first)["max_length"] == 32
+    validation_only = write_archive(tmp_path / "d.tar.gz", {
+        "dataset_reader": {"type": "mcqa_words"},
+        "validation_dataset_reader": {"type": "mcqa", "transformer_model_name": "y", "max_length": 48}})
+    assert archive_reader_settings(validation_only)["transformer_model_name"] == "y"
+    defaults = write_archive(tmp_path / "e.tar.gz", {"dataset_reader": {"type": "mcqa", "max_length": 64}})
+    assert archive_reader_settings(defaults) == dict(TOKENIZING_DEFAULTS, max_length=64)
 
 
 def test_the_defaults_are_the_readers():
@@ -51,8 +58,8 @@ def test_the_defaults_are_the_readers():
 
 def test_an_archive_without_a_transformer_reader_or_no_archive_at_all_is_an_error_naming_it(tmp_path):
     glove = write_archive(tmp_path / "glove.tar.gz", {"dataset_reader": {"type": "mcqa_words"}})
-    with pytest.raises(ValueError, match=r"glove\.tar\.gz: its config names no reader with a "
-                                         r"transformer_model_name \(readers: mcqa_words\)"):
+    with pytest.raises(ValueError, match=r"glove\.tar\.gz: none of its readers is an mcqa reader or names a "
+                                         r"transformer \(readers: mcqa_words\)"):
         archive_reader_settings(glove)
     (tmp_path / "not.tar.gz").write_text("text")
     with pytest.raises(ValueError, match=r"not\.tar\.gz: not a readable model archive"):

@@ -144,7 +144,8 @@ def test_splits_of_different_shapes_are_read_from_copies_and_empty_splits_count_
     assert probe.copied and probe.counts == {"test": 1, "train": 2}
     config = yaml.safe_load((tmp_path / "tasks" / "onto_part_of_cloze.yaml").read_text(encoding="utf-8"))
     assert config["dataset_kwargs"]["data_files"] == {
-        split: str((tmp_path / "tasks" / "data" / "part_of" / f"{split}.jsonl").resolve()) for split in ("test", "train")}
+        split: str((tmp_path / "tasks" / "data" / "onto" / "part_of" / f"{split}.jsonl").resolve())
+        for split in ("test", "train")}
     assert "validation_split" not in config
     loaded = TaskManager(include_path=str(tmp_path / "tasks"), include_defaults=False).load(["onto"])["tasks"]
     assert sorted(loaded) == ["onto_part_of_cloze", "onto_part_of_letters"]
@@ -155,6 +156,11 @@ def test_splits_of_different_shapes_are_read_from_copies_and_empty_splits_count_
     write_jsonl(same / "part_of" / "test.jsonl", [question(1, {"hops": 1})])
     write_jsonl(same / "part_of" / "train.jsonl", [question(2, {"hops": 3})])
     assert not export_lm_eval(same, tmp_path / "same_tasks").probes[0].copied
+    # a key null in one split and missing in another: two shapes too
+    nulls = tmp_path / "nulls"
+    write_jsonl(nulls / "p" / "test.jsonl", [question(1, {"hops": 1})])
+    write_jsonl(nulls / "p" / "dev.jsonl", [dict(question(2, {"hops": 1}), source=None)])
+    assert export_lm_eval(nulls, tmp_path / "null_tasks").probes[0].copied
     (probes / "part_of" / "test.jsonl").write_text("")
     with pytest.raises(cli.InputError, match="no probe has a question in its test.jsonl \\(part_of, tiny\\)"):
         export_lm_eval(probes, tmp_path / "none")

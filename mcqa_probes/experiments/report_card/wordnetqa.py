@@ -171,7 +171,8 @@ class WordNetQaSection(McqaSection, title="WordNetQA / DictionaryQA (Richardson 
             empty = empty_probe_files(inputs)
             if empty:  # a source too small to fill the split: every file of it is there, with no question
                 return (f"no questions: the {inputs.split}.jsonl of every probe ({', '.join(empty)}) is empty "
-                        f"(too few concepts to fill the split); --split dev or train scores another split")
+                        f"(too few concepts to fill the split); --split "
+                        f"{' or '.join(s for s in ('test', 'dev', 'train') if s != inputs.split)} scores another")
             names = _manifest(inputs).get("probes") or WORDNETQA_PROBES
             return (f"no probe files: {inputs.probes_dir or '--probes-dir'}/<probe>/{inputs.split}.jsonl not found "
                     f"for any of {', '.join(names)}; build them with bin/build_probes --out "

@@ -83,7 +83,7 @@ class SweepSettings:
         if self.base_archive is not None and None in (self.model_name, self.max_length, self.truncation):
             # the archive goes on training: its questions must become the word pieces it was trained on
             archived = archive_reader_settings(self.base_archive)
-            self.model_name = self.model_name or archived["transformer_model_name"]
+            self.model_name = self.model_name or archived["transformer_model_name"]  # bin/inoculate: the same
             self.max_length = self.max_length or int(archived["max_length"])
             self.truncation = self.truncation or archived["truncation"]
 

@@ -108,7 +108,7 @@ def test_a_split_empty_for_every_probe_is_said_so_not_taken_for_missing_files(ve
     assert entry["status"] == "absent"
     assert entry["reason"] == ("no questions: the test.jsonl of every probe (definitions, synonymy, hypernymy, "
                                "hyponymy, part_of) is empty (too few concepts to fill the split); --split dev or "
-                               "train scores another split")
+                               "train scores another")
 
 
 def test_the_choice_only_control_leaves_out_a_probe_with_an_empty_split(vehicle_probes, tmp_path, monkeypatch):
