@@ -176,7 +176,7 @@ class ProbeFiles:
     max_choices: int
     #: per split, the key paths (and value types) of its lines: splits of one shape load in lm-eval
     shapes: Dict[str, frozenset] = field(default_factory=dict)
-    #: the task reads copies of the files (its splits differ in shape), in ``TASKS_DIR/data/<probe>/``
+    #: the task reads copies of the files (its splits differ in shape), in ``TASKS_DIR/data/<group>/<probe>/``
     copied: bool = False
 
 
