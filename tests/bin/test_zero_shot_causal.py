@@ -56,6 +56,38 @@ def test_shards_give_the_numbers_of_one_run(tiny_causal, tmp_path, capsys):
         main(["--model", directory, "--data", str(HYPERNYMY), "--shards", "2", "--cuda-device", "-1"])
 
 
+@pytest.mark.parametrize("margin", ["-1", "2"], ids=["flagged", "not-flagged"])
+def test_the_line_of_a_file_in_shards_has_the_unsharded_lines_headline(tiny_causal, tmp_path, capsys, margin):
+    """accuracy, count, chance, strict_cluster_accuracy and the choice-only flag (a margin every accuracy
+    passes, and one none does) as the unsharded line has them; every metric stays under "metrics"."""
+    directory = tiny_causal("gpt2", 512)
+    main = bin_main("zero_shot")
+    common = ["--model", directory, "--data", str(HYPERNYMY), "--limit", "6", "--flag-margin", margin,
+              "--cuda-device", "-1", "--quiet"]
+    assert main(common) == 0
+    whole = json.loads(capsys.readouterr().out)
+    assert main(common + ["--shards", "2", "--workers", "1", "--out", str(tmp_path)]) == 0
+    sharded = json.loads(capsys.readouterr().out)
+    assert ("flag" in whole) == (margin == "-1")
+    for key in ("accuracy", "count", "chance", "strict_cluster_accuracy", "flag"):
+        assert sharded.get(key) == whole.get(key), key
+    questions = [json.loads(line) for line in HYPERNYMY.read_text().splitlines()[:6]]
+    assert sharded["chance"] == pytest.approx(sum(1 / len(q["question"]["choices"]) for q in questions) / 6)
+    assert sharded["metrics"]["cluster_accuracy"] == sharded["strict_cluster_accuracy"]
+    saved = json.loads((tmp_path / HYPERNYMY.name / "metrics.json").read_text())
+    assert saved["chance"] == sharded["chance"] and saved.get("flag") == sharded.get("flag")
+
+
+def test_an_empty_file_among_several_is_an_error_before_any_is_scored(tiny_causal, tmp_path, capsys):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n  \n")
+    main = bin_main("zero_shot")
+    with pytest.raises(cli.InputError, match=f"--data {empty}: no question in the file"):
+        main(["--model", tiny_causal("gpt2", 512), "--data", str(HYPERNYMY), str(empty), str(TSV), "--limit", "2",
+              "--cuda-device", "-1", "--quiet"])
+    assert capsys.readouterr().out == ""  # HYPERNYMY, before it, was not scored either
+
+
 def test_shards_of_two_files_with_one_name_go_to_two_folders(tiny_causal, tmp_path, capsys):
     """probes/hypernymy/dev.jsonl and probes/dictionary/dev.jsonl: each in its own folder, each with its own numbers."""
     directory = tiny_causal("gpt2", 512)

@@ -44,10 +44,12 @@ from mcqa_probes.common.device import place_model, resolve_cuda_device
 from mcqa_probes.common.io import read_jsonl_values, sha256_file, write_json, write_jsonl
 from mcqa_probes.data.causal_prompts import DEFAULT_TEMPLATE
 from mcqa_probes.data.dataset_readers.causal_lm_mc import CausalLmMcReader
+from mcqa_probes.experiments.causal_lm.zero_shot import FLAG_MARGIN, choice_only_flag
 from mcqa_probes.experiments.grid import GridOptions, Trial, describe_metrics, run_grid
 from mcqa_probes.metrics.determinism import audit_fields, combine, draw
 from mcqa_probes.metrics.item_records import read_item_records, write_item_records
 from mcqa_probes.metrics.probe_metrics import ProbeMetrics
+from mcqa_probes.metrics.probe_records import chance_level
 from mcqa_probes.models.causal_lm_mc import SCORES, CausalLmMc
 from mcqa_probes.training.evaluation import Answer, gold_index, item_records, predict_instances
 
@@ -184,13 +186,27 @@ def merged_metrics(records: Sequence[Dict[str, Any]], metadata: Sequence[Dict[st
     return metrics
 
 
+def headline(metrics: Dict[str, Any], instances: Sequence[Any], flag_margin: float = FLAG_MARGIN) -> Dict[str, Any]:
+    """The keys of an unsharded ``bin/zero_shot`` line that merged ``metrics`` give: ``accuracy``,
+    ``count``, ``chance`` (the expected accuracy of uniform guessing), ``strict_cluster_accuracy`` on
+    files with clusters and ``flag`` when the choice-only accuracy is ``flag_margin`` or more above chance."""
+    chance = chance_level(len(instance["metadata"]["prompt"].requests) for instance in instances)
+    found: Dict[str, Any] = {"accuracy": metrics.get("accuracy"), "count": metrics["count"], "chance": chance}
+    if "cluster_accuracy" in metrics:
+        found["strict_cluster_accuracy"] = metrics["cluster_accuracy"]
+    flag = choice_only_flag(metrics.get("choice_only_accuracy"), chance, flag_margin)
+    if flag is not None:
+        found["flag"] = flag
+    return found
+
+
 def score_in_shards(model_name: str, data_path: str, out_dir: str, shards: int, score: str = "sum",
                     template: Optional[str] = None, batch_size: int = 32, precision: str = "fp32",
                     cuda_device: Optional[int] = None, workers: Optional[int] = None, gpus_per_trial: float = 0.0,
                     address: Optional[str] = None, limit: Optional[int] = None, choice_only_control: bool = True,
                     cpus_per_trial: Optional[float] = None, quiet: bool = False,
                     items: Optional[Sequence[str]] = None, determinism_check: int = 0,
-                    determinism_seed: int = 0) -> Dict[str, Any]:
+                    determinism_seed: int = 0, flag_margin: float = FLAG_MARGIN) -> Dict[str, Any]:
     """Score ``data_path`` in ``shards`` grid trials under ``out_dir`` and merge them; returns
     ``{"predictions", "metrics" (also in metrics.json), "grid" (the run's summary), "summary"}``, and
     ``items`` (the item records, file order) with ``items`` = (model, section, probe), ``determinism``
@@ -252,7 +268,8 @@ def score_in_shards(model_name: str, data_path: str, out_dir: str, shards: int, 
     seconds = round(time.perf_counter() - started, 1)
     summary = {"model": model_name, "data": data_path, "questions": len(records), "shards": len(bounds),
                "score": score, "template": template or DEFAULT_TEMPLATE, "precision": precision,
-               "choice_only_control": choice_only_control, "metrics": metrics,
+               "choice_only_control": choice_only_control, **headline(metrics, instances, flag_margin),
+               "metrics": metrics,
                "grid": {"run": report.count("done"), "reused": report.count("skipped"), "seconds": seconds}}
     found: Dict[str, Any] = {}
     if picks is not None:
@@ -267,4 +284,4 @@ def score_in_shards(model_name: str, data_path: str, out_dir: str, shards: int, 
             "summary": summary, **found}
 
 
-__all__ = ["score_in_shards", "score_shard", "shard_bounds", "merged_metrics", "choice_scores", "read_instances"]
+__all__ = ["score_in_shards", "headline", "score_shard", "shard_bounds", "merged_metrics", "choice_scores", "read_instances"]
