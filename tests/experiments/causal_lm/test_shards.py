@@ -124,10 +124,12 @@ def test_the_command_line(tmp_path, tiny_causal, capsys):
     command = load_command("causal_shards")
     out = tmp_path / "cli"
     arguments = ["--model", tiny_causal("gpt2"), "--data", str(PROBE), "--out", str(out), "--shards", "2",
-                 "--workers", "1", "--limit", "6", "--score", "mean", "--cuda-device", "-1"]
+                 "--workers", "1", "--limit", "6", "--score", "mean", "--cuda-device", "-1", "--flag-margin", "-1"]
     assert cli.run(command.main, arguments) == 0
     printed = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert printed["questions"] == 6 and printed["shards"] == 2 and printed["score"] == "mean"
+    assert printed["accuracy"] == printed["metrics"]["accuracy_mean"] and printed["count"] == 6
+    assert printed["flag"]["margin"] == -1 and printed["flag"]["accuracy"] == printed["metrics"]["choice_only_accuracy"]
     assert printed["metrics"] == json.loads((out / "metrics.json").read_text())["metrics"]
     assert len(predictions(out)) == 6
     # errors are one line naming the problem
