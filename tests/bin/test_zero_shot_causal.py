@@ -160,6 +160,8 @@ def test_zero_shot_prompt_options_are_checked(tiny_causal, capsys):
     directory = tiny_causal("gpt2")
     assert cli.run(main, ["--model", directory, "--data", str(HYPERNYMY), "--shots", "2"]) == 2
     assert "--shots 2: needs --shots-from" in capsys.readouterr().err
+    assert cli.run(main, ["--model", directory, "--data", str(HYPERNYMY), "--rotations", "cyclic"]) == 2
+    assert "--rotations cyclic: rotates lettered choices (needs --format letters)" in capsys.readouterr().err
     assert cli.run(main, ["--model", directory, "--data", str(HYPERNYMY), "--shots", "1", "--shots-from",
                           "/nonexistent.jsonl"]) == 2
     assert "/nonexistent.jsonl" in capsys.readouterr().err

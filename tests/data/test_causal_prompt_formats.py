@@ -77,3 +77,15 @@ def test_chat_prompts_drop_the_target_delimiter():
     assert prompt.neutral[0] == ("Answer:", "a bird")
     with pytest.raises(McqaFormatError, match="chat template"):
         PromptBuilder(chat=True).prompt(_question(stem="a [MASK] sings"))
+
+
+@pytest.mark.parametrize("prompt_format", ["auto", "cloze", "sentence"])
+def test_rotations_are_for_lettered_prompts_only(prompt_format):
+    """A cloze or sentence prompt does not show the choices' order: rotating it would score the same
+    thing K times and report a uniform letter prior; the reader says so instead."""
+    from mcqa_probes.data.dataset_readers.causal_lm_mc import CausalLmMcReader
+
+    with pytest.raises(ValueError, match=f"dataset_reader.rotations: cyclic .* a {prompt_format} prompt does not show"):
+        CausalLmMcReader(prompt_format=prompt_format, rotations="cyclic")
+    reader = CausalLmMcReader(prompt_format="letters", rotations="cyclic")
+    assert [i["metadata"]["rotation"] for i in reader.read(str(HYPERNYMY / "dev.jsonl"))][:5] == [0, 1, 2, 3, 4]

@@ -65,8 +65,9 @@ class CausalLmMcReader(QuestionReader):
         The context of ``prompt_format: letters``; ``{choices}`` becomes ``A. first\nB. second\n...``.
     rotations : `str`, optional (default = `"none"`)
         ``cyclic``: every question is read K times (K = its number of choices), its choices rotated
-        by 0..K-1 places, so the gold answer sits at every position (the position-bias control;
-        metadata ``rotation``, ``rotations``, ``question_key``). ``none``: once, as written.
+        by 0..K-1 places, so the gold answer sits at every position (the position-bias control of
+        ``prompt_format: letters``, the only format that shows the choices' order; metadata
+        ``rotation``, ``rotations``, ``question_key``). ``none``: once, as written.
     shots : `int`, optional (default = `0`)
         Solved examples before each question, drawn from ``shots_from`` (seeded by ``shots_seed`` and
         the question's id, so the same for every run and worker), never from the question's own
@@ -111,6 +112,10 @@ class CausalLmMcReader(QuestionReader):
             raise ValueError(f"dataset_reader.{error}") from None
         if rotations not in ROTATIONS:
             raise ValueError(f"dataset_reader.rotations: expected one of {ROTATIONS}, got {rotations!r}")
+        if rotations != "none" and prompt_format != "letters":
+            raise ValueError(f"dataset_reader.rotations: {rotations} rotations control the position of lettered "
+                             f"choices (prompt_format: letters); a {prompt_format} prompt does not show the choices' "
+                             "order, so every rotation would score the same")
         if int(shots) < 0 or (int(shots) > 0 and not shots_from):
             raise ValueError(f"dataset_reader.shots: {shots} examples need dataset_reader.shots_from (a labelled "
                              "question file)" if int(shots) > 0 else f"dataset_reader.shots: expected >= 0, got {shots}")
