@@ -15,8 +15,16 @@
 * PERTURBED LANGUAGE (``perturbed``): the probe's key words (:data:`PROBE_KEY_WORDS`, e.g.
   "age" and "than" in Age Comparison, "and" in Property Conjunction) are replaced, occurrence by
   occurrence, by seeded random draws from the paper's 10 nonsense words; the rest is unchanged.
+
+The word lists are the paper's probes'. For any other file (:func:`control_words`) they are inferred
+from the stems of all its splits together (train and dev get the same words), a word counting as
+template language only when it is in at least ``min_fraction`` of the stems and in
+:data:`MIN_STEMS` of them (an argument of a small file would otherwise pass: one stem of four is
+25%); a warning names the inferred words, and a NO LANG. control that leaves no argument in any stem
+is an error (the file's template cannot be told from its arguments), not a file of bare masks.
 """
 import json
+import logging
 import random
 import re
 from collections import Counter
@@ -25,6 +33,8 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence
 
 from mcqa_probes.data.question import Choice, MultipleChoiceQuestion, read_questions
 from mcqa_probes.common.io import atomic_open
+
+logger = logging.getLogger(__name__)
 
 NONSENSE_WORDS = ("blah", "ya", "foo", "snap", "woo", "boo", "da", "wee", "foe", "fee")
 MASK = "[MASK]"
@@ -87,14 +97,55 @@ def _is_word(token: str) -> bool:
     return any(ch.isalnum() for ch in token)
 
 
-def infer_language_words(questions: Iterable[MultipleChoiceQuestion], min_fraction: float = 0.15) -> FrozenSet[str]:
-    """Template words: lower-cased words in at least ``min_fraction`` of the stems (numbers excluded)."""
+#: an inferred template word is in at least this many stems (and ``min_fraction`` of them)
+MIN_STEMS = 2
+
+
+def _stem_words(questions: Iterable[MultipleChoiceQuestion]) -> "tuple[Counter, int]":
+    """(lower-cased word -> number of stems holding it, numbers and [MASK] left out; number of stems)."""
     counts: Counter = Counter()
     total = 0
     for question in questions:
         total += 1
-        counts.update({t.lower() for t in _TOKENS.findall(question.stem) if _is_word(t) and t != MASK})
-    return frozenset(w for w, c in counts.items() if total and c / total >= min_fraction and not w.isdigit())
+        counts.update({t.lower() for t in _TOKENS.findall(question.stem) if _is_word(t) and t != MASK and not t.isdigit()})
+    return counts, total
+
+
+def infer_language_words(questions: Iterable[MultipleChoiceQuestion], min_fraction: float = 0.15,
+                         min_stems: int = MIN_STEMS) -> FrozenSet[str]:
+    """Template words: lower-cased words in at least ``min_fraction`` of the stems and in at least
+    ``min_stems`` of them (numbers excluded)."""
+    counts, total = _stem_words(questions)
+    return frozenset(w for w, c in counts.items() if c >= min_stems and c / total >= min_fraction)
+
+
+def infer_key_words(questions: Iterable[MultipleChoiceQuestion], count: int = 3) -> FrozenSet[str]:
+    """PERTURBED LANG.'s key words of an unknown probe: its ``count`` most frequent template words (in at
+    least half of the stems, common function words left out; ties alphabetical), else "and" and "than"."""
+    counts, total = _stem_words(questions)
+    frequent = sorted((w for w, c in counts.items() if w not in _COMMON and c >= MIN_STEMS and c / total >= 0.5),
+                      key=lambda w: (-counts[w], w))
+    return frozenset(frequent[:count]) or frozenset({"and", "than"})
+
+
+def control_words(control: str, probe: Optional[str], *question_sets: Iterable[MultipleChoiceQuestion]) -> FrozenSet[str]:
+    """The words a control acts on: the paper's lists for an oLMpics ``probe``, else inferred from
+    every given file's stems together (a warning names them)."""
+    if control not in CONTROLS:
+        raise ValueError(f"control: expected one of {CONTROLS}, got {control!r}")
+    known = (PROBE_LANGUAGE_WORDS if control == "nolang" else PROBE_KEY_WORDS).get(probe) if probe else None
+    if known is not None:
+        return known
+    pooled = [question for questions in question_sets for question in questions]
+    if control == "nolang":
+        words = infer_language_words(pooled) | _COMMON
+        shown = sorted(words - _COMMON)
+    else:
+        words = shown = infer_key_words(pooled)
+    logger.warning("%s control: %s is not one of the oLMpics probes (%s); its %s words are inferred from %d stems: "
+                   "%s", control, repr(probe) if probe else "the file", ", ".join(sorted(PROBE_LANGUAGE_WORDS)),
+                   "template" if control == "nolang" else "key", len(pooled), ", ".join(sorted(shown)) or "none")
+    return words
 
 
 def nonsense_answer_map(questions: Iterable[MultipleChoiceQuestion], max_answers: int = 10) -> Optional[Dict[str, str]]:
@@ -161,25 +212,27 @@ def apply_control(
     probe: Optional[str] = None,
     seed: int = 0,
     answer_map: Optional[Dict[str, str]] = None,
+    words: Optional[FrozenSet[str]] = None,
 ) -> List[MultipleChoiceQuestion]:
     """The control version of a whole file's questions (``probe`` picks the word lists).
 
     ``answer_map`` (NO LANG.): pass :func:`pooled_answer_map` of the probe's train and dev files
-    (``{}`` = open answer set, answers kept); ``None`` decides on ``questions`` alone.
+    (``{}`` = open answer set, answers kept); ``None`` decides on ``questions`` alone. ``words``: the
+    control's words (:func:`control_words` of every split); ``None`` decides on ``questions`` alone.
+    A NO LANG. control that leaves no argument in any stem raises ValueError.
     """
+    words = control_words(control, probe, questions) if words is None else words
     if control == "nolang":
-        words = PROBE_LANGUAGE_WORDS.get(probe) if probe else None
-        if words is None:
-            words = infer_language_words(questions) | _COMMON
         mapping = answer_map if answer_map is not None else nonsense_answer_map(questions)
-        return [no_language(q, words, mapping) for q in questions]
-    if control == "perturbed":
-        keys = PROBE_KEY_WORDS.get(probe) if probe else None
-        if keys is None:
-            keys = frozenset(sorted(infer_language_words(questions, 0.5) - _COMMON)[:3]) or frozenset({"and", "than"})
-        rng = random.Random(seed)
-        return [perturbed_language(q, keys, rng) for q in questions]
-    raise ValueError(f"control: expected one of {CONTROLS}, got {control!r}")
+        transformed = [no_language(q, words, mapping) for q in questions]
+        if transformed and not any(_is_word(t) for q in transformed for t in _TOKENS.findall(q.stem) if t != MASK):
+            raise ValueError(f"nolang control: no word of any of the {len(transformed)} stems is left as an argument "
+                             f"(the language words take them all: {', '.join(sorted(words - _COMMON)[:12]) or 'none'}"
+                             f"{' ...' if len(words - _COMMON) > 12 else ''}); the control cannot tell this probe's "
+                             "template from its arguments (--probe names an oLMpics probe's word lists)")
+        return transformed
+    rng = random.Random(seed)
+    return [perturbed_language(q, words, rng) for q in questions]
 
 
 def transform_file(source, target, control: str, probe: Optional[str] = None, seed: int = 0,
@@ -187,14 +240,19 @@ def transform_file(source, target, control: str, probe: Optional[str] = None, se
     """Write the control version of a jsonl file; returns the number of questions.
 
     Without ``answer_map`` the NO LANG. answer mapping is decided on ``source`` pooled with the
-    files in ``pool`` (default: its other splits next to it, :func:`sibling_splits`).
+    files in ``pool`` (default: its other splits next to it, :func:`sibling_splits`); so are the
+    inferred words of a file that is not an oLMpics probe's.
     """
     questions = list(read_questions(source))
     probe = probe or probe_from_path(source)
+    others = [list(read_questions(other)) for other in (sibling_splits(source) if pool is None else list(pool))]
     if answer_map is None and control == "nolang":
-        others = sibling_splits(source) if pool is None else list(pool)
-        answer_map = pooled_answer_map(questions, *(read_questions(other) for other in others))
-    transformed = apply_control(questions, control, probe, seed, answer_map)
+        answer_map = pooled_answer_map(questions, *others)
+    try:
+        transformed = apply_control(questions, control, probe, seed, answer_map,
+                                    words=control_words(control, probe, questions, *others))
+    except ValueError as error:
+        raise ValueError(f"{source}: {error}") from None
     Path(target).parent.mkdir(parents=True, exist_ok=True)
     with atomic_open(target, "w", encoding="utf-8") as handle:
         for question in transformed:

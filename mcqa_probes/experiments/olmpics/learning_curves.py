@@ -29,7 +29,9 @@ import random
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
-from mcqa_probes.data.olmpics_controls import CONTROLS, apply_control, pooled_answer_map, probe_from_path
+from mcqa_probes.data.olmpics_controls import (
+    CONTROLS, apply_control, control_words, pooled_answer_map, probe_from_path,
+)
 from mcqa_probes.data.question import MultipleChoiceQuestion, read_questions
 from mcqa_probes.reports import figures
 from mcqa_probes.common.io import sha256_file, write_csv, write_json, write_jsonl
@@ -84,6 +86,14 @@ def _merge(base: Dict[str, Any], extra: Dict[str, Any]) -> Dict[str, Any]:
     return merged
 
 
+def control_of(path: str, questions, control: str, probe: Optional[str], seed: int, answer_map, words):
+    """:func:`apply_control` of one file's questions; its error names the file."""
+    try:
+        return apply_control(questions, control, probe, seed=seed, answer_map=answer_map, words=words)
+    except ValueError as error:
+        raise ValueError(f"{path}: {error}") from None
+
+
 def prepare_variants(
     train: str, dev: str, out: Path, controls: Sequence[str], probe: Optional[str], dev_limit: Optional[int]
 ) -> Dict[str, Dict[str, Any]]:
@@ -92,6 +102,7 @@ def prepare_variants(
     dev_questions = list(read_questions(dev))
     # NO LANG.: answers mapped to nonsense words or kept, decided once on train + the whole dev file
     answer_map = pooled_answer_map(train_questions, dev_questions)
+    every_dev = dev_questions
     if dev_limit and dev_limit < len(dev_questions):
         dev_questions = [dev_questions[i] for i in sorted(subset_indices(len(dev_questions), dev_limit, 0))]
     probe = probe or probe_from_path(train)
@@ -102,8 +113,10 @@ def prepare_variants(
         else:
             if variant not in CONTROLS:
                 raise ValueError(f"control: expected one of {CONTROLS}, got {variant!r}")
-            train_v = apply_control(train_questions, variant, probe, seed=1, answer_map=answer_map)
-            dev_v = apply_control(dev_questions, variant, probe, seed=2, answer_map=answer_map)
+            # the words too are decided once, on train + the whole dev file (inferred for an unknown probe)
+            words = control_words(variant, probe, train_questions, every_dev)
+            train_v = control_of(train, train_questions, variant, probe, 1, answer_map, words)
+            dev_v = control_of(dev, dev_questions, variant, probe, 2, answer_map, words)
         dev_path = out / "data" / variant / "dev.jsonl"
         if not dev_path.exists():
             _write(dev_v, dev_path)
