@@ -328,13 +328,23 @@ def read_item_records(path: PathLike) -> List[Dict[str, Any]]:
 
 
 def read_item_files(paths: Iterable[PathLike]) -> List[Dict[str, Any]]:
-    """The records of several item files (a file or a directory, searched for ``*.jsonl``), in order."""
+    """The records of several item files (a file or a directory, searched for ``*.jsonl``), in order.
+    A record of one model / section / probe / id in two files is an error naming both (two runs of one
+    model, e.g. under two ``--score``: each needs a label of its own, or its answers would count twice)."""
     records: List[Dict[str, Any]] = []
+    found: Dict[tuple, Path] = {}
     for path in paths:
         path = Path(path)
         files = sorted(path.rglob("*.jsonl")) if path.is_dir() else [path]
         for file in files:
-            records += read_item_records(file)
+            for record in read_item_records(file):
+                key = record_key(record)
+                if key in found:
+                    _fail(f"record {key} is also in {found[key]}: two runs of model {record['model']!r} need a label "
+                          "each (bin/zero_shot --items-label, bin/probe_report --model-label, allennlp evaluate's "
+                          "model.items_label)", str(file), None)
+                found[key] = file
+                records.append(record)
     return records
 
 

@@ -6,7 +6,8 @@ import pytest
 
 from mcqa_probes.common import cli
 from mcqa_probes.metrics.item_records import write_item_records
-from tests.conftest import ROOT
+from tests.causal_models import tiny_causal  # noqa: F401
+from tests.conftest import FIXTURES, ROOT
 from tests.reports.test_compare import records
 
 
@@ -67,3 +68,29 @@ def test_one_model_or_a_bad_line_is_one_error(tmp_path):
     (tmp_path / "bad.jsonl").write_text("{}\n")
     with pytest.raises(ValueError, match=r"bad.jsonl, line 1: item record: missing"):
         main()([str(tmp_path / "bad.jsonl")])
+
+
+def test_two_zero_shot_runs_of_one_model_labelled_apart(tmp_path, capsys, tiny_causal):
+    """--score sum and --score pmi of one model: unlabelled, the second file's records repeat the
+    first's keys (an error naming both files, not answers counted twice); with --items-label each run
+    is a model of its own and the paired difference is the runs' accuracy difference."""
+    zero_shot = runpy.run_path(str(ROOT / "bin" / "zero_shot"), run_name="bin_script")["main"]
+    data, model = FIXTURES / "probes" / "hypernymy" / "dev.jsonl", tiny_causal("gpt2", 512)
+    accuracy = {}
+    for score in ("sum", "pmi"):
+        for label in (None, f"gpt2-{score}"):  # the same run, unlabelled and labelled
+            items = tmp_path / f"{score}{'-labelled' if label else ''}.jsonl"
+            assert zero_shot(["--model", model, "--data", str(data), "--score", score, "--items-file", str(items),
+                              "--cuda-device", "-1", "--quiet"] + (["--items-label", label] if label else [])) == 0
+            accuracy[score] = json.loads(capsys.readouterr().out)["accuracy"]
+    assert cli.run(main(), [str(tmp_path / "sum.jsonl"), str(tmp_path / "pmi.jsonl"), "--calibration-only"]) == 2
+    assert f"{tmp_path / 'pmi.jsonl'}: item record: record (" in capsys.readouterr().err
+    labelled = [str(tmp_path / "sum-labelled.jsonl"), str(tmp_path / "pmi-labelled.jsonl")]
+    assert main()(labelled + ["--json", str(tmp_path / "c.json"), "--samples", "50", "--no-cells"]) == 0
+    comparison = json.loads((tmp_path / "c.json").read_text())["comparisons"]
+    assert [(c["model_a"], c["model_b"], c["probe"], c["prompt_a"], c["prompt_b"]) for c in comparison] == \
+        [("gpt2-sum", "gpt2-pmi", "hypernymy/dev", "cloze/sum", "cloze/pmi")]
+    assert (comparison[0]["accuracy_a"], comparison[0]["accuracy_b"]) == (accuracy["sum"], accuracy["pmi"])
+    assert comparison[0]["difference"] == pytest.approx(accuracy["sum"] - accuracy["pmi"])
+    with pytest.raises(cli.InputError, match="--items-label x: labels the records of --items-file"):
+        zero_shot(["--model", model, "--data", str(data), "--items-label", "x"])
