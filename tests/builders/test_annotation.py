@@ -128,3 +128,17 @@ def test_command_line_round_trip(tmp_path, capsys):
     assert [json.loads(l)["id"] for l in open(tmp_path / "gold.jsonl")] == ["0"]
     with pytest.raises(AnnotationError, match="batch.csv, line 1: no worker column"):  # cli.run: error line, exit 2
         score.main([str(tmp_path / "q.jsonl"), str(tmp_path / "batch.csv")])
+
+
+def test_an_empty_split_or_no_size_is_an_error_and_writes_nothing(tmp_path, capsys):
+    """A probe too small to fill its test split: no header-only batch to send out to annotators."""
+    from mcqa_probes.common import cli
+
+    sample = load_script("annotation_sample")
+    (tmp_path / "test.jsonl").write_text("\n")
+    assert cli.run(sample.main, [str(tmp_path / "test.jsonl"), str(tmp_path / "batch.csv")]) == 2
+    assert f"{tmp_path / 'test.jsonl'}: no question in the file" in capsys.readouterr().err
+    write_questions(tmp_path / "q.jsonl")
+    assert cli.run(sample.main, [str(tmp_path / "q.jsonl"), str(tmp_path / "batch.csv"), "--size", "0"]) == 2
+    assert "--size 0: expected a positive number" in capsys.readouterr().err
+    assert not (tmp_path / "batch.csv").exists()
