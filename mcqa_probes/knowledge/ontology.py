@@ -277,7 +277,8 @@ OBO_EQUIVALENTS = {
 @dataclass
 class Vocabulary:
     """Which property means what. Every field is a list of property ids in order of preference
-    (CURIEs such as ``skos:prefLabel`` or full IRIs); the first one a concept has wins.
+    (CURIEs such as ``skos:prefLabel`` or full IRIs); the first one a concept has wins (for labels: the
+    first one with a label tagged in ``lang``, else the first one with any).
 
     ``lang``: the language tag wanted for labels, synonyms and definitions (``en``); a literal with
     no tag is taken when none has it, one in another language never.

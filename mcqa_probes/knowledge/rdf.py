@@ -913,7 +913,10 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         skipped or repaired on the way; ``languages``: the counter of label languages)."""
         concept = RawConcept(id=cid(node))
         labelled = False
-        for prop in label_props:
+        # a label tagged in --lang wins over one without a tag from a property earlier in the list (a
+        # thesaurus's code in an untagged rdfs:label beside its skos:prefLabel "..."@en)
+        in_language = [prop for prop in label_props if _pick(texts(node, prop), vocabulary.lang, untagged_alone=False)]
+        for prop in in_language[:1] + [prop for prop in label_props if prop not in in_language[:1]]:
             values = texts(node, prop)
             labelled = labelled or bool(values)
             languages.update({v.language.lower() for v in values if getattr(v, "language", None)})

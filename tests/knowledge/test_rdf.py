@@ -776,3 +776,18 @@ def test_the_search_for_a_faulty_turtle_line_keeps_rdflibs_warnings_off_stderr(t
     with caplog.at_level("DEBUG"), pytest.raises(SourceError, match=r"space.ttl:5: not valid Turtle"):
         load_source(path)
     assert [record.getMessage() for record in caplog.records if record.name.startswith("rdflib")] == []
+
+
+def test_a_label_in_the_language_asked_for_wins_over_an_untagged_one_of_an_earlier_property(tmp_path):
+    """rdfs:label comes before skos:prefLabel in the label properties; a converter that puts a code in an
+    untagged rdfs:label beside skos:prefLabel "..."@en must not name the concept by the code."""
+    path = tmp_path / "organs.ttl"
+    path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n"
+                    "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n@prefix t: <http://example.org/t/> .\n"
+                    't:a a skos:Concept ; rdfs:label "c_0001" ; skos:prefLabel "organ"@en .\n'
+                    't:b a skos:Concept ; rdfs:label "heart" ; skos:broader t:a .\n'
+                    't:c a skos:Concept ; rdfs:label "lung"@en ; skos:prefLabel "pulmo"@en ; skos:broader t:a .\n')
+    graph = load_source(path)
+    assert graph["t:a"].lemmas[0] == "organ" and "c_0001" not in graph["t:a"].lemmas
+    assert graph["t:b"].lemmas == ("heart",)    # untagged alone: still its name
+    assert graph["t:c"].lemmas[0] == "lung"     # both in the language: the properties' order decides
