@@ -54,7 +54,7 @@ def test_zero_shot_passes_device_and_precision_to_the_library(monkeypatch, capsy
 
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "a.jsonl").write_text("")  # bin/zero_shot checks that --data exists before loading a model
+    (tmp_path / "a.jsonl").write_text("{}\n")  # bin/zero_shot checks that --data holds a line before loading a model
     (tmp_path / "m").mkdir()  # and that --model names a model: "m" stands for a masked LM directory
     (tmp_path / "m" / "config.json").write_text("{}")
     module = load_command("zero_shot")  # it imports the library where it uses it, after the checks
