@@ -56,7 +56,7 @@ from mcqa_probes.common.io import write_text
 RESULT_FILE = "result.json"
 LOG_FILE = "trial.log"
 ROOT = Path(__file__).resolve().parents[2]
-_ID_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._,=+-]*$")
+_ID_PART = re.compile(r"^[^\W_][\w.,=+-]*$")  # letters of any script (a probe named sinónimo), no spaces
 #: environment variables that belong to a process or a device, never forwarded to a trial
 _LOCAL_VARIABLES = {"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "OMP_NUM_THREADS",
                     "MKL_NUM_THREADS", "PWD", "OLDPWD", "SHLVL", "_", "PYTHONPATH"}
@@ -335,7 +335,8 @@ def _check_ids(trials: Sequence[Trial]) -> None:
     for trial in trials:
         parts = trial.id.split("/")
         if not all(_ID_PART.match(part) for part in parts):
-            raise ValueError(f"trial id {trial.id!r}: use letters, digits and ._,=+- in '/'-separated parts")
+            raise ValueError(f"trial id {trial.id!r}: use letters, digits and _.,=+- in '/'-separated parts (no "
+                             "space; a part starts with a letter or digit)")
         if trial.id in seen:
             raise ValueError(f"trial id {trial.id!r} appears twice in the grid")
         seen.add(trial.id)

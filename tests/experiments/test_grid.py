@@ -126,8 +126,13 @@ def test_results_depend_on_the_trial_not_the_order(tmp_path):
 def test_trial_ids_are_checked(tmp_path):
     with pytest.raises(ValueError, match="twice"):
         run_grid(grid_of(tmp_path, ["a", "a"]), tmp_path)
-    with pytest.raises(ValueError, match="letters"):
-        run_grid(grid_of(tmp_path, ["../escape"]), tmp_path)
+    for bad in ("../escape", "two words", "_hidden", "a/./b"):
+        with pytest.raises(ValueError, match="letters"):
+            run_grid(grid_of(tmp_path, [bad]), tmp_path / "bad")
+    # letters of any script: a probe directory named in Spanish is a trial of its own directory
+    report = run_grid(grid_of(tmp_path, ["sinónimo_ü"]), tmp_path / "unicode", GridOptions(workers=1, quiet=True))
+    assert list(report.results()) == ["sinónimo_ü"] and report.count("done") == 1
+    assert (tmp_path / "unicode" / "trials" / "sinónimo_ü" / "result.json").is_file()
 
 
 # ---------------------------------------------------------------------------- Ray

@@ -32,8 +32,8 @@ from mcqa_probes.metrics.determinism import DETERMINISM_SEED, combine_rescored
 from mcqa_probes.metrics.item_records import item_file, write_item_records
 from mcqa_probes.experiments.report_card.causal_lm import load_causal_lm_model
 from mcqa_probes.experiments.report_card.inputs import BOOTSTRAP, CardInputs, absent, section_key
-from mcqa_probes.experiments.report_card.models import MODEL_FACTS, CardModel, classify_all
-from mcqa_probes.experiments.report_card.section import ReportSection, SectionContext, registered_sections, slug
+from mcqa_probes.experiments.report_card.models import CardModel, MODEL_FACTS, classify_all, slug
+from mcqa_probes.experiments.report_card.section import ReportSection, SectionContext, registered_sections
 from mcqa_probes.reports.card.render import render_html, render_markdown
 from mcqa_probes.reports.card.tables import summary_table
 from mcqa_probes.reports.item_browser import read_records, write_item_browser

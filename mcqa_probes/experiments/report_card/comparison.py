@@ -8,13 +8,14 @@ the controls whose records the sections kept (``items/Choice-Only-GloVe/wordnetq
 calibrated as a model is), so it runs after them (order 200). docs/compare.md says what each number means.
 """
 import json
+import shlex
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 from mcqa_probes.common.io import sha256_file
 from mcqa_probes.experiments.report_card.inputs import CardInputs, done
-from mcqa_probes.experiments.report_card.models import CardModel
-from mcqa_probes.experiments.report_card.section import ReportSection, SectionContext, slug
+from mcqa_probes.experiments.report_card.models import CardModel, slug
+from mcqa_probes.experiments.report_card.section import ReportSection, SectionContext
 from mcqa_probes.metrics.calibration import calibration_rows
 from mcqa_probes.metrics.determinism import combine_rescored
 from mcqa_probes.metrics.item_records import read_item_records
@@ -122,12 +123,12 @@ class ComparisonSection(ReportSection, title="Paired comparison, calibration and
             if entry.get("status") == "done":  # the page's numbers: recomputed on every run from the records
                 entry["results"] = {"questions": len(mine), "probes": len(table)}
                 entry["reading"] = reading(label, mine, table, shared.get("compare"), audit)
-                entry["commands"] = [f"bin/probe_compare {context.out / 'items'}"]
+                entry["commands"] = [f"bin/probe_compare {shlex.quote(str(context.out / 'items'))}"]
                 entry["data"] = {str(path): sha256_file(path)
                                  for path in sorted((context.out / "items" / slug(label)).glob("*.jsonl"))}
                 section["data"].update(entry["data"])
         if shared.get("compare"):
-            section["commands"].append(f"bin/probe_compare {context.out / 'items'}")
+            section["commands"].append(f"bin/probe_compare {shlex.quote(str(context.out / 'items'))}")
         section["shared"] = shared
 
     def tables(self, section: Dict[str, Any], models: List[Dict[str, Any]]) -> List[Dict[str, Any]]:

@@ -19,6 +19,7 @@ same model.
 """
 import hashlib
 import logging
+import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence
@@ -114,16 +115,34 @@ def _hub_is_causal(name: str) -> bool:
         return False
 
 
+def slug(label: str) -> str:
+    """``label`` as a file or directory name (``sections/<model>/``, ``items/<model>/``, figure names)."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", label).strip("_") or "model"
+
+
+#: the label of the WordNetQA section's partial-input control, whose item records sit beside the models'
+GLOVE_CONTROL = "Choice-Only-GloVe"
+
+#: labels no model of a page takes (the controls' ``items/<label>/``)
+CONTROL_LABELS = (GLOVE_CONTROL,)
+
+
 def classify_all(arguments: Sequence[str]) -> List[CardModel]:
-    """The models of a page, labels made unique (``name``, ``name (2)``, ...)."""
+    """The models of a page, labels made unique (``name``, ``name (2)``, ...) and so are their file
+    names (:func:`slug`: ``gpt2 (2)`` and a model named ``gpt2_2`` would share ``items/gpt2_2/``;
+    ``模型`` and ``型号`` both ``model``); a control's label is never a model's."""
     models: List[CardModel] = []
-    seen: Dict[str, int] = {}
+    labels, slugs = set(CONTROL_LABELS), {slug(label) for label in CONTROL_LABELS}
     for argument in arguments:
         model = classify(argument)
-        count = seen.get(model.label, 0) + 1
-        seen[model.label] = count
-        if count > 1:
-            model = CardModel(**{**model.to_json(), "label": f"{model.label} ({count})"})
+        label, count = model.label, 1
+        while label in labels or slug(label) in slugs:
+            count += 1
+            label = f"{model.label} ({count})"
+        if label != model.label:
+            model = CardModel(**{**model.to_json(), "label": label})
+        labels.add(label)
+        slugs.add(slug(label))
         models.append(model)
     return models
 

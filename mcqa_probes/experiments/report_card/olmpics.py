@@ -23,8 +23,8 @@ from mcqa_probes.experiments.olmpics.suite import PROBES
 from mcqa_probes.experiments.olmpics.zero_shot import build
 from mcqa_probes.experiments.report_card.causal_lm import causal_command, causal_key, causal_notes, causal_scores
 from mcqa_probes.experiments.report_card.inputs import CardInputs, bootstrap_intervals, chance, done, first_questions
-from mcqa_probes.experiments.report_card.models import CardModel
-from mcqa_probes.experiments.report_card.section import ReportSection, SectionContext, slug
+from mcqa_probes.experiments.report_card.models import CardModel, slug
+from mcqa_probes.experiments.report_card.section import ReportSection, SectionContext
 from mcqa_probes.data.question import cluster_key
 from mcqa_probes.reports.card.tables import (
     best_reference, column, grid_table, interval_of, make_table, percent_cell, ran_models, reference_columns,

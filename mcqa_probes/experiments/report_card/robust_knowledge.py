@@ -11,12 +11,14 @@ after the sections that write the records. The numbers are recomputed from the r
 card (in :meth:`RobustKnowledgeSection.shared`: reading records is cheap), so they always match the
 records next to the page.
 """
+import shlex
 from pathlib import Path
 from typing import Any, Dict, List
 
 from mcqa_probes.common.io import sha256_file
 from mcqa_probes.experiments.report_card.inputs import absent, done
-from mcqa_probes.experiments.report_card.section import ReportSection, slug
+from mcqa_probes.experiments.report_card.models import slug
+from mcqa_probes.experiments.report_card.section import ReportSection
 from mcqa_probes.metrics.item_records import read_item_records
 from mcqa_probes.metrics.robust_knowledge import agreement_matrix, asked_prompts, robust_by_group
 from mcqa_probes.reports.robust_tables import agreement_table, circular_table, known_table
@@ -67,7 +69,8 @@ class RobustKnowledgeSection(ReportSection, title="Robust knowledge across promp
         groups = robust_by_group(records, per_item=False)
         data = {str(path): sha256_file(path) for path in sorted(folder.glob("*.jsonl"))}
         return done({"groups": len(groups), "records": len(records)}, reading(model.label, groups),
-                    [f"bin/item_browser {folder} --out {Path(context.out) / 'items.html'}"], data)
+                    [f"bin/item_browser {shlex.quote(str(folder))} --out {shlex.quote(str(Path(context.out) / 'items.html'))}"],
+                    data)
 
     def shared(self, section, inputs, context):
         groups_out, agreements = [], {}

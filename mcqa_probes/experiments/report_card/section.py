@@ -54,7 +54,6 @@ Sections of another package register the same way and are found once that packag
 """
 import importlib
 import pkgutil
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
@@ -65,11 +64,6 @@ from mcqa_probes.common.io import write_bytes
 from mcqa_probes.common.progress import progress
 from mcqa_probes.experiments.report_card.inputs import CardInputs
 from mcqa_probes.experiments.report_card.models import CardModel
-
-
-def slug(label: str) -> str:
-    """``label`` as a file or directory name (``sections/<model>/``, figure names)."""
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", label).strip("_") or "model"
 
 
 @dataclass

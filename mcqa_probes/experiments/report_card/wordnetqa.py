@@ -29,8 +29,8 @@ from mcqa_probes.experiments.report_card.causal_lm import (
 from mcqa_probes.experiments.report_card.inputs import (
     WORDNETQA_PROBES, CardInputs, chance, done, first_questions,
 )
-from mcqa_probes.experiments.report_card.models import CardModel
-from mcqa_probes.experiments.report_card.section import McqaSection, ReportSection, SectionContext, slug
+from mcqa_probes.experiments.report_card.models import CardModel, GLOVE_CONTROL, slug
+from mcqa_probes.experiments.report_card.section import McqaSection, ReportSection, SectionContext
 from mcqa_probes.experiments.wordnetqa.artifact_audit import forget_run, run_audit, trial_items_file
 from mcqa_probes.metrics.item_records import read_item_records
 from mcqa_probes.metrics.probe_records import record_from
@@ -41,7 +41,7 @@ from mcqa_probes.reports.card.tables import (
 from mcqa_probes.reports.probe_report import heatmap, summarize
 from mcqa_probes.training.evaluation import answer_questions, item_records
 
-CONTROL = "Choice-Only-GloVe"
+CONTROL = GLOVE_CONTROL
 
 
 def _manifest(inputs: CardInputs) -> Dict[str, Any]:
@@ -64,6 +64,16 @@ def empty_probe_files(inputs: CardInputs) -> List[str]:
     """The probes whose split file is there but holds no question (a small relation probe built from
     a user's ontology: too few concepts to fill every split); not scored, and said so."""
     return [p for p, path in _split_files(inputs).items() if not holds_lines(path)]
+
+
+def unlisted_probe_dirs(inputs: CardInputs) -> List[str]:
+    """Directories under ``--probes-dir`` with a split file that the card does not score: not in the
+    manifest's probes (without a manifest: not one of the paper's); said so under the table."""
+    if not inputs.probes_dir or not Path(inputs.probes_dir).is_dir():
+        return []
+    names = set(_manifest(inputs).get("probes") or WORDNETQA_PROBES)
+    return sorted(path.parent.name for path in Path(inputs.probes_dir).glob(f"*/{inputs.split}.jsonl")
+                  if path.parent.name not in names and path.is_file())
 
 
 def _split_files(inputs: CardInputs) -> Dict[str, Path]:
@@ -98,11 +108,11 @@ def _commands(model: CardModel, probe: str, path: Path, inputs: CardInputs) -> L
     lines = []
     if inputs.max_questions:
         source = f"{probe}_{inputs.split}_{inputs.max_questions}.jsonl"
-        lines.append(f"head -n {inputs.max_questions} {shlex.quote(str(path))} > {source}")
-    predictions = f"{probe}_predictions.jsonl"
-    lines.append(f"allennlp predict {shlex.quote(model.location)} {source} --predictor mcqa --silent "
+        lines.append(f"head -n {inputs.max_questions} {shlex.quote(str(path))} > {shlex.quote(source)}")
+    predictions = shlex.quote(f"{probe}_predictions.jsonl")
+    lines.append(f"allennlp predict {shlex.quote(model.location)} {shlex.quote(source)} --predictor mcqa --silent "
                  f"--output-file {predictions}")
-    lines.append(f"bin/probe_report {predictions} --out report_{probe}")
+    lines.append(f"bin/probe_report {predictions} --out {shlex.quote(f'report_{probe}')}")
     return lines
 
 
@@ -226,6 +236,8 @@ class WordNetQaSection(McqaSection, title="WordNetQA / DictionaryQA (Richardson 
     def shared(self, section: Dict[str, Any], inputs: CardInputs, context: SectionContext) -> None:
         section["shared"]["probes"] = list(probe_files(inputs))
         section["shared"]["empty"] = empty_probe_files(inputs)
+        section["shared"]["unlisted"] = unlisted_probe_dirs(inputs)
+        section["shared"]["manifest"] = bool(_manifest(inputs).get("probes"))
         section["shared"]["split"] = inputs.split
         section["shared"]["source"] = probe_source(inputs)
         if not any(entry["status"] == "done" and not _is_causal_result(entry) for entry in section["models"].values()):
@@ -295,7 +307,11 @@ class WordNetQaSection(McqaSection, title="WordNetQA / DictionaryQA (Richardson 
                     " The paper's numbers are on its own probe files (ours are rebuilt from WordNet 3.0 / GCIDE) and "
                     "have no interval.")
                  + (f" Not scored: {', '.join(shared['empty'])} (no question in the {split} split: a probe too small "
-                    f"to fill every split)." if shared.get("empty") else "")]
+                    f"to fill every split)." if shared.get("empty") else "")
+                 + (f" Not scored either: {', '.join(shared['unlisted'])} (a directory with {split}.jsonl that "
+                    + ("manifest.json does not list" if shared.get("manifest") else
+                       "is not one of the paper's probes, and there is no manifest.json naming the probes")
+                    + ")." if shared.get("unlisted") else "")]
         ran = ran_models(section, models)
         references = [] if source.get("ontology") else reference_columns("wordnetqa", probes, _reference)
         scores = causal_scores([m for m in ran if _is_causal_result(section["models"][m["label"]])])
@@ -416,9 +432,9 @@ def choice_only_control(inputs: CardInputs, out: Path, progress=print, quiet: bo
                 control[probe] = {"dev": result["dev"], "test": result["test"], "source": "computed",
                                   "train_questions": entry["splits"]["sizes"]["train"],
                                   "items": _items_of(target, probe, inputs.split),
-                                  "command": f"bin/artifact_audit --probe-dir {out / 'controls' / 'probes' / probe} "
+                                  "command": f"bin/artifact_audit --probe-dir {shlex.quote(str(out / 'controls' / 'probes' / probe))} "
                                              f"--models choice_only --max-train {inputs.control_max_train} --epochs {inputs.control_epochs} "
-                                             f"--out {target}"}
+                                             f"--out {shlex.quote(str(target))}"}
     return control
 
 

@@ -82,6 +82,8 @@ def test_a_probe_whose_split_is_empty_is_not_scored_and_the_card_says_so(vehicle
     probes = tmp_path / "probes"
     shutil.copytree(vehicle_probes, probes)
     (probes / "part_of" / "test.jsonl").write_text("")
+    (probes / "sinónimo").mkdir()  # a probe directory the manifest does not list: not scored, and said so
+    shutil.copy(probes / "hypernymy" / "test.jsonl", probes / "sinónimo" / "test.jsonl")
     inputs = CardInputs(probes_dir=str(probes), olmpics_dir=None, winoventi_tsv=None, csqa_dev=None,
                         max_questions=3, cuda_device=-1, batch_size=4)
     report = build_report_card([tiny_causal("gpt2", max_positions=512)], tmp_path / "card", inputs, command="test",
@@ -90,6 +92,7 @@ def test_a_probe_whose_split_is_empty_is_not_scored_and_the_card_says_so(vehicle
     assert wordnetqa["shared"]["probes"] == ["definitions", "synonymy", "hypernymy", "hyponymy"]
     notes = " ".join(n for table in wordnetqa["tables"] for n in table["notes"])
     assert "Not scored: part_of (no question in the test split" in notes
+    assert "Not scored either: sinónimo (a directory with test.jsonl that manifest.json does not list)" in notes
 
 
 def test_a_split_empty_for_every_probe_is_said_so_not_taken_for_missing_files(vehicle_probes, tiny_causal,  # noqa: F811
