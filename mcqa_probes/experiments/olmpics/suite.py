@@ -98,8 +98,9 @@ def render_tables(results: Dict[str, Dict[str, Dict[str, Any]]], probes: Optiona
 
 def _curve(config: Path, train: Path, dev: Path, out: Path, controls: Sequence[str], probe: str, failures=None,
            **options):
-    """The curve's (full summary, language sensitivity); with a ``failures`` list, a curve with failed
-    runs is (None, {}) (shown as '-') and its grid report goes to the list."""
+    """The curve's (full summary, language sensitivity); with a ``failures`` list, a variant with failed
+    runs is left out (shown as '-': the whole curve when the full variant failed, else only that
+    control's language sensitivity) and the grid report goes to the list."""
 
     try:
         summary = run_learning_curve(str(config), str(train), str(dev), out, controls=controls, probe=probe, **options)
@@ -107,7 +108,15 @@ def _curve(config: Path, train: Path, dev: Path, out: Path, controls: Sequence[s
         if failures is None:
             raise
         failures.append(failure.report)
-        return None, {}
+        failed = {outcome.id.split("/")[0] for outcome in failure.report.failed}
+        written = Path(out) / "summary.json"  # the finished runs' outputs, written before the failure
+        if "full" in failed or not written.is_file():
+            return None, {}
+        summary = json.loads(written.read_text())
+        if "full" not in summary:
+            return None, {}
+        return summary["full"], {variant: value for variant, value in summary.get("language_sensitivity", {}).items()
+                                 if variant not in failed}
     return summary["full"], summary.get("language_sensitivity", {})
 
 
@@ -129,7 +138,7 @@ def run_suite(
     """Run (or resume) every curve for ``model`` and return the accumulated results.
 
     Each curve's runs go through the grid runner (``grid_options``: workers, Ray address,
-    resources; default serial). A curve with failed runs shows '-'; the other curves still run,
+    resources; default serial). A curve with failed runs shows '-' (a failed control: its LANGSENSE only); the other curves still run,
     then :class:`~mcqa_probes.experiments.grid.GridFailed` lists every failed run and its log.
 
     Zero-shot scoring and every training run use ``cuda_device`` (``None``: the GPU when there is

@@ -55,3 +55,30 @@ def test_learning_curve_driver_outputs_and_resumes(tmp_path):
     run_learning_curve("unused.jsonnet", str(AGE), str(AGE_DEV), tmp_path / "lc", sizes=[8, 16], seeds=2,
                        controls=["nolang"], trainer=fake_trainer, progress=False)
     assert len(calls) == 8  # resumed: nothing retrained
+
+
+def test_a_failed_control_blanks_only_its_own_language_sensitivity(tmp_path, monkeypatch):
+    """The nolang runs fail (a tiny vocabulary splits its nonsense words): the full curve and the
+    perturbed control, whose runs finished and are in summary.json, stay in the suite's row."""
+    import json
+
+    from mcqa_probes.experiments import grid
+    from mcqa_probes.experiments.olmpics import suite
+
+    def curve(config, train, dev, out, controls, probe, **options):
+        (out / "summary.json").parent.mkdir(parents=True, exist_ok=True)
+        summary = {"full": {"WS": 0.5, "MAX": 0.6}, "perturbed": {"WS": 0.4, "MAX": 0.5},
+                   "language_sensitivity": {"perturbed": 0.1}}
+        (out / "summary.json").write_text(json.dumps(summary))
+        failed = [grid.TrialOutcome(f"{variant}/n4_s0", "", "failed", str(out)) for variant in failing]
+        raise grid.GridFailed(grid.GridReport(failed))
+
+    monkeypatch.setattr(suite, "run_learning_curve", curve)
+    failures = []
+    failing = ["nolang"]
+    assert suite._curve(tmp_path / "c.jsonnet", "t", "d", tmp_path / "mlp", ["perturbed", "nolang"], "age_comparison",
+                        failures=failures) == ({"WS": 0.5, "MAX": 0.6}, {"perturbed": 0.1})
+    failing = ["full", "nolang"]  # the curve itself failed: nothing of it is shown
+    assert suite._curve(tmp_path / "c.jsonnet", "t", "d", tmp_path / "mlp2", ["perturbed", "nolang"],
+                        "age_comparison", failures=failures) == (None, {})
+    assert len(failures) == 2  # both grid reports kept for the final GridFailed
