@@ -310,6 +310,15 @@ def check_record(record: Any, path: Optional[str] = None, line: Optional[int] = 
             _fail(f"chosen[{prompt!r}] must be an index into the {count} choices", path, line)
         if not isinstance(record["correct"].get(prompt), bool):
             _fail(f"correct[{prompt!r}] must be true or false", path, line)
+        if any(v != v or v == float("inf") for v in values):  # -inf is a choice ruled out; NaN / +inf is a fault
+            _fail(f"scores[{prompt!r}] must be numbers, not NaN or +Infinity", path, line)
+        chosen = record["chosen"][prompt]
+        if chosen != first_max(values):
+            _fail(f"chosen[{prompt!r}] is {chosen}, but the highest of its scores is choice {first_max(values)}",
+                  path, line)
+        if record["correct"][prompt] != (gold is not None and chosen == gold):
+            _fail(f"correct[{prompt!r}] is {str(record['correct'][prompt]).lower()}, but choice {chosen} is chosen "
+                  f"and the gold is {gold}", path, line)
     return record
 
 

@@ -87,6 +87,27 @@ def test_bad_lines_name_file_and_line(tmp_path):
         item_record("m", "s", "p", METADATA, {"mcqa": [0.0, 1.0, 2.0]}, "mlm")
 
 
+@pytest.mark.parametrize("change, message", [
+    (lambda r: r["correct"].update(mcqa=not r["correct"]["mcqa"]), r"correct\['mcqa'\] is (true|false), but choice 1"),
+    (lambda r: r["chosen"].update(mcqa=0), r"chosen\['mcqa'\] is 0, but the highest of its scores is choice 1"),
+    (lambda r: r["scores"].update(mcqa=[0.0, float("nan"), 1.0]), r"scores\['mcqa'\] must be numbers, not NaN"),
+    (lambda r: r["scores"].update(mcqa=[0.0, float("inf"), 1.0]), r"scores\['mcqa'\] must be numbers, not NaN or \+Infinity"),
+], ids=["correct-flipped", "chosen-not-the-best", "nan", "infinity"])
+def test_a_record_that_contradicts_itself_is_an_error(tmp_path, change, message):
+    """A record whose answer does not follow from its own scores and gold (edited by hand, another tool's
+    export) would give impossible numbers (accuracy 0 at confidence 100): refused, naming the line."""
+    good = item_record("m", "s", "p", METADATA, {"mcqa": [0.0, 2.0, 1.0]}, "mcqa")
+    ruled_out = item_record("m", "s", "p", dict(METADATA, id="q2"), {"mcqa": [float("-inf"), 2.0, 1.0]}, "mcqa")
+    bad = json.loads(json.dumps(dict(good, id="q3")))
+    change(bad)
+    path = tmp_path / "items.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in (good, ruled_out, bad)))
+    with pytest.raises(McqaFormatError, match=r"items.jsonl, line 3: item record: " + message):
+        read_item_records(path)
+    path.write_text("".join(json.dumps(record) + "\n" for record in (good, ruled_out)))
+    assert [r["chosen"]["mcqa"] for r in read_item_records(path)] == [1, 1]  # a -inf score is a choice ruled out
+
+
 def test_records_from_prediction_lines(tmp_path):
     from mcqa_probes.metrics.item_records import records_from_predictions
 
