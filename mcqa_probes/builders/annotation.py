@@ -167,6 +167,9 @@ def read_votes(path: str, questions: Sequence[AnnotatedQuestion]) -> Dict[str, L
                 raise AnnotationError(f"{path}, line {number}: worker {worker!r} answered {qid!r} twice")
             workers[qid].add(worker)
             votes.setdefault(qid, []).append(answer)
+    if not votes:
+        raise AnnotationError(f"{path}: no answers (only a header or blank lines; expected one row per "
+                              f"(question, worker) with qid, worker, answer)")
     return votes
 
 
@@ -181,6 +184,10 @@ def majority_vote(letters: Sequence[str]) -> Optional[str]:
 def score_annotations(questions: Sequence[AnnotatedQuestion], votes: Dict[str, List[str]],
                       votes_per_question: int = 5, path: str = "answers") -> AnnotationScore:
     """Majority-vote accuracy over the questions that were annotated."""
+    if votes_per_question < 1:
+        raise AnnotationError(f"votes per question {votes_per_question}: expected a positive number")
+    if not votes:
+        raise AnnotationError(f"{path}: no answers to score")
     wrong_counts = {qid: len(v) for qid, v in votes.items() if len(v) != votes_per_question}
     if wrong_counts:
         shown = ", ".join(f"{qid}: {n}" for qid, n in sorted(wrong_counts.items())[:5])

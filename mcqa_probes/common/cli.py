@@ -301,6 +301,17 @@ def require_file(path: Any, what: str, option: Optional[str] = None) -> None:
     _require(path, what, option, Path.is_file, "file")
 
 
+def require_questions(path: Any, what: str, option: Optional[str] = None) -> None:
+    """:func:`require_file`, and an :class:`InputError` when the file holds no line but blank ones (a
+    probe's empty split): ``[OPTION ]PATH: no question in the file ...``, before any work starts."""
+    require_file(path, what, option)
+    from mcqa_probes.common.io import holds_lines  # plain: io imports nothing of the project
+
+    if not holds_lines(os.path.expanduser(str(path))):
+        where = f"{option} {path}" if option else str(path)
+        raise InputError(f"{where}: no question in the file (it is empty or has only blank lines); leave it out")
+
+
 def require_directory(path: Any, what: str, option: Optional[str] = None) -> None:
     """An :class:`InputError` unless ``path`` is a directory."""
     _require(path, what, option, Path.is_dir, "directory")

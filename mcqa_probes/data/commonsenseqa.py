@@ -12,13 +12,15 @@ without ``answerKey`` read with ``require_answer_key=False``.
   and label, K stays the same, and the draw is seeded per question (``Random(f"{seed}:{id}")``)
   so a question's distractors do not depend on file order or on sharding.
 * :func:`question_concept_split` - the paper's second split: train/dev/test (80/10/10 by default)
-  with *disjoint* question concepts, seeded.
+  with *disjoint* question concepts, seeded. :func:`read_split_inputs` reads the files it pools and
+  refuses a question id given twice (a question in two splits would leak between train and test).
 """
+import os
 import random
 from collections import OrderedDict
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
-from mcqa_probes.data.question import Choice, MultipleChoiceQuestion
+from mcqa_probes.data.question import Choice, MultipleChoiceQuestion, read_numbered_questions
 from mcqa_probes.common.io import McqaFormatError, write_jsonl
 
 SPLIT_NAMES = ("train", "dev", "test")
@@ -76,6 +78,39 @@ def question_concept(question: MultipleChoiceQuestion) -> str:
     if not isinstance(concept, str) or not concept.strip():
         raise McqaFormatError(f"question {question.id}: no question_concept")
     return _normalized(concept)
+
+
+def read_split_inputs(paths: Sequence[Union[str, os.PathLike]]) -> List[MultipleChoiceQuestion]:
+    """The questions of ``paths`` pooled in order (either layout), for :func:`question_concept_split`.
+
+    Raises :class:`McqaFormatError` naming both files and lines when a question id appears twice
+    (the same file given twice, or the same questions in both layouts): pooled, the copies could
+    land in different splits and leak between train and test. Questions without an id (read as
+    ``line-N``) are not compared."""
+    questions: List[MultipleChoiceQuestion] = []
+    seen: Dict[str, Tuple[int, str, int]] = {}
+    for index, path in enumerate(paths):
+        for number, question in read_numbered_questions(path):
+            if question.id == f"line-{number}":
+                questions.append(question)
+                continue
+            if question.id in seen:
+                first_index, first_path, first_line = seen[question.id]
+                same = (" (the same file given twice)"
+                        if first_index != index and _same_file(first_path, path) else "")
+                raise McqaFormatError(
+                    f"question id {question.id!r} is already in {first_path}, line {first_line}{same}; pooled, "
+                    f"one question could land in two splits (expected each question once)", str(path), number)
+            seen[question.id] = (index, str(path), number)
+            questions.append(question)
+    return questions
+
+
+def _same_file(first: Union[str, os.PathLike], second: Union[str, os.PathLike]) -> bool:
+    try:
+        return os.path.samefile(first, second)
+    except OSError:
+        return False
 
 
 def question_concept_split(

@@ -170,7 +170,8 @@ def unique_triples(rows: Iterable) -> List[Triple]:
 # ---------------------------------------------------------------------- registry and subsets
 @dataclass
 class Registry:
-    """Per-model adversarial-filter flags: ``flags[model][triple] -> bool``."""
+    """Per-model adversarial-filter flags: ``flags[model][triple] -> bool``; a triple the model could
+    not score (a multi-piece word; an empty cell of the registry layout) is absent: not known."""
 
     models: List[str]
     flags: Dict[str, Dict[Triple, bool]]
@@ -180,17 +181,26 @@ class Registry:
         return Registry(list(dict.fromkeys(self.models + other.models)), flags)
 
 
-def _flag(text: str, path, number: int, column: str) -> bool:
+#: registry cells of a triple the model could not score (not known: neither pass nor fail); written as ""
+UNKNOWN_CELLS = ("", "na")
+
+
+def _flag(text: str, path, number: int, column: str) -> Optional[bool]:
     lowered = text.strip().lower()
     if lowered in ("true", "1"):
         return True
     if lowered in ("false", "0"):
         return False
-    raise McqaFormatError(f"column {column!r}: expected True/False, got {text!r}", str(path), number)
+    if lowered in UNKNOWN_CELLS:
+        return None
+    raise McqaFormatError(f"column {column!r}: expected True/False (or empty: not scorable), got {text!r}",
+                          str(path), number)
 
 
 def read_registry(path) -> Registry:
-    """``associativebias_registry.tsv``: Word, Associative Bias, Alternative, then one True/False column per model."""
+    """``associativebias_registry.tsv``: Word, Associative Bias, Alternative, then one True/False column per
+    model. An empty (or ``NA``) cell - a triple the model could not score, as ``bin/winoventi_filter``
+    writes it - leaves the triple out of that model's flags: not known, neither pass nor fail."""
     header, rows = _open_tsv(path)
     if tuple(header[:3]) != TRIPLE_COLUMNS or len(header) < 4:
         raise McqaFormatError(f"expected columns {list(TRIPLE_COLUMNS)} then model names, got {header}", str(path), 1)
@@ -201,18 +211,23 @@ def read_registry(path) -> Registry:
             raise McqaFormatError(f"expected {len(header)} fields, got {len(row)}", str(path), number)
         triple = (row[0].strip(), row[1].strip(), row[2].strip())
         for model, cell in zip(models, row[3:]):
-            flags[model][triple] = _flag(cell, path, number, model)
+            flag = _flag(cell, path, number, model)
+            if flag is not None:
+                flags[model][triple] = flag
     return Registry(models, flags)
 
 
 def write_registry(registry: Registry, path, triples: Optional[Sequence[Triple]] = None) -> None:
-    """Write flags in the registry layout (only the given triples, default: the union)."""
+    """Write flags in the registry layout (only the given triples, default: the union); a triple
+    without a flag in a column (not scored by that model) gets an empty cell there: not known, as
+    :func:`read_registry` reads it back."""
     if triples is None:
         triples = unique_triples(t for model in registry.models for t in registry.flags[model])
     with atomic_open(path, "w", encoding="utf-8") as handle:
         handle.write("\t".join(TRIPLE_COLUMNS + tuple(registry.models)) + "\n")
         for triple in triples:
-            cells = [str(registry.flags[m].get(triple, False)) for m in registry.models]
+            cells = [str(registry.flags[m][triple]) if triple in registry.flags[m] else ""
+                     for m in registry.models]
             handle.write("\t".join(list(triple) + cells) + "\n")
 
 

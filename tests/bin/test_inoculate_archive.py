@@ -91,3 +91,21 @@ def test_a_base_archive_that_cannot_be_read_whose_transformer_has_moved_or_anoth
         assert len(lines) == 1 and lines[0].startswith(f"error: {expected}"), result.stderr[-3000:]
         assert json.loads(result.stdout.strip().splitlines()[-1]) == {"status": cli.BAD_INPUT, "loaded": []}
     assert not (tmp_path / "out").exists()
+
+
+def test_a_relative_base_archive_is_named_absolutely_so_the_inoculated_archive_loads_anywhere(
+        base_and_probes, tmp_path, monkeypatch):
+    """Each run's config names the base archive (from_archive): given relative to the directory the
+    sweep ran in, its model.tar.gz would load only from there."""
+    main = runpy.run_path(str(ROOT / "bin" / "inoculate"), run_name="bin_script")["main"]
+    monkeypatch.chdir(base_and_probes)
+    out = tmp_path / "sweep"
+    assert main(["--base-archive", "base/model.tar.gz", "--probe-dir", "probes/hypernymy", "--orig-dev", str(ORIGINAL),
+                 "--dosages", "4", "--lrs", "1e-3", "--epochs", "1", "--batch-size", "4", "--workers", "1",
+                 "--cuda-device", "-1", "--out", str(out)]) == 0
+    run = out / "runs" / "k4_lr0.001_add0"
+    assert json.loads((run / "config.json").read_text())["model"]["archive_file"] == str(
+        base_and_probes / "base" / "model.tar.gz")
+    monkeypatch.chdir(tmp_path)  # elsewhere
+    loaded = load_archived_model(str(run / "model.tar.gz"))
+    assert evaluate_file(loaded.model, loaded.reader, str(ORIGINAL), 8)["accuracy"] >= 0

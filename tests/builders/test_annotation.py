@@ -142,3 +142,31 @@ def test_an_empty_split_or_no_size_is_an_error_and_writes_nothing(tmp_path, caps
     assert cli.run(sample.main, [str(tmp_path / "q.jsonl"), str(tmp_path / "batch.csv"), "--size", "0"]) == 2
     assert "--size 0: expected a positive number" in capsys.readouterr().err
     assert not (tmp_path / "batch.csv").exists()
+
+
+def test_a_header_only_answers_file_or_no_positive_votes_is_an_error_and_writes_nothing(tmp_path, capsys):
+    """A CSV with a header and no row is no batch of answers (not '0 questions ... 0.0%'), and
+    --votes below 1 is refused as an option, before any file is read."""
+    from mcqa_probes.common import cli
+
+    score = load_script("annotation_score")
+    write_questions(tmp_path / "q.jsonl")
+    gold = tmp_path / "gold.jsonl"
+    for text in ("qid,worker,answer\n", "qid,worker,answer\n\n,,\n"):
+        (tmp_path / "hdr.csv").write_text(text)
+        assert cli.run(score.main, [str(tmp_path / "q.jsonl"), str(tmp_path / "hdr.csv"),
+                                    "--gold-output", str(gold)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"error: {tmp_path / 'hdr.csv'}: no answers" in err
+        assert not gold.exists()
+    with pytest.raises(AnnotationError, match="no answers"):
+        score_annotations(read_mcqa_jsonl(str(tmp_path / "q.jsonl")), {}, 5)
+    write_votes(tmp_path / "answers.csv", five("0", "BBBBB"))
+    for votes in ("0", "-2"):
+        assert cli.run(score.main, [str(tmp_path / "q.jsonl"), str(tmp_path / "answers.csv"), "--votes", votes,
+                                    "--gold-output", str(gold)]) == 2
+        err = capsys.readouterr().err
+        assert err == f"error: --votes {votes}: expected a positive number of votes per question\n"
+        assert not gold.exists()
+    with pytest.raises(AnnotationError, match="expected a positive number"):
+        score_annotations(read_mcqa_jsonl(str(tmp_path / "q.jsonl")), {"0": []}, 0)

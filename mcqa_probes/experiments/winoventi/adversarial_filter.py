@@ -5,7 +5,8 @@ neutral template "The [NOUN] is [MASK].", gives the generic a higher probability
 exception at the mask (strictly; softmax is monotone, so the logits are compared). Triples with a
 word that is not one vocabulary piece of the model are reported as ``multi_piece`` (not passed).
 The result, written in the ``associativebias_registry.tsv`` layout, is a model's "Individual"
-subset for :mod:`.evaluate`.
+subset for :mod:`.evaluate`; a ``multi_piece`` triple has no flag there (:func:`as_registry`; an
+empty cell: not known, neither pass nor fail).
 """
 from typing import Callable, Dict, List, Optional, Sequence
 
@@ -45,7 +46,10 @@ def filter_flags(results: Sequence[Dict]) -> Dict[Triple, bool]:
 
 
 def as_registry(model_name: str, results: Sequence[Dict]) -> Registry:
-    return Registry([model_name], {model_name: filter_flags(results)})
+    """The flags of the scored triples as one registry column; a ``multi_piece`` triple (not scorable)
+    has none: :func:`~mcqa_probes.data.winoventi.write_registry` writes it as an empty cell (not
+    known), never as ``False`` (failed the filter)."""
+    return Registry([model_name], {model_name: filter_flags([r for r in results if r["status"] != "multi_piece"])})
 
 
 def summary(results: Sequence[Dict]) -> Dict[str, int]:

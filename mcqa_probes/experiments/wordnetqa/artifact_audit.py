@@ -29,6 +29,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 
 from mcqa_probes.data.question import question_from_json, read_questions
 from mcqa_probes.data.question import CLUSTER_KEY_FIELDS, cluster_key
+from mcqa_probes.common.cli import InputError
 from mcqa_probes.common.configs import CONFIG_DIR
 from mcqa_probes.common.device import config_environment, resolve_cuda_device, torch_device
 from mcqa_probes.common.environment import environment
@@ -238,6 +239,14 @@ def glove_subset(glove_file: Path, words: set, target: Path) -> Dict[str, int]:
 
 
 # ---------------------------------------------------------------------------- running
+def split_chance(paths: Dict[str, str]) -> Dict[str, float]:
+    """The chance level of each evaluated split (``dev``, ``test``): the accuracy of uniform guessing,
+    mean(1/K) over its questions (:func:`~mcqa_probes.metrics.probe_records.chance_level`; NaN for a
+    split without questions). What the partial-input models are flagged against, whether or not the
+    random baseline ran."""
+    return {split: chance_level(len(q.choices) for q in read_questions(paths[split])) for split in ("dev", "test")}
+
+
 def random_baseline(paths: Dict[str, str], seed: int = 0) -> Dict[str, float]:
     """Uniform random guessing (seeded), and the expected chance accuracy mean(1/K)."""
     generator = random.Random(seed)
@@ -326,6 +335,23 @@ def train_and_score(
     return scores
 
 
+def check_probe_dirs(probe_dirs: Sequence[Path], what: str = "probe directory") -> None:
+    """Before any work: every probe directory holds ``train.jsonl``, and no two share a name (the
+    probe's name is the directory's, and its runs go to ``runs/<name>``). Errors name the
+    directories (``what`` says how: e.g. ``--probe-dir``)."""
+    seen: Dict[str, Path] = {}
+    for probe_dir in probe_dirs:
+        probe_dir = Path(probe_dir)
+        name = probe_dir.name
+        if name in seen:
+            raise InputError(f"{what} {seen[name]} and {what} {probe_dir}: both are probe {name!r} (a probe is "
+                             f"named by its directory; their runs would share runs/{name}); give the probes "
+                             "directories of different names")
+        seen[name] = probe_dir
+        if not (probe_dir / "train.jsonl").is_file():
+            raise FileNotFoundError(f"{what} {probe_dir}: no train.jsonl")
+
+
 def row_name(model: AuditModel, settings: Dict[str, Optional[str]]) -> str:
     return model.row.replace("{MODEL_NAME}", str(settings.get("MODEL_NAME") or model.environment.get("MODEL_NAME") or "minilm"))
 
@@ -365,6 +391,7 @@ def run_audit(
     unknown = [m for m in models if m not in MODELS]
     if unknown:
         raise ValueError(f"unknown model(s) {unknown}; choose from {sorted(MODELS)}")
+    check_probe_dirs(probe_dirs)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     settings: Dict[str, Optional[str]] = dict(extra_environment or {})
@@ -392,7 +419,7 @@ def run_audit(
                                 eval_max=eval_max)
         progress(f"{probe}: {describe_eval(splits)}")
         paths = splits["paths"]
-        entry: Dict[str, object] = {"splits": splits, "results": {}}
+        entry: Dict[str, object] = {"splits": splits, "chance": split_chance(paths), "results": {}}
         probe_settings = dict(settings)
         if uses_glove:
             subset = probe_out / "glove_subset.txt"
@@ -422,6 +449,7 @@ def run_audit(
             progress(f"{probe} / {key}: done before (dev {result['dev']:.3f}, test {result['test']:.3f})")
         report["probes"][probe]["results"][key] = result
     report["flags"] = find_flags(report, flag_margin)
+    report["flags_not_computed"] = unflagged(report)
     write_json(out_dir / "artifact_audit.json", report, end="")
     write_text(out_dir / "artifact_audit.md", format_table(report))
     grid_report.raise_for_failures()
@@ -456,21 +484,40 @@ def describe_eval(splits: Dict[str, Any]) -> str:
 
 
 def chance(entry: Dict[str, object], split: str) -> float:
-    return entry["results"]["random"][f"{split}_chance"] if "random" in entry["results"] else float("nan")
+    """The chance level of a probe's split: computed from its questions (``entry["chance"]``, see
+    :func:`split_chance`), else (a report written before it was kept) the random baseline's, else NaN."""
+    if split in entry.get("chance", {}):
+        return entry["chance"][split]
+    if "random" in entry["results"]:
+        return entry["results"]["random"][f"{split}_chance"]
+    return float("nan")
+
+
+def unflagged(report: Dict[str, object]) -> List[str]:
+    """What :func:`find_flags` could not check: ``<probe> <split>`` (no chance level: a split without
+    questions, or a report without it) and ``<probe> <model>`` (a requested partial-input model
+    without a result, e.g. a failed run)."""
+    missing = []
+    partial = [key for key in report["models"] if MODELS[key].partial_input]
+    for probe, entry in report["probes"].items():
+        if partial:
+            missing += [f"{probe} {split} (no chance level)" for split in ("dev", "test")
+                        if chance(entry, split) != chance(entry, split)]
+        missing += [f"{probe} {key} (no result)" for key in partial if key not in entry["results"]]
+    return missing
 
 
 def find_flags(report: Dict[str, object], margin: float) -> List[Dict[str, object]]:
-    """Partial-input models whose dev or test accuracy is ``margin`` or more above chance."""
+    """Partial-input models whose dev or test accuracy is ``margin`` or more above chance (the split's
+    chance level, :func:`chance`; a split without one is not checked, see :func:`unflagged`)."""
     flags = []
     for probe, entry in report["probes"].items():
-        if "random" not in entry["results"]:
-            continue
         for key, result in entry["results"].items():
             if not MODELS[key].partial_input:
                 continue
             for split in ("dev", "test"):
                 level = chance(entry, split)
-                if result[split] - level >= margin:
+                if level == level and result[split] - level >= margin:
                     flags.append({"probe": probe, "model": result.get("row", key), "split": split,
                                   "accuracy": result[split], "chance": level,
                                   "points_above_chance": round(100 * (result[split] - level), 1)})
@@ -515,11 +562,21 @@ def format_table(report: Dict[str, object]) -> str:
         lines += [f"Held out of train by whole semantic clusters (no cluster in both train and the held-out split): "
                   f"{'; '.join(carved)}.", ""]
     flags = report.get("flags", [])
+    margin = f"{100 * settings['flag_margin']:.0f}"
+    missing = unflagged(report)
+    checked = any(MODELS[key].partial_input and chance(entry, split) == chance(entry, split)
+                  for entry in report["probes"].values() for key in entry["results"] for split in ("dev", "test"))
     if flags:
-        lines.append(f"**Flagged** (partial-input model ≥ {100 * settings['flag_margin']:.0f} points above chance):")
+        lines.append(f"**Flagged** (partial-input model ≥ {margin} points above chance):")
         for flag in flags:
             lines.append(f"- {flag['probe']}: {flag['model']} {flag['split']} {100 * flag['accuracy']:.1f}% vs "
                          f"chance {100 * flag['chance']:.1f}% (+{flag['points_above_chance']})")
-    else:
-        lines.append(f"No partial-input model is {100 * settings['flag_margin']:.0f} points or more above chance.")
+    elif not any(MODELS[key].partial_input for key in report["models"]):
+        lines.append("No partial-input model (Choice-Only, Choice-to-Choice) was run: artifact flags not computed.")
+    elif checked:
+        lines.append(f"No partial-input model is {margin} points or more above chance"
+                     + (" where checked." if missing else "."))
+    if missing:
+        lines.append(f"Artifact flags (partial-input model ≥ {margin} points above chance) not computed for: "
+                     f"{'; '.join(missing)}.")
     return "\n".join(lines) + "\n"

@@ -11,6 +11,7 @@ Resumable, in parallel: the grid runner (:mod:`mcqa_probes.experiments.grid`) sk
 ``trials/<run>/result.json`` holds the same settings and runs the others, serially or on Ray.
 """
 import json
+import os
 import shutil
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -34,7 +35,8 @@ COLUMNS = ["k", "lr", "add_some", "seed", "probe_dev_accuracy", "probe_test_accu
 
 @dataclass
 class SweepSettings:
-    #: the MCQA archive to inoculate (None with ``causal_model``)
+    #: the MCQA archive to inoculate (None with ``causal_model``; made absolute: each run's archive
+    #: loads it by the path in its config)
     base_archive: Optional[str]
     probe_dir: str
     orig_dev: str
@@ -78,6 +80,11 @@ class SweepSettings:
         if (self.base_archive is None) == (self.causal_model is None):
             raise ValueError("inoculation: give either a base archive (an MCQA model) or a causal LM, not "
                              f"{'both' if self.base_archive else 'neither'}")
+        if self.base_archive is not None:
+            # each run's config names it (from_archive): its model.tar.gz loads it again from anywhere
+            self.base_archive = os.path.abspath(self.base_archive)
+        if any(self.add_some) and not self.orig_train:
+            raise ValueError("add-some inoculation needs --orig-train (the original task's training file)")
         if self.config is None:
             self.config = str(CAUSAL_CONFIG if self.causal_model else CONFIG)
         if self.base_archive is not None and None in (self.model_name, self.max_length, self.truncation):
