@@ -37,6 +37,8 @@ import traceback
 from pathlib import Path
 from typing import Any, Callable, Iterator, List, Optional, Sequence, TextIO, Tuple
 
+from mcqa_probes.common.io import holds_lines
+
 DEBUG_FLAG = "--debug"
 DEBUG_VARIABLE = "MCQA_DEBUG"
 #: exit statuses
@@ -305,8 +307,6 @@ def require_questions(path: Any, what: str, option: Optional[str] = None) -> Non
     """:func:`require_file`, and an :class:`InputError` when the file holds no line but blank ones (a
     probe's empty split): ``[OPTION ]PATH: no question in the file ...``, before any work starts."""
     require_file(path, what, option)
-    from mcqa_probes.common.io import holds_lines  # plain: io imports nothing of the project
-
     if not holds_lines(os.path.expanduser(str(path))):
         where = f"{option} {path}" if option else str(path)
         raise InputError(f"{where}: no question in the file (it is empty or has only blank lines); leave it out")
