@@ -22,8 +22,9 @@ RECORDS = [with_scores(r) for r in BARE]
 
 def card_out(tmp_path: Path) -> Path:
     write_item_records(tmp_path / "items" / "m" / "wordnetqa.jsonl", RECORDS)
-    synonymy = [dict(r, probe="synonymy", correct=dict(r["correct"], **{"cloze/chars": True}))
-                for r in RECORDS[:4]]  # q2 is now right under chars but still wrong under rotation 1
+    synonymy = [with_scores(dict(r, probe="synonymy", correct=dict(r["correct"], **{"cloze/chars": True}),
+                                 chosen=dict(r["chosen"], **{"cloze/chars": 0})))
+                for r in RECORDS[:4]]  # right under chars (choosing the gold): q2 is still wrong under rotation 1
     write_item_records(tmp_path / "items" / "m" / "olmpics.jsonl", [dict(r, section="olmpics") for r in synonymy])
     return tmp_path
 
@@ -46,8 +47,8 @@ def test_section_tables_recompute_the_numbers_from_the_records(tmp_path):
     assert circular[1:] == [["m", "olmpics/synonymy", "3", "4", "75.0", "75.0", "50.0"],
                             ["m", "wordnetqa/hypernymy", "2", "1", "100.0", "0.0", "–"],
                             ["m", "wordnetqa/hypernymy", "3", "5", "80.0", "80.0", "60.0"]]
-    # agreement over both probes: sum vs chars differs on q2 of hypernymy only (synonymy's q2 has chars right,
-    # chosen 1 kept from the record: it still differs), so 8 of 10
+    # agreement over both probes: sum vs chars differs on q2 of hypernymy and on q4 of synonymy (right under
+    # chars there, choosing the gold, where sum chooses 2), so 8 of 10
     assert agreement[0][:3] == ["", "cloze/sum", "cloze/mean"] and agreement[1][3] == "80.0"
     entry = section["models"]["m"]
     assert "reused" not in entry and entry["reading"] == (
