@@ -915,9 +915,10 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         labelled = False
         # a label tagged in --lang wins over one without a tag from a property earlier in the list (a
         # thesaurus's code in an untagged rdfs:label beside its skos:prefLabel "..."@en)
-        in_language = [prop for prop in label_props if _pick(texts(node, prop), vocabulary.lang, untagged_alone=False)]
-        for prop in in_language[:1] + [prop for prop in label_props if prop not in in_language[:1]]:
-            values = texts(node, prop)
+        labels = {prop: texts(node, prop) for prop in label_props}     # read once per concept
+        first = next((prop for prop in label_props if _pick(labels[prop], vocabulary.lang, untagged_alone=False)), None)
+        for prop in [first] * (first is not None) + [prop for prop in label_props if prop != first]:
+            values = labels[prop]
             labelled = labelled or bool(values)
             languages.update({v.language.lower() for v in values if getattr(v, "language", None)})
             picked = _pick(values, vocabulary.lang, every=untagged_too)
