@@ -99,6 +99,7 @@ def check_arguments(args: argparse.Namespace) -> None:
             raise cli.InputError(f"MODEL {model}: no such model archive or directory (expected a transformer_mcqa "
                                  f"model.tar.gz, the -s directory of allennlp train, a masked LM name or directory, "
                                  f"or minilm)")
+    cli.require_output_directory(args.out, "a directory for report.html, report.json and report.md", "--out")
     for option, attribute, kind, what in PATH_OPTIONS:
         value = getattr(args, attribute, None)
         if not value or (attribute == "probes_dir" and value == CardInputs().probes_dir):

@@ -135,7 +135,10 @@ def _is_allennlp_sigterm(error: BaseException) -> bool:
 
 def message_of(error: BaseException) -> str:
     """The error's text on one line (an OS error as ``<file>: <reason>``)."""
-    if isinstance(error, OSError) and error.filename is not None and error.strerror:
+    if isinstance(error, FileExistsError) and error.filename is not None and os.path.isfile(error.filename):
+        # a directory to write in (an --out, mkdir) that is a file: say so, not only "File exists"
+        text = f"{error.filename}: a file, not a directory (expected a directory to write in)"
+    elif isinstance(error, OSError) and error.filename is not None and error.strerror:
         text = f"{error.filename}: {error.strerror}"
         if error.filename2 is not None:
             text += f" ({error.filename2})"
@@ -317,6 +320,15 @@ def require_directory(path: Any, what: str, option: Optional[str] = None) -> Non
     _require(path, what, option, Path.is_dir, "directory")
 
 
+def require_output_directory(path: Any, what: str, option: Optional[str] = None) -> None:
+    """An :class:`InputError` when ``path`` exists and is not a directory (a directory to write in that
+    need not exist yet): ``[OPTION ]PATH: a file, not a directory (expected WHAT)``, before any work."""
+    resolved = Path(os.path.expanduser(str(path)))
+    if resolved.exists() and not resolved.is_dir():
+        where = f"{option} {path}" if option else str(path)
+        raise InputError(f"{where}: a file, not a directory (expected {what})")
+
+
 def require_path(path: Any, what: str, option: Optional[str] = None) -> None:
     """An :class:`InputError` unless ``path`` exists (a file or a directory)."""
     _require(path, what, option, Path.exists, "file or directory")
@@ -335,5 +347,5 @@ def _require(path: Any, what: str, option: Optional[str], test: Callable[[Path],
 
 __all__ = ["run", "call", "report", "is_bad_input", "message_of", "debug_wanted", "split_debug", "InputError",
            "Interrupted", "stop_on_signals", "SignalStop", "signal_name", "looks_like_path", "require_file",
-           "require_directory", "require_path", "is_allennlp_command", "report_uncaught_errors", "DEBUG_FLAG",
-           "DEBUG_VARIABLE", "BAD_INPUT", "INTERNAL_ERROR"]
+           "require_directory", "require_output_directory", "require_path", "is_allennlp_command",
+           "report_uncaught_errors", "DEBUG_FLAG", "DEBUG_VARIABLE", "BAD_INPUT", "INTERNAL_ERROR"]

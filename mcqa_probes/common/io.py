@@ -45,7 +45,12 @@ FILE_MODE = 0o644
 
 def _temporary(path: Path) -> str:
     """A new, empty temporary file next to ``path``; its name keeps ``path``'s suffix (for tools
-    that pick a format from the extension) and contains ``.tmp``."""
+    that pick a format from the extension) and contains ``.tmp``. A folder at ``path`` is an error
+    named by ``path`` before anything is written (the rename would fail at the end, named by the
+    temporary file)."""
+    if path.is_dir():
+        raise IsADirectoryError(errno.EISDIR, f"{os.strerror(errno.EISDIR)} (expected the name of a file to write, "
+                                "not a folder)", str(path))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=f".tmp{path.suffix}", dir=path.parent)
@@ -285,7 +290,7 @@ def read_jsonl(path: PathLike, *, what: str = "JSON line", allow_empty: bool = F
             if not line.strip():
                 continue
             try:
-                data = json.loads(line)
+                data = json.loads(line.rstrip("\r\n"))    # a line cut short: its column, not the next line's
             except json.JSONDecodeError as error:
                 raise McqaFormatError(f"invalid JSON ({error.msg} at column {error.colno})", str(path), number) from None
             count += 1

@@ -155,6 +155,22 @@ def test_require_file_and_directory(tmp_path):
         cli.require_directory(tmp_path / "f.jsonl", "probes")
 
 
+def test_an_output_directory_that_is_a_file_is_named_with_its_option(tmp_path):
+    cli.require_output_directory(tmp_path / "new", "a directory")       # need not exist yet
+    cli.require_output_directory(tmp_path, "a directory")
+    (tmp_path / "card").write_text("")
+    with pytest.raises(cli.InputError, match=r"^--out .*card: a file, not a directory \(expected the card\)$"):
+        cli.require_output_directory(tmp_path / "card", "the card", "--out")
+    # where a command has no such check: mkdir's "File exists" says what is wrong
+    with pytest.raises(FileExistsError) as raised:
+        (tmp_path / "card").mkdir(parents=True, exist_ok=True)
+    assert cli.message_of(raised.value) == f"{tmp_path / 'card'}: a file, not a directory (expected a directory to " \
+                                           "write in)"
+    with pytest.raises(FileExistsError) as raised:
+        tmp_path.mkdir()
+    assert cli.message_of(raised.value) == f"{tmp_path}: File exists"
+
+
 def test_the_module_imports_no_torch_or_allennlp():
     code = ("import sys, mcqa_probes.common.cli; "
             "print(','.join(m for m in ('torch', 'allennlp', 'transformers') if m in sys.modules))")
@@ -212,6 +228,10 @@ def test_probe_report_on_a_missing_archive_is_one_line(tmp_path):
     result = command([ALLENNLP, "probe-report", "/nonexistent/model.tar.gz", "--out", str(tmp_path / "card")])
     assert_one_error_line(result, "error: MODEL /nonexistent/model.tar.gz: no such model archive or directory")
     assert not (tmp_path / "card").exists()
+    (tmp_path / "card").write_text("a file")
+    result = command([ALLENNLP, "probe-report", "random", "--out", str(tmp_path / "card")])
+    assert_one_error_line(result, f"error: --out {tmp_path / 'card'}: a file, not a directory (expected a directory "
+                                  "for report.html")
 
 
 def test_every_source_file_compiles_without_a_warning():

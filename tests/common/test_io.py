@@ -86,3 +86,25 @@ def test_a_folder_it_cannot_write_in_is_named_by_the_file_wanted_not_the_tempora
     assert message_of(raised.value).endswith("train.jsonl: Not a directory (expected a folder this process can "
                                              "write in)")
     assert not any(path.name.startswith(".train") for path in tmp_path.rglob("*"))
+
+
+def test_a_folder_where_the_file_should_be_is_an_error_before_anything_is_written(tmp_path):
+    from mcqa_probes.common.cli import message_of
+    from mcqa_probes.common.io import write_text
+
+    (tmp_path / "items.html").mkdir()
+    with pytest.raises(IsADirectoryError) as raised:
+        write_text(tmp_path / "items.html", "<html>")
+    assert message_of(raised.value) == f"{tmp_path / 'items.html'}: Is a directory (expected the name of a file to " \
+                                       "write, not a folder)"
+    assert [path.name for path in tmp_path.rglob("*")] == ["items.html"]
+
+
+def test_a_line_cut_short_is_reported_at_its_own_column(tmp_path):
+    from mcqa_probes.common.io import McqaFormatError, read_jsonl
+
+    path = tmp_path / "items.jsonl"
+    path.write_text('{"a": 1}\n{"a": \n{"a": 2}\n')
+    with pytest.raises(McqaFormatError) as raised:
+        list(read_jsonl(path))
+    assert str(raised.value) == f"{path}, line 2: invalid JSON (Expecting value at column 7)"
