@@ -197,6 +197,8 @@ def prepare_splits(
             sources[name] = (f"{len(taken)} held out of {train_file} by whole semantic clusters ({count} clusters, "
                              f"key {' / '.join(CLUSTER_KEY_FIELDS)}; seed {seed})")
     train = [record for cluster in clusters for record in cluster]
+    known = {question_text(data) for _, data in train}
+    overlap = {name: sum(question_text(data) in known for _, data in splits[name]) for name in ("dev", "test")}
     rng.shuffle(train)
     splits["train"] = train[:max_train]
     out_dir = Path(out_dir)
@@ -206,7 +208,25 @@ def prepare_splits(
         paths[name] = str(out_dir / f"{name}.jsonl")
         write_text(paths[name], "".join(line + "\n" for line, _ in records))
     return {"paths": paths, "sizes": {k: len(v) for k, v in splits.items()}, "sources": sources, "carved": carved,
-            "eval": evaluation}
+            "eval": evaluation, "in_train": overlap}
+
+
+def question_text(data: Dict[str, Any]) -> Tuple[str, Tuple[str, ...]]:
+    """A question's stem and choice texts (what a model sees), to find a dev / test question that
+    is also in train under another id."""
+    question = data.get("question", {})
+    return question.get("stem", ""), tuple(choice.get("text", "") for choice in question.get("choices", []))
+
+
+def describe_overlap(splits: Dict[str, Any]) -> str:
+    """``12 of the 12 dev questions and 12 of the 12 test questions are also in train (...)``, or ``""``."""
+    counts = {name: count for name, count in splits.get("in_train", {}).items() if count}
+    if not counts:
+        return ""
+    parts = [f"{count:,} of the {splits['sizes'][name]:,} {name} questions" for name, count in counts.items()]
+    verb = "is" if list(counts.values()) == [1] else "are"
+    return (f"{' and '.join(parts)} {verb} also in train (the same stem and choices): a model can recall them, so "
+            "its accuracy there overstates what it learned")
 
 
 # ---------------------------------------------------------------------------- embeddings
@@ -418,6 +438,8 @@ def run_audit(
         splits = prepare_splits(Path(probe_dir), probe_out / "splits", max_train, dev_size, test_size, seed=0,
                                 eval_max=eval_max)
         progress(f"{probe}: {describe_eval(splits)}")
+        if describe_overlap(splits):
+            progress(f"warning: {probe}: {describe_overlap(splits)}")
         paths = splits["paths"]
         entry: Dict[str, object] = {"splits": splits, "chance": split_chance(paths), "results": {}}
         probe_settings = dict(settings)
@@ -561,6 +583,10 @@ def format_table(report: Dict[str, object]) -> str:
     if carved:
         lines += [f"Held out of train by whole semantic clusters (no cluster in both train and the held-out split): "
                   f"{'; '.join(carved)}.", ""]
+    repeated = [f"{p}: {describe_overlap(e['splits'])}" for p, e in report["probes"].items()
+                if describe_overlap(e["splits"])]
+    if repeated:
+        lines += [f"**Warning**: {'; '.join(repeated)}.", ""]
     flags = report.get("flags", [])
     margin = f"{100 * settings['flag_margin']:.0f}"
     missing = unflagged(report)

@@ -97,3 +97,28 @@ def test_two_probe_dirs_of_the_same_name_are_an_error_naming_both(tmp_path):
     with pytest.raises(InputError, match="both are probe 'hypernymy'"):  # the library checks too, before writing
         artifact_audit.run_audit([PROBE, other], out, models=["random"], progress=lambda _: None, quiet=True)
     assert not out.exists()
+
+
+def test_dev_and_test_questions_that_are_also_in_train_are_a_warning(tmp_path, fake_training):
+    printed = []
+    report = artifact_audit.run_audit([PROBE], tmp_path / "out", models=["choice_only"], epochs=1,
+                                      glove_file=TINY_GLOVE, progress=printed.append, quiet=True)
+    # the fixture's three files hold the same 12 questions
+    assert report["probes"]["hypernymy"]["splits"]["in_train"] == {"dev": 12, "test": 12}
+    warning = ("12 of the 12 dev questions and 12 of the 12 test questions are also in train (the same stem and "
+               "choices)")
+    assert any(line.startswith(f"warning: hypernymy: {warning}") for line in printed)
+    assert f"**Warning**: hypernymy: {warning}" in (tmp_path / "out" / "artifact_audit.md").read_text()
+    # a probe whose dev question is the only one also in train (under another id); test held out of train
+    probe = tmp_path / "probe" / "hypernymy"
+    probe.mkdir(parents=True)
+    lines = (PROBE / "train.jsonl").read_text().splitlines()
+    (probe / "train.jsonl").write_text("\n".join(lines[:10]) + "\n")
+    renamed = json.loads(lines[0])
+    renamed["id"] = "another-id"
+    (probe / "dev.jsonl").write_text("\n".join([json.dumps(renamed)] + lines[10:]) + "\n")
+    splits = artifact_audit.prepare_splits(probe, tmp_path / "splits", test_size=2)
+    assert splits["in_train"] == {"dev": 1, "test": 0}
+    assert artifact_audit.describe_overlap(splits).startswith("1 of the 3 dev questions is also in train")
+    (probe / "dev.jsonl").write_text("\n".join(lines[10:]) + "\n")
+    assert artifact_audit.describe_overlap(artifact_audit.prepare_splits(probe, tmp_path / "s2", test_size=2)) == ""
