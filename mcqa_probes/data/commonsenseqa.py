@@ -90,7 +90,7 @@ def read_split_inputs(paths: Sequence[Union[str, os.PathLike]]) -> List[Multiple
     questions: List[MultipleChoiceQuestion] = []
     seen: Dict[str, Tuple[int, str, int]] = {}
     for index, path in enumerate(paths):
-        for number, question in read_numbered_questions(path):
+        for number, question in read_numbered_questions(path, distinct_ids=False):
             if question.id == f"line-{number}":
                 questions.append(question)
                 continue

@@ -14,12 +14,15 @@ line and what was expected (the lines come from :func:`mcqa_probes.common.io.rea
 JSON-lines reader of the project): bytes that are not UTF-8 and a file without any question are
 errors too, never an empty result.
 """
+import logging
 import os
 import string
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from mcqa_probes.common.io import McqaFormatError, read_jsonl
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -158,25 +161,50 @@ def question_from_json(
 
 
 def read_numbered_questions(
-    path: Union[str, os.PathLike], *, require_answer_key: bool = True, min_choices: int = 2, allow_empty: bool = False
+    path: Union[str, os.PathLike], *, require_answer_key: bool = True, min_choices: int = 2, allow_empty: bool = False,
+    distinct_ids: bool = True,
 ) -> Iterator[Tuple[int, MultipleChoiceQuestion]]:
     """``(line number, question)`` for each question of a JSON-lines file; errors name the file and
-    the 1-based line. A file without any question is an error (unless ``allow_empty``)."""
+    the 1-based line. A file without any question is an error (unless ``allow_empty``).
+
+    A question whose id an earlier line of the file already has is told apart as ``<id>#2``, ``#3``,
+    ... (its n-th use of the id; ``distinct_ids=False``: kept, for a caller that checks ids itself),
+    with one warning per file: released files repeat ids (17 ids of oLMpics' compositional
+    comparison dev, 430 of the released WordNetQA hypernymy train), and the predictions and item
+    records of two questions under one id would be one record (the second's scores on the first's
+    choices)."""
+    seen: Dict[str, int] = {}
+    repeated = 0
     for number, data in read_jsonl(path, what="question", allow_empty=allow_empty):
         try:
-            yield number, question_from_json(
+            question = question_from_json(
                 data, require_answer_key=require_answer_key, default_id=f"line-{number}", min_choices=min_choices
             )
         except McqaFormatError as error:
             raise McqaFormatError(error.reason, str(path), number) from None
+        if distinct_ids:
+            given = question.id
+            seen[given] = uses = seen.get(given, 0) + 1
+            while uses > 1 and f"{given}#{uses}" in seen:   # an id that is itself written <id>#<n>
+                uses += 1
+            if uses > 1:
+                question.id = f"{given}#{uses}"
+                seen[question.id] = 1
+                repeated += 1
+        yield number, question
+    if repeated:
+        logger.warning("%s: %d question(s) repeat the id of an earlier line; told apart as <id>#2, #3, ... in "
+                       "predictions and item records", path, repeated)
 
 
 def read_questions(
-    path: Union[str, os.PathLike], *, require_answer_key: bool = True, min_choices: int = 2, allow_empty: bool = False
+    path: Union[str, os.PathLike], *, require_answer_key: bool = True, min_choices: int = 2, allow_empty: bool = False,
+    distinct_ids: bool = True,
 ) -> Iterator[MultipleChoiceQuestion]:
     """The questions of a JSON-lines file (see :func:`read_numbered_questions`)."""
     for _, question in read_numbered_questions(
-        path, require_answer_key=require_answer_key, min_choices=min_choices, allow_empty=allow_empty
+        path, require_answer_key=require_answer_key, min_choices=min_choices, allow_empty=allow_empty,
+        distinct_ids=distinct_ids,
     ):
         yield question
 

@@ -167,3 +167,23 @@ def test_item_and_determinism_options_are_checked_before_the_model_loads(tmp_pat
                           str(tmp_path / "i.jsonl")]) == 2
     assert "no_model" in capsys.readouterr().err
     assert not (tmp_path / "i.jsonl").exists()
+
+
+def test_questions_that_share_an_id_get_a_record_each(tiny_causal, tmp_path, capsys):
+    """Released files repeat ids: every question keeps its own record, choices and scores."""
+    directory = tiny_causal("gpt2", 512)
+    lines = HYPERNYMY.read_text().splitlines()[:3]
+    shared = json.loads(lines[0])["id"]
+    same_id = [json.dumps({**json.loads(line), "id": shared}) for line in lines]
+    data = tmp_path / "repeated.jsonl"
+    data.write_text("\n".join(same_id) + "\n")
+    items = tmp_path / "items.jsonl"
+    assert bin_main("zero_shot")(["--model", directory, "--data", str(data), "--items-file", str(items),
+                                  "--cuda-device", "-1", "--quiet"]) == 0
+    result = printed(capsys)[0]
+    records = read_item_records(items)
+    assert [r["id"] for r in records] == [shared, f"{shared}#2", f"{shared}#3"]
+    assert [r["choices"] for r in records] == [[c["text"] for c in json.loads(line)["question"]["choices"]]
+                                               for line in lines]
+    assert result["count"] == 3 and sum(r["correct"]["cloze/sum"] for r in records) / 3 == pytest.approx(
+        result["accuracy_sum"])

@@ -70,3 +70,17 @@ def test_missing_answer_key_allowed_when_not_required(tmp_path):
     path = tmp_path / "test.jsonl"
     path.write_text(json.dumps({k: v for k, v in GOOD.items() if k != "answerKey"}) + "\n")
     assert list(read_questions(path, require_answer_key=False))[0].answer_index is None
+
+
+def test_a_repeated_id_is_told_apart_by_its_use_and_kept_on_request(tmp_path, caplog):
+    from mcqa_probes.data.question import read_numbered_questions
+
+    line = '{{"id": "{}", "question": {{"stem": "s", "choices": [{{"label": "A", "text": "a"}}, ' \
+           '{{"label": "B", "text": "b"}}]}}, "answerKey": "A"}}'
+    path = tmp_path / "q.jsonl"
+    path.write_text("\n".join(line.format(i) for i in ["x", "y", "x#2", "x", "x"]) + "\n")
+    with caplog.at_level("WARNING"):
+        ids = [q.id for _, q in read_numbered_questions(path)]
+    assert ids == ["x", "y", "x#2", "x#3", "x#4"]
+    assert "2 question(s) repeat the id of an earlier line" in caplog.text
+    assert [q.id for _, q in read_numbered_questions(path, distinct_ids=False)] == ["x", "y", "x#2", "x", "x"]
