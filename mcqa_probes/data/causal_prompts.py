@@ -36,6 +36,7 @@ and the choice-only control (the question hidden). With ``hide_question`` the pr
 ARE the neutral ones (the LLM counterpart of Choice-Only-GloVe).
 """
 import random
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -76,9 +77,22 @@ class CausalPrompt:
                 "hide_question": self.hide_question, "chat": self.chat}
 
 
-def check_template(template: str, where: str = "template") -> str:
+#: ``{name}`` in a template: the fields a template may name (filled by ``str.replace``, so other
+#: braces, e.g. a JSON example, stay as written)
+_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def check_template(template: str, where: str = "template", fields: Tuple[str, ...] = ("stem",)) -> str:
+    """``template`` when it holds ``{stem}`` and names no other field than ``fields`` (a ``{question}``
+    or ``{answer}`` would be sent to the model as written)."""
     if "{stem}" not in template:
         raise ValueError(f"{where}: the template must contain {{stem}} (where the question goes), got {template!r}")
+    unknown = sorted({name for name in _FIELD.findall(template) if name not in fields})
+    if unknown:
+        allowed = " and ".join("{" + name + "}" for name in fields)
+        hint = ("; the lettered choices go in letters_template" if "choices" in unknown else "")
+        raise ValueError(f"{where}: {', '.join('{' + name + '}' for name in unknown)} is not a field of the template "
+                         f"(expected {allowed}{hint}; it would be sent to the model as written), got {template!r}")
     return template
 
 
@@ -105,7 +119,7 @@ class PromptBuilder:
 
     def __post_init__(self):
         check_template(self.template)
-        check_template(self.letters_template, "letters_template")
+        check_template(self.letters_template, "letters_template", ("stem", "choices"))
         if "{choices}" not in self.letters_template:
             raise ValueError(f"letters_template: must contain {{choices}} (where the lettered choices go), got "
                              f"{self.letters_template!r}")

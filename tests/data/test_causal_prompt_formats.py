@@ -89,3 +89,30 @@ def test_rotations_are_for_lettered_prompts_only(prompt_format):
         CausalLmMcReader(prompt_format=prompt_format, rotations="cyclic")
     reader = CausalLmMcReader(prompt_format="letters", rotations="cyclic")
     assert [i["metadata"]["rotation"] for i in reader.read(str(HYPERNYMY / "dev.jsonl"))][:5] == [0, 1, 2, 3, 4]
+
+
+def test_a_template_naming_another_field_is_an_error_and_other_braces_stay_as_written():
+    with pytest.raises(ValueError, match=r"^template: \{answer\} is not a field of the template \(expected \{stem\};"):
+        PromptBuilder(template="Q: {stem}\nA: {answer}")
+    with pytest.raises(ValueError, match=r"\{choices\} is not a field .*the lettered choices go in letters_template"):
+        PromptBuilder(template="Q: {stem}\n{choices}A:")
+    with pytest.raises(ValueError, match=r"^letters_template: \{options\} is not a field .*\{stem\} and \{choices\}"):
+        PromptBuilder(letters_template="Q: {stem}\n{choices}{options}A:")
+    question = MultipleChoiceQuestion("q", "a cat is", [Choice("A", "an animal"), Choice("B", "a rock")], 0)
+    builder = PromptBuilder(template='{"q": "{stem}"} { } {1} A:')
+    assert builder.context(question, "cloze") == '{"q": "a cat is"} { } {1} A:'
+
+
+def test_zero_shot_refuses_such_a_template_before_the_model_loads(tmp_path):
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    result = subprocess.run([sys.executable, str(ROOT / "bin" / "zero_shot"), "--model", str(tmp_path / "nowhere"),
+                             "--data", str(FIXTURES / "probes" / "hypernymy" / "dev.jsonl"), "--template",
+                             "Q: {stem} {question}"], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "error: --template: {question} is not a field of the template (expected {stem}; it would be sent to the model "
+        "as written), got 'Q: {stem} {question}'"]
