@@ -43,6 +43,11 @@ def archive(tmp_path):
     (["--lrs=-1e-5"], "--lrs -1e-05: expected learning rates above 0"),
     (["--add-some", "-1"], "--add-some -1: original questions per probe question; expected 0 or more"),
     (["--epochs", "0"], "--epochs 0: expected 1 or more"),
+    (["--seeds", ","], "--seeds: no values; expected a comma-separated list"),
+    (["--seeds", "1,,1"], "--seeds 1,1: a value given twice (each would be run, and counted, twice); expected each "
+                          "value once"),
+    (["--dosages", "4,8,4"], "--dosages 4,8,4: a value given twice (each would be run, and counted, twice); "
+                             "expected each value once"),
     (["--batch-size", "0"], "--batch-size 0: expected 1 or more"),
     (["--add-some", "0,1"], "--add-some 0,1: mixing in original questions needs --orig-train (the original task's "
                             "training file)"),
@@ -132,3 +137,9 @@ def test_add_some_without_the_original_train_file_is_an_error_before_any_run():
 
     with pytest.raises(ValueError, match="--orig-train"):
         SweepSettings("base.tar.gz", "probe", "dev.jsonl", "out", **READER, add_some=[0, 1])
+
+
+def test_seeds_are_read_as_the_other_lists_before_anything_loads(archive, tmp_path):
+    lines, status, result = inoculate(tmp_path, "--base-archive", archive, "--seeds", "1,a")
+    assert lines[-1].endswith("error: argument --seeds: '1,a': expected comma-separated integers (e.g. 100,250)")
+    assert status == {"status": cli.BAD_INPUT, "loaded": []}
