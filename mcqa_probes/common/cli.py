@@ -26,8 +26,10 @@ catch is reported by :func:`report` too (``MCQA_DEBUG=1`` for the traceback).
 Plain Python: no torch / allennlp import (allennlp's ``ConfigurationError`` is recognised by
 name, only when allennlp is already loaded).
 """
+import argparse
 import atexit
 import contextlib
+import json
 import os
 import select
 import signal
@@ -301,6 +303,54 @@ def looks_like_path(argument: str) -> bool:
     return len(parts) > 2 or (len(parts) == 2 and Path(parts[0]).is_dir())
 
 
+def number_list(kind: Callable[[str], Any] = int, minimum: Optional[float] = None,
+                distinct: bool = True) -> Callable[[str], List[Any]]:
+    """An argparse ``type``: a comma-separated list of ``kind`` (``1,,2`` is 1 and 2), at least one,
+    each ``>= minimum`` when given and, with ``distinct``, each once (a grid value given twice would
+    be run and counted twice); a bad list is argparse's one-line error naming the option."""
+    name = "integers (e.g. 100,250)" if kind is int else "numbers (e.g. 1e-5,2e-5)"
+
+    def parse(text: str) -> List[Any]:
+        try:
+            values = [kind(part) for part in text.split(",") if part.strip()]
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r}: expected comma-separated {name}") from None
+        if not values:
+            raise argparse.ArgumentTypeError(f"{text!r}: no values; expected comma-separated {name}")
+        if minimum is not None and min(values) < minimum:
+            raise argparse.ArgumentTypeError(f"{text!r}: {min(values):g} is below {minimum:g}; expected values "
+                                             f">= {minimum:g}")
+        if distinct and len(set(values)) < len(values):
+            raise argparse.ArgumentTypeError(f"{text!r}: a value given twice (it would be run, and counted, twice); "
+                                             "expected each value once")
+        return values
+    return parse
+
+
+def json_object(text: str) -> dict:
+    """An argparse ``type``: a JSON object (``--overrides '{"trainer": {"num_epochs": 2}}'``)."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise argparse.ArgumentTypeError(f"{text!r}: not JSON ({error.msg} at character {error.pos + 1}); expected "
+                                         "a JSON object such as '{\"trainer\": {\"num_epochs\": 2}}'") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError(f"{text!r}: a JSON {type(value).__name__}; expected a JSON object such as "
+                                         "'{\"trainer\": {\"num_epochs\": 2}}'")
+    return value
+
+
+def positive(text: str) -> int:
+    """An argparse ``type``: an integer >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected an integer >= 1") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value}: expected an integer >= 1")
+    return value
+
+
 def require_file(path: Any, what: str, option: Optional[str] = None) -> None:
     """An :class:`InputError` unless ``path`` is a file: ``[OPTION ]PATH: no such file (expected WHAT)``."""
     _require(path, what, option, Path.is_file, "file")
@@ -348,4 +398,5 @@ def _require(path: Any, what: str, option: Optional[str], test: Callable[[Path],
 __all__ = ["run", "call", "report", "is_bad_input", "message_of", "debug_wanted", "split_debug", "InputError",
            "Interrupted", "stop_on_signals", "SignalStop", "signal_name", "looks_like_path", "require_file",
            "require_directory", "require_output_directory", "require_path", "is_allennlp_command",
-           "report_uncaught_errors", "DEBUG_FLAG", "DEBUG_VARIABLE", "BAD_INPUT", "INTERNAL_ERROR"]
+           "report_uncaught_errors", "number_list", "json_object", "positive", "DEBUG_FLAG", "DEBUG_VARIABLE",
+           "BAD_INPUT", "INTERNAL_ERROR"]

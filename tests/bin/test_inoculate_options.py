@@ -38,16 +38,10 @@ def archive(tmp_path):
 @pytest.mark.parametrize("args,expected", [
     (["--dosages", "0"], "--dosages 0: a dosage is a number of probe questions; expected 1 or more"),
     (["--dosages", "4,-5"], "--dosages -5: a dosage is a number of probe questions; expected 1 or more"),
-    (["--dosages", ","], "--dosages: no values; expected a comma-separated list"),
     (["--lrs", "1e-5,0"], "--lrs 0: expected learning rates above 0"),
     (["--lrs=-1e-5"], "--lrs -1e-05: expected learning rates above 0"),
     (["--add-some", "-1"], "--add-some -1: original questions per probe question; expected 0 or more"),
     (["--epochs", "0"], "--epochs 0: expected 1 or more"),
-    (["--seeds", ","], "--seeds: no values; expected a comma-separated list"),
-    (["--seeds", "1,,1"], "--seeds 1,1: a value given twice (each would be run, and counted, twice); expected each "
-                          "value once"),
-    (["--dosages", "4,8,4"], "--dosages 4,8,4: a value given twice (each would be run, and counted, twice); "
-                             "expected each value once"),
     (["--batch-size", "0"], "--batch-size 0: expected 1 or more"),
     (["--add-some", "0,1"], "--add-some 0,1: mixing in original questions needs --orig-train (the original task's "
                             "training file)"),
@@ -139,7 +133,17 @@ def test_add_some_without_the_original_train_file_is_an_error_before_any_run():
         SweepSettings("base.tar.gz", "probe", "dev.jsonl", "out", **READER, add_some=[0, 1])
 
 
-def test_seeds_are_read_as_the_other_lists_before_anything_loads(archive, tmp_path):
-    lines, status, result = inoculate(tmp_path, "--base-archive", archive, "--seeds", "1,a")
-    assert lines[-1].endswith("error: argument --seeds: '1,a': expected comma-separated integers (e.g. 100,250)")
+@pytest.mark.parametrize("args,expected", [
+    (["--seeds", "1,a"], "argument --seeds: '1,a': expected comma-separated integers (e.g. 100,250)"),
+    (["--seeds", ","], "argument --seeds: ',': no values; expected comma-separated integers (e.g. 100,250)"),
+    (["--dosages", ","], "argument --dosages: ',': no values; expected comma-separated integers (e.g. 100,250)"),
+    (["--seeds", "1,,1"], "argument --seeds: '1,,1': a value given twice (it would be run, and counted, twice); "
+                          "expected each value once"),
+    (["--dosages", "4,8,4"], "argument --dosages: '4,8,4': a value given twice (it would be run, and counted, "
+                             "twice); expected each value once"),
+    (["--lrs", "1e-5,x"], "argument --lrs: '1e-5,x': expected comma-separated numbers (e.g. 1e-5,2e-5)"),
+])
+def test_lists_are_read_before_anything_loads(args, expected, archive, tmp_path):
+    lines, status, result = inoculate(tmp_path, "--base-archive", archive, *args)
+    assert lines[-1] == f"inoculate: error: {expected}", result.stderr[-3000:]
     assert status == {"status": cli.BAD_INPUT, "loaded": []}

@@ -3,6 +3,7 @@ a bug a traceback and exit status 1, a stop ``interrupted`` and 128 + the signal
 ``MCQA_DEBUG=1`` add the traceback. In process, then as a user runs the commands (subprocesses)."""
 import argparse
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -266,3 +267,28 @@ def test_a_reader_that_leaves_the_pipe_is_no_error():
         process.stdout.close()          # the reader leaves before the first line
         stderr = process.stderr.read().decode()
         assert process.wait(60) == 128 + signal.SIGPIPE and "error" not in stderr, stderr
+
+
+def test_list_json_and_positive_option_types():
+    import argparse
+
+    sizes = cli.number_list(int, minimum=1)
+    assert sizes("62,,125, 250") == [62, 125, 250]
+    assert cli.number_list(float)("1e-5,2e-5") == [1e-5, 2e-5]
+    assert cli.number_list(int, distinct=False)("4,4") == [4, 4]
+    for text, message in (("1,a", "'1,a': expected comma-separated integers (e.g. 100,250)"),
+                          (",", "',': no values; expected comma-separated integers"),
+                          ("0,8", "'0,8': 0 is below 1; expected values >= 1"),
+                          ("8,8", "'8,8': a value given twice")):
+        with pytest.raises(argparse.ArgumentTypeError, match="^" + re.escape(message)):
+            sizes(text)
+    assert cli.json_object('{"trainer": {"num_epochs": 2}}') == {"trainer": {"num_epochs": 2}}
+    with pytest.raises(argparse.ArgumentTypeError, match=r"^'\{x': not JSON \(.* at character 2\); expected a JSON "
+                                                         r"object"):
+        cli.json_object("{x")
+    with pytest.raises(argparse.ArgumentTypeError, match=r"^'\[1\]': a JSON list; expected a JSON object"):
+        cli.json_object("[1]")
+    assert cli.positive("3") == 3
+    for text in ("0", "-2", "x"):
+        with pytest.raises(argparse.ArgumentTypeError, match="expected an integer >= 1"):
+            cli.positive(text)
