@@ -573,9 +573,10 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
         if obsolete:
             data.obsolete.add(concept_id)
             report.add("obsolete", path, concept.line, concept_id)
-            # its parents stay known (never used as edges of its own) so that the closure of a
-            # term under it still goes through it (see source.load_source)
+            # its parents and links stay known (never used as edges of its own) so that the closure of a
+            # term under it or linked to it still goes through it (see source.load_source)
             data.parents.extend((concept_id, parent, line) for parent, line in parents)
+            data.links.extend((concept_id, relation, target, line) for relation, target, line in links)
             continue
         earlier = data.concepts.get(concept_id)
         if earlier is not None:        # OBO lets a term's clauses be split over two frames: one concept

@@ -963,6 +963,15 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             concept.examples.extend(_pick(texts(node, prop), vocabulary.lang, every=untagged_too))
         return concept
 
+    for node in sorted(deprecated, key=str):
+        # a deprecated class's some-restrictions (an obsolete OBO term's relationship lines) stay known as
+        # its parents do, never used as links of its own: the closure of a term linked to it goes through it
+        for prop in parent_props:
+            for parent in graph.objects(node, prop):
+                if isinstance(parent, rdflib.BNode):
+                    on_property, target = restriction(parent)
+                    if on_property is not None:
+                        data.existential_relations.add(link(cid(node), on_property, target))
     for node in concept_nodes:
         concept = named(node, report, data.label_languages)
         data.concepts[concept.id] = concept

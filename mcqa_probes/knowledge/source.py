@@ -473,11 +473,37 @@ def load_source(
         return concept not in concepts and (concept in data.concepts or concept in data.obsolete)
 
     through_skipped = set()
+    transitive = {r for r, info in data.relation_info.items()
+                  if info.get("transitive") or letters(r) in _TRANSITIVE_LETTERS} | set(TRANSITIVE_BY_NAME)
+    # a transitive relation's own links from a skipped concept: C r D, D skipped, D r E: C r E
+    skipped_steps: Dict[Tuple[str, str], List[str]] = {}
+    for s_, r, o, _ in data.links:
+        if r in transitive and skipped(s_):
+            skipped_steps.setdefault((s_, r), []).append(o)
+
+    def chained_beyond(start: str, relation: str) -> List[str]:
+        """The kept concepts a skipped ``start`` reaches over ``relation``'s own links, through skipped
+        ones (and, for an existential relation, the kept parents of a skipped one on the way)."""
+        reached, seen, stack = set(), {start}, [start]
+        while stack:
+            for other in skipped_steps.get((stack.pop(), relation), ()):
+                if other in concepts:
+                    reached.add(other)
+                elif skipped(other) and other not in seen:
+                    if relation in data.existential_relations:
+                        reached.update(lifted(other))
+                    seen.add(other)
+                    stack.append(other)
+        return sorted(reached)
+
     for s_, r, o, _ in data.links:
         subjects = _kept_beyond(s_, skipped_children, concepts) if skipped(s_) else [s_] if s_ in concepts else []
         objects = lifted(o) if skipped(o) else [o] if o in concepts else []
         if skipped(s_) or (skipped(o) and r not in data.existential_relations):
             through_skipped.update((subject, r, obj) for subject in subjects for obj in objects if subject != obj)
+        if skipped(o) and r in transitive:
+            through_skipped.update((subject, r, obj) for subject in subjects for obj in chained_beyond(o, r)
+                                   if subject != obj)
 
     def implied_targets(target: str) -> List[str]:
         """A logical axiom's concept, or the parents of a skipped one; nothing counted or refused
@@ -536,8 +562,6 @@ def load_source(
             if other != relation:
                 inverses.setdefault(relation, []).append(other)
                 inverses.setdefault(other, []).append(relation)
-    transitive = {r for r, info in data.relation_info.items()
-                  if info.get("transitive") or letters(r) in _TRANSITIVE_LETTERS} | set(TRANSITIVE_BY_NAME)
 
     def assemble(concepts, parents, links, implied, implied_links) -> Tuple[KnowledgeGraph, List[Tuple[str, str]]]:
         """The graph of these concepts and edges, with what the inverses, sub-relations and defined

@@ -35,6 +35,18 @@ def test_the_command_builds_the_probes_and_prints_the_validity_summary(tmp_path,
     assert "next: the artifact audit" in out and f"--probe-dir {tmp_path / 'out' / probes[0]}" in out
 
 
+def test_the_next_command_is_quoted_as_a_shell_reads_it(tmp_path):
+    import shlex
+
+    out = tmp_path / "probes dir"
+    result = run("--source", ONTOLOGIES / "vehicles.obo", "--out", out, "--quiet")
+    printed = result.stdout.splitlines()
+    command = shlex.split(printed[printed.index("next: the artifact audit (choice-only and partial-input controls) "
+                                                "of these probes:") + 1])
+    assert command[:3] == ["bin/artifact_audit", "--probe-dir", str(out / "definitions")]
+    assert command[-2:] == ["--out", str(out / "artifact_audit")]
+
+
 def test_the_obo_summary_names_the_skipped_and_repaired_lines(tmp_path):
     result = run("--source", ONTOLOGIES / "vehicles.obo", "--out", tmp_path, "--quiet")
     assert "vehicles.obo:26 xref" in result.stdout and "vehicles.obo:62 def cross-references" in result.stdout

@@ -1196,7 +1196,9 @@ def test_a_link_to_or_from_a_concept_dropped_for_want_of_a_label_still_keeps_dis
                                       "P:7\tis_a\tP:1\nP:4\tpart_of\tP:3\nP:4\tpart_of\tP:7\nP:3\tpart_of\tP:5\n")
     graph = load_source(folder, relations=["part_of"])
     assert "P:3" not in graph and list(graph.hypernyms("P:6")) == ["P:2"]
-    assert list(graph.related("P:4", "part_of")) == ["P:7"] and list(graph.implied_related("P:4", "part_of")) == ["P:2"]
+    # and, part_of being transitive, the battery is part of the desk set the laptop is part of
+    assert list(graph.related("P:4", "part_of")) == ["P:7"]
+    assert list(graph.implied_related("P:4", "part_of")) == ["P:2", "P:5"]
     assert list(graph.related("P:6", "part_of")) == [] and list(graph.implied_related("P:6", "part_of")) == ["P:5"]
     assert graph.provenance["report"].counts["link_to_dropped"] == 1
 
@@ -1403,3 +1405,39 @@ def test_a_logical_axiom_naming_a_concept_never_defined_is_counted_and_an_error_
     equivalent = tmp_path / "equivalent.obo"
     equivalent.write_text(text + "\n" + stanza + "is_a: VO:0000005\nequivalent_to: EXT:0000001\n")
     assert load_source(equivalent, strict=True).provenance["report"].to_json()["undefined_in_axiom"]["count"] == 1
+
+
+def test_a_transitive_link_through_an_obsolete_term_keeps_what_it_reaches_out_of_the_distractors(tmp_path):
+    """piston part_of engine assembly (obsolete) part_of car: the piston is part of a car, so *car*
+    is no wrong answer for what it is part of; alike from OBO, its OWL rendering and a table (was: the
+    obsolete term's own links were not read, and *car* was offered as a distractor)."""
+    obo = tmp_path / "v.obo"
+    obo.write_text("format-version: 1.2\nontology: v\n\n[Term]\nid: V:1\nname: car\n\n[Term]\nid: V:2\n"
+                   "name: engine assembly\nrelationship: part_of V:1\nis_obsolete: true\n\n[Term]\nid: V:3\n"
+                   "name: piston\nrelationship: part_of V:2\nrelationship: part_of V:4\n\n[Term]\nid: V:4\n"
+                   "name: cylinder\n\n[Typedef]\nid: part_of\nname: part of\nis_transitive: true\n")
+    restriction = ("rdfs:subClassOf [ a owl:Restriction ; owl:onProperty <http://purl.obolibrary.org/obo/v#part_of> ; "
+                   "owl:someValuesFrom obo:V_{} ]")
+    ttl = tmp_path / "v.ttl"
+    ttl.write_text(
+        "@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        "@prefix obo: <http://purl.obolibrary.org/obo/> .\n"
+        "@prefix oio: <http://www.geneontology.org/formats/oboInOwl#> .\n"
+        "<http://purl.obolibrary.org/obo/v.owl> a owl:Ontology .\n"
+        '<http://purl.obolibrary.org/obo/v#part_of> a owl:ObjectProperty, owl:TransitiveProperty ; rdfs:label "part of" ;'
+        ' oio:shorthand "part_of" .\n'
+        'obo:V_1 a owl:Class ; rdfs:label "car" .\n'
+        f'obo:V_2 a owl:Class ; rdfs:label "engine assembly" ; owl:deprecated true ; {restriction.format(1)} .\n'
+        f'obo:V_3 a owl:Class ; rdfs:label "piston" ; {restriction.format(2)} ; {restriction.format(4)} .\n'
+        'obo:V_4 a owl:Class ; rdfs:label "cylinder" .\n')
+    table = tmp_path / "v_tsv"
+    table.mkdir()
+    (table / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\tdeprecated\nV:1\tcar\t\t\t\n"
+                                        "V:2\tengine assembly\t\t\ttrue\nV:3\tpiston\t\t\t\nV:4\tcylinder\t\t\t\n")
+    (table / "edges.tsv").write_text("child\trelation\tparent\nV:2\tpart_of\tV:1\nV:3\tpart_of\tV:2\n"
+                                     "V:3\tpart_of\tV:4\n")
+    for path in (obo, ttl, table):
+        graph = load_source(path, relations=["part_of"])
+        assert sorted(graph.concepts) == ["V:1", "V:3", "V:4"], path
+        assert list(graph.related("V:3", "part_of")) == ["V:4"], path          # the answer: what is stated
+        assert "V:1" in graph.implied_related("V:3", "part_of"), path           # kept out of the distractors
