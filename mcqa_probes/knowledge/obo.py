@@ -11,7 +11,7 @@ runs, and each error is judged by the clause it is in:
   clauses, ...) is skipped: the line is blanked, so every line keeps its number, and it is counted
   with its line in the validity report (``skipped_clause``);
 * a ``def`` or ``synonym`` clause whose only fault is its cross-reference list keeps its text and
-  loses the list (``repaired_clause``);
+  loses the list, or gets an empty one where it has none (``repaired_clause``);
 * any other broken clause the build uses (``id``, ``name``, ``def``, ``synonym``, ``is_a``,
   ``relationship``, ``is_obsolete``, the logical definitions ``intersection_of``, ``union_of``,
   ``equivalent_to``, and a Typedef's ``is_transitive``, ``is_symmetric``, ``transitive_over``,
@@ -78,7 +78,8 @@ EXPECTED = {
     **{tag: f"'{tag}: \"<text>\" [<xrefs>]'" for tag in OLD_SYNONYM_TAGS},
 }
 _TAG = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_-]*)\s*(:?)")
-_QUOTED_HEAD = re.compile(r'^(\s*(?:def|synonym)\s*:\s*"(?:[^"\\]|\\.)*"(?:\s+[A-Za-z_]+)?(?:\s+[A-Za-z][\w:-]*)?)\s*\[.*$')
+_QUOTED_HEAD = re.compile(r'^(\s*(?:def|synonym)\s*:\s*"(?:[^"\\]|\\.)*"(?:\s+[A-Za-z_]+)?(?:\s+[A-Za-z][\w:-]*)?)'
+                          r'\s*(\[.*)?$')
 _ID_CLAUSE = re.compile(r"^\s*id\s*:")
 _UNESCAPED_QUOTE = re.compile(r'(?<!\\)(?:\\\\)*"')
 #: a quoted text (escapes kept) and the tags whose value opens with one
@@ -159,10 +160,11 @@ class _Repairer:
                 return
             if tag in ("def", "synonym") and index not in self.repaired:
                 head = _QUOTED_HEAD.match(line)
-                if head:
+                if head:        # a broken list, or none (OBO requires one, even empty: a hand-written file omits it)
                     self.lines[index] = head.group(1) + " []"
                     self.repaired.add(index)
-                    self.report.add("repaired_clause", self.path, number, f"{tag} cross-references")
+                    self.report.add("repaired_clause", self.path, number, f"{tag} cross-references"
+                                    + ("" if head.group(2) else " missing"))
                     return
             raise SourceError(self.path, f"malformed {tag} clause (expected {EXPECTED[tag]}; parser: {message})", number)
         if tag.startswith("[") or line.lstrip().startswith("["):

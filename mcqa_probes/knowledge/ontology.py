@@ -156,7 +156,7 @@ def source_text(path: Any, errors: str = "strict") -> str:
 #: the kinds of entries of a report, in the order the summary prints them, with their wording
 REPORT_KINDS = OrderedDict([
     ("skipped_clause", "clauses the build does not use that break the grammar, skipped"),
-    ("repaired_clause", "clauses repaired (a malformed cross-reference list removed)"),
+    ("repaired_clause", "clauses repaired (a malformed or missing cross-reference list)"),
     ("comment_line", "comment lines ('! ...', which OWLAPI reads and fastobo does not), skipped"),
     ("old_synonym_tag", "OBO 1.0 synonym tags (exact_synonym: ...) read as synonym clauses"),
     ("escaped_backslash", "quoted texts with an escaped backslash that fastobo rejects, read as written"),

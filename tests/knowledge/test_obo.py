@@ -348,3 +348,23 @@ def test_a_synonym_type_without_its_description_is_read_by_its_id_and_counted(tm
     data = read_obo(str(path), Vocabulary(), report)
     assert data.concepts["T:2"].synonyms == ["bike"]
     assert report.counts["repaired_clause"] == 1 and "types.obo:2" in "; ".join(report.lines())
+
+
+def test_a_def_or_synonym_without_its_cross_reference_list_is_read_and_counted(tmp_path):
+    """The grammar requires the list (``[]`` at least); a hand-written file leaves it out."""
+    path = tmp_path / "nolist.obo"
+    path.write_text('format-version: 1.4\nontology: ml\n\n[Term]\nid: ML:1\nname: instrument\n'
+                    'def: "A device for making music."\nsynonym: "musical instrument" EXACT\n\n'
+                    '[Term]\nid: ML:2\nname: fiddle\nis_a: ML:1\nsynonym: "violin" EXACT []\n'
+                    'def: "A bowed instrument." [ML:rt, "unclosed\n')
+    data, report = read(path)
+    assert data.concepts["ML:1"].definition == "A device for making music."
+    assert data.concepts["ML:1"].synonyms == ["musical instrument"]
+    assert data.concepts["ML:2"].definition == "A bowed instrument."
+    assert report.examples["repaired_clause"] == [f"{path}:7 def cross-references missing",
+                                                  f"{path}:8 synonym cross-references missing",
+                                                  f"{path}:15 def cross-references"]
+    # what is not a missing list stays an error with its line (a synonym without its scope)
+    path.write_text('format-version: 1.4\nontology: ml\n\n[Term]\nid: ML:1\nname: instrument\nsynonym: "x"\n')
+    with pytest.raises(SourceError, match=r"nolist.obo:7: malformed synonym clause"):
+        read(path)
