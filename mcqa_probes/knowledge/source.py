@@ -239,6 +239,10 @@ def _descendants(roots: Sequence[str], children: Dict[str, List[str]]) -> Set[st
     return keep
 
 
+#: an OBO id written as its PURL's local name (``BFO_0000050`` for ``BFO:0000050``)
+_OBO_LOCAL_ID = re.compile(r"^([A-Za-z][A-Za-z0-9]*)_(\d+)$")
+
+
 def _resolve_relations(wanted: Optional[Iterable[str]], data: SourceData) -> Dict[str, str]:
     """User's relation names -> the source's relation ids (by id, CURIE, alias or name)."""
     if not wanted:
@@ -263,6 +267,8 @@ def _resolve_relations(wanted: Optional[Iterable[str]], data: SourceData) -> Dic
     for relation in used:
         if is_iri(relation):
             by_local.setdefault(local_name(relation).lower(), []).append(relation)
+        elif ":" in relation:       # a prefixed name by its local part too (related for skos:related)
+            by_local.setdefault(relation.split(":", 1)[1].lower(), []).append(relation)
     for key, relations in by_local.items():
         if len(relations) == 1:
             names.setdefault(key, relations[0])
@@ -271,12 +277,18 @@ def _resolve_relations(wanted: Optional[Iterable[str]], data: SourceData) -> Dic
     file_prefixes = dict(data.namespaces)
     by_iri = {expand(relation, file_prefixes): relation for relation in used}
     resolved = {}
-    for name in wanted:
+    for given in wanted:
+        name = given
+        obo_style = _OBO_LOCAL_ID.match(name)      # BFO_0000050, as an OBO PURL ends: BFO:0000050
+        if obo_style:
+            candidate = f"{obo_style.group(1)}:{obo_style.group(2)}"
+            if candidate in exact or normalise(candidate).lower().replace(" ", "_") in names:
+                name = candidate
         if name in exact or normalise(name) in exact:
-            resolved[name] = exact.get(name) or exact[normalise(name)]
+            resolved[given] = exact.get(name) or exact[normalise(name)]
             continue
         if expand(name, file_prefixes) in by_iri:
-            resolved[name] = by_iri[expand(name, file_prefixes)]
+            resolved[given] = by_iri[expand(name, file_prefixes)]
             continue
         key = normalise(name).lower().replace(" ", "_")
         if key not in names:
@@ -284,16 +296,16 @@ def _resolve_relations(wanted: Optional[Iterable[str]], data: SourceData) -> Dic
             # or name (part-of, partof), as a table's spellings of one relation are read as one
             alike = {relation for alias, relation in names.items() if letters(alias) == letters(key)}
             if len(alike) == 1:
-                resolved[name] = alike.pop()
+                resolved[given] = alike.pop()
                 continue
         if key not in names and letters(normalise(name)) in HIERARCHY_NAMES:
-            raise SourceError(data.path, f"--relations {name}: the source's hierarchy, which the hypernymy and "
+            raise SourceError(data.path, f"--relations {given}: the source's hierarchy, which the hypernymy and "
                                          "hyponymy probes ask (with hops, over its transitive closure); expected "
                                          f"another relation (found: {', '.join(used) or 'none besides the hierarchy'})")
         if key not in names:
-            raise SourceError(data.path, f"--relations {name}: no such relation between concepts (found: "
+            raise SourceError(data.path, f"--relations {given}: no such relation between concepts (found: "
                                          f"{', '.join(used) or 'none besides the parent relation'})")
-        resolved[name] = names[key]
+        resolved[given] = names[key]
     return resolved
 
 

@@ -1441,3 +1441,15 @@ def test_a_transitive_link_through_an_obsolete_term_keeps_what_it_reaches_out_of
         assert sorted(graph.concepts) == ["V:1", "V:3", "V:4"], path
         assert list(graph.related("V:3", "part_of")) == ["V:4"], path          # the answer: what is stated
         assert "V:1" in graph.implied_related("V:3", "part_of"), path           # kept out of the distractors
+
+
+def test_relations_by_a_prefixed_names_local_part_and_by_an_obo_purls_local_name():
+    """``--relations related`` for skos:related (where no other relation has that local part) and
+    ``BFO_0000050`` (an OBO PURL's end) for the part_of that BFO:0000050 aliases (were: no such relation)."""
+    kitchen = load_source(ONTOLOGIES / "kitchen_skos.ttl", relations=["related"])
+    assert kitchen.provenance["relations"] == {"related": "skos:related"}
+    for path in (VEHICLES, ONTOLOGIES / "vehicles.owl"):
+        graph = load_source(path, relations=["BFO_0000050"])
+        assert graph.provenance["relations"] == {"BFO_0000050": "part_of"}, path
+    with pytest.raises(SourceError, match=r"--relations XYZ_0000050: no such relation between concepts"):
+        load_source(VEHICLES, relations=["XYZ_0000050"])
