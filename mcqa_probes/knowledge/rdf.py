@@ -110,8 +110,9 @@ def _sniff(path: str, given: Optional[str]) -> str:
     """The syntax to parse ``path`` with: OWL/XML (an ``<Ontology>`` root in OWL's namespace), the OWL
     functional syntax (``Prefix(`` / ``Ontology(``) or the Manchester syntax (``Prefix:`` /
     ``Ontology:``), which a ``.owl`` file may hold and :mod:`~mcqa_probes.knowledge.owl_syntax`
-    reads; else ``given`` (by ``--format`` or the suffix), else by its first characters (``--format rdf``
-    on ``x.data``): JSON-LD (``{``, ``[``), RDF/XML (``<``), else Turtle."""
+    reads; else ``given`` (by ``--format`` or the suffix), else (no suffix, ``--format rdf`` on
+    ``x.data``, or an XML suffix on a text that does not open with a tag: a ``.owl`` saved as Turtle)
+    by its first characters: JSON-LD (``{``, ``[``), RDF/XML (``<``), else Turtle."""
     head = source_head(path, 20_000).decode("utf-8", errors="replace")
     start = head.lstrip("\ufeff \t\r\n")
     owl_xml = re.search(r"<(?:owl:)?Ontology\b[^>]*xmlns(?::owl)?=\"http://www\.w3\.org/2002/07/owl#\"", head)
@@ -120,11 +121,13 @@ def _sniff(path: str, given: Optional[str]) -> str:
     functional = re.search(r"^\s*(?:Ontology|Prefix)\s*([(:])", head, re.MULTILINE)
     if functional and not re.search(r"^\s*@?prefix\s+\w*:\s*<", head, re.MULTILINE | re.IGNORECASE):
         return "ofn" if functional.group(1) == "(" else "omn"
-    if given is not None:
+    xml = start.startswith("<") and not start.startswith("<http")
+    if given is not None and not (given == "xml" and not xml):
         return given
+    # no suffix, or an XML suffix on a text that is no XML (a .owl file saved as Turtle): by the text
     if start.startswith(("{", "[")):
         return "json-ld"
-    return "xml" if start.startswith("<") and not start.startswith("<http") else "turtle"
+    return "xml" if xml else "turtle"
 
 
 #: an RDF/XML root element's default namespace that ends in ``#`` (``xmlns="http://.../travel.owl#"``)

@@ -791,3 +791,23 @@ def test_a_label_in_the_language_asked_for_wins_over_an_untagged_one_of_an_earli
     assert graph["t:a"].lemmas[0] == "organ" and "c_0001" not in graph["t:a"].lemmas
     assert graph["t:b"].lemmas == ("heart",)    # untagged alone: still its name
     assert graph["t:c"].lemmas[0] == "lung"     # both in the language: the properties' order decides
+
+
+@pytest.mark.parametrize("syntax", ["turtle", "nt", "json-ld"])
+def test_a_dot_owl_file_that_holds_another_syntax_is_read_by_its_text(tmp_path, syntax):
+    """Protégé and ROBOT save Turtle under a .owl name: the text tells (was: "not valid RDF/XML" at line 1,
+    with --format owl too)."""
+    import rdflib
+
+    graph = rdflib.Graph()
+    graph.parse(str(ONTOLOGIES / "vehicles.owl"), format="xml")
+    path = tmp_path / "vehicles.owl"
+    path.write_text(graph.serialize(format=syntax))
+    expected = load_source(ONTOLOGIES / "vehicles.owl", relations=["part_of"])
+    for given in (None, "owl"):
+        read = load_source(path, format=given, relations=["part_of"])
+        assert sorted(read.concepts) == sorted(expected.concepts)
+        assert {c: list(read.hypernyms(c)) for c in read.concepts} == {c: list(expected.hypernyms(c))
+                                                                     for c in expected.concepts}
+        assert {c: list(read.related(c, "part_of")) for c in read.concepts} == {
+            c: list(expected.related(c, "part_of")) for c in expected.concepts}
