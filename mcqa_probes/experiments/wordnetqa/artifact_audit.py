@@ -368,8 +368,24 @@ def check_probe_dirs(probe_dirs: Sequence[Path], what: str = "probe directory") 
                              f"named by its directory; their runs would share runs/{name}); give the probes "
                              "directories of different names")
         seen[name] = probe_dir
+        if not probe_dir.is_dir():
+            raise FileNotFoundError(f"{what} {probe_dir}: no such directory (expected a probe directory with "
+                                    f"train.jsonl){_why_not_built(probe_dir)}")
         if not (probe_dir / "train.jsonl").is_file():
             raise FileNotFoundError(f"{what} {probe_dir}: no train.jsonl")
+
+
+def _why_not_built(probe_dir: Path) -> str:
+    """``; the build left it out: <reason>`` where the build's manifest beside it says so, else ``""``."""
+    try:
+        manifest = json.loads((probe_dir.parent / "manifest.json").read_text(encoding="utf-8"))
+        reason = manifest.get("skipped_probes", {}).get(probe_dir.name)
+        built = [str(probe) for probe in manifest.get("probes", [])]
+    except (OSError, ValueError, AttributeError):
+        return ""
+    if reason:
+        return f"; the build left it out: {reason}"
+    return f"; the build in {probe_dir.parent} wrote {', '.join(built)}" if built else ""
 
 
 def row_name(model: AuditModel, settings: Dict[str, Optional[str]]) -> str:

@@ -122,3 +122,20 @@ def test_dev_and_test_questions_that_are_also_in_train_are_a_warning(tmp_path, f
     assert artifact_audit.describe_overlap(splits).startswith("1 of the 3 dev questions is also in train")
     (probe / "dev.jsonl").write_text("\n".join(lines[10:]) + "\n")
     assert artifact_audit.describe_overlap(artifact_audit.prepare_splits(probe, tmp_path / "s2", test_size=2)) == ""
+
+
+def test_a_probe_directory_the_build_left_out_says_why(tmp_path):
+    build = tmp_path / "probes"
+    build.mkdir()
+    (build / "manifest.json").write_text(json.dumps({"probes": ["definitions", "hypernymy"],
+                                                     "skipped_probes": {"synonymy": "no concept has an exact synonym"}}))
+    with pytest.raises(FileNotFoundError, match=r"^--probe-dir .*synonymy: no such directory \(expected a probe "
+                                                r"directory with train.jsonl\); the build left it out: no concept "
+                                                r"has an exact synonym$"):
+        artifact_audit.check_probe_dirs([build / "synonymy"], "--probe-dir")
+    with pytest.raises(FileNotFoundError, match=r"hyponym: no such directory .*; the build in .*probes wrote "
+                                                r"definitions, hypernymy$"):
+        artifact_audit.check_probe_dirs([build / "hyponym"], "--probe-dir")
+    (build / "hypernymy").mkdir()
+    with pytest.raises(FileNotFoundError, match=r"hypernymy: no train.jsonl$"):
+        artifact_audit.check_probe_dirs([build / "hypernymy"], "--probe-dir")
