@@ -46,3 +46,17 @@ def test_an_empty_individual_subset_is_null_in_the_json(tiny_causal, tmp_path): 
     assert row["individual"]["n"] == 0 and row["individual"]["generic"] is None
     assert row["individual"]["exception"] is None and row["all"]["n"] == 5
     assert isinstance(row["all"]["generic"], float)
+
+
+def test_the_header_check_comes_before_torch_loads(tmp_path):
+    import sys
+
+    from tests.bin.test_model_names import LOADED, command, error_lines
+    from tests.conftest import ROOT
+
+    header = tmp_path / "hdr.tsv"
+    header.write_text(TSV.read_text().splitlines()[0] + "\n")
+    result = command([sys.executable, "-c", LOADED, ROOT / "bin" / "winoventi_eval", "--model", "minilm", "--tsv",
+                      header])
+    assert error_lines(result)[0].startswith(f"error: {header}: no prompts")
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == {"status": cli.BAD_INPUT, "loaded": []}
