@@ -444,10 +444,13 @@ def start_ray(address: Optional[str] = None, num_cpus: Optional[int] = None):
     if address:
         ray.init(address=address, runtime_env={"env_vars": {"PYTHONPATH": os.pathsep.join(paths)}}, **common)
         return ray
-    # inherited by the local raylet and its workers: the import path, no usage reporting, and no
-    # memory monitor killing trials on a machine shared with other work
+    # inherited by the local raylet and its workers: the import path, no usage reporting, no memory
+    # monitor killing trials on a machine shared with other work, and the workers at the niceness of
+    # the command (Ray's default 15 starves the trials behind any other work of the machine: with two
+    # builds running beside a 2-core grid, no trial had started after 5 minutes; serial runs do not wait)
     started = {"PYTHONPATH": os.pathsep.join(paths), "RAY_USAGE_STATS_ENABLED": "0",
-               "RAY_memory_monitor_refresh_ms": os.environ.get("RAY_memory_monitor_refresh_ms", "0")}
+               "RAY_memory_monitor_refresh_ms": os.environ.get("RAY_memory_monitor_refresh_ms", "0"),
+               "RAY_worker_niceness": os.environ.get("RAY_worker_niceness", "0")}
     with environment(started):
         ray.init(num_cpus=num_cpus or machine_cores(), include_dashboard=False,
                  object_store_memory=100 * 1024 * 1024, **common)

@@ -156,6 +156,16 @@ def test_two_ray_workers_give_the_serial_results(tmp_path, ray_session):
     assert "a says hello" in (tmp_path / "ray" / "trials" / "a" / "trial.log").read_text()
 
 
+def niceness(name):
+    return {"nice": os.nice(0)}
+
+
+def test_ray_trials_run_at_the_priority_of_the_command(tmp_path, ray_session):
+    """Not Ray's default niceness 15, which starves the trials behind any other work of the machine."""
+    report = run_grid([Trial(name, niceness, {"name": name}) for name in "ab"], tmp_path, GridOptions(workers=2))
+    assert not report.failed and report.results() == {"a": {"nice": os.nice(0)}, "b": {"nice": os.nice(0)}}
+
+
 def test_a_crashed_ray_trial_is_reported_and_resumed(tmp_path, ray_session, capsys):
     marker = tmp_path / "markers"
     marker.mkdir()
