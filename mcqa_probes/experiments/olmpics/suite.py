@@ -162,11 +162,15 @@ def run_suite(
         tag = label.replace("/", "_")
         with environment(MODEL_NAME=model):
             if setup == "mc_mlm":
-                row["zero_shot"] = zero_shot_evaluate(model, str(dev), skip_multi_piece=True, cuda_device=cuda_device,
-                                                      precision=precision)["accuracy"]
+                row["zero_shot"] = None
                 with environment(PROBE_TYPE="mlp"):
                     row["mlp"], row["langsense"] = _curve(CONFIGS / "olmpics_mc_mlm.jsonnet", train, dev,
                                                           out / probe / tag / "mlp", ["perturbed", "nolang"], probe, **options)
+                # on the dev questions the curves are scored on (the --dev-limit sample), as the baseline's
+                sample = out / probe / tag / "mlp" / "data" / "full" / "dev.jsonl"
+                row["zero_shot"] = zero_shot_evaluate(model, str(sample if sample.is_file() else dev),
+                                                      skip_multi_piece=True, cuda_device=cuda_device,
+                                                      precision=precision)["accuracy"]
                 with environment(PROBE_TYPE="linear"):
                     row["linear"], _ = _curve(CONFIGS / "olmpics_mc_mlm.jsonnet", train, dev,
                                               out / probe / tag / "linear", [], probe, **options)

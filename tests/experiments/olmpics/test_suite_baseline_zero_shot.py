@@ -46,3 +46,24 @@ def test_tables_note_curves_that_stop_before_4000():
     table = suite.render_tables(results, ["always_never"])
     assert "N = 2000, 4000: those points were not run" in table
     assert "not run" not in suite.render_tables({"always_never": {"m": {"mlp": {"WS": 0.4, "MAX": 0.5}}}})
+
+
+def test_the_models_zero_shot_is_scored_on_the_dev_sample_the_curves_use(tmp_path, monkeypatch):
+    """With --dev-limit the curves score a sample of dev: the zero-shot column the same questions (it
+    scored the whole dev file, so the row's columns were on different questions)."""
+    scored = []
+
+    def fake_curve(config, train, dev, out, controls, probe, **options):
+        sample = out / "data" / "full" / "dev.jsonl"          # as learning_curves.prepare_variants writes it
+        sample.parent.mkdir(parents=True, exist_ok=True)
+        sample.write_text("{}\n")
+        return {"WS": 0.5, "MAX": 0.6}, {c: 0.0 for c in controls}
+
+    monkeypatch.setattr(suite, "_curve", fake_curve)
+    monkeypatch.setattr(suite, "zero_shot_evaluate", lambda model, dev, **k: scored.append(dev) or {"accuracy": 0.9})
+    monkeypatch.setattr(suite, "untrained_accuracy", lambda *a, **k: 0.49)
+    results = suite.run_suite("m", tmp_path / "data", tmp_path / "out", seeds=1, probes=["age_comparison"],
+                              dev_limit=5)
+    assert scored == [str(tmp_path / "out" / "age_comparison" / "m" / "mlp" / "data" / "full" / "dev.jsonl")]
+    assert list(results["age_comparison"]["m"])[:2] == ["zero_shot", "mlp"]
+    assert results["age_comparison"]["m"]["zero_shot"] == 0.9
