@@ -574,6 +574,8 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
         every_definition = set(definitions + other_definitions)
         if obsolete:
             data.obsolete.add(concept_id)
+            if concept.label:
+                data.obsolete_labels.setdefault(concept.label.lower(), concept_id)
             report.add("obsolete", path, concept.line, concept_id)
             # its parents and links stay known (never used as edges of its own) so that the closure of a
             # term under it or linked to it still goes through it (see source.load_source)

@@ -448,6 +448,8 @@ class SourceData:
     relation_ranges: Dict[str, List[str]] = field(default_factory=dict)
     #: ids skipped as obsolete / deprecated (an edge to one is dropped, not reported as undefined)
     obsolete: set = field(default_factory=set)
+    #: the labels of those (lower case -> id), to say "obsolete" of a ``--root`` given by label
+    obsolete_labels: Dict[str, str] = field(default_factory=dict)
     #: what an RDF file says of resources that it does not make concepts (untyped, or unlabelled in
     #: it): their names (``id -> RawConcept``) and the parent edges from them; used where several
     #: files are merged and another file makes them concepts (a thesaurus's labels in one file and

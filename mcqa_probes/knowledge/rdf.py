@@ -787,6 +787,8 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     narrower = rdflib.URIRef(SKOS + "narrower")
     for node in sorted(deprecated, key=str):
         data.obsolete.add(cid(node))
+        for label in (value for prop in label_props for value in graph.objects(node, prop)):
+            data.obsolete_labels.setdefault(str(label).strip().lower(), cid(node))
         if (node, rdflib.URIRef(OBSOLESCENCE_REASON), rdflib.URIRef(TERMS_MERGED)) in graph \
                 and not has_label(node):
             # an OBO alt_id as OWLAPI renders it: a deprecated class with no label, merged into its term;

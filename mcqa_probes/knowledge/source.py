@@ -186,6 +186,8 @@ def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
         for relation, kinds in part.relation_ranges.items():
             merged.relation_ranges.setdefault(relation, []).extend(kinds)
         merged.obsolete |= part.obsolete
+        for label, concept_id in part.obsolete_labels.items():
+            merged.obsolete_labels.setdefault(label, concept_id)
         merged.label_languages.update(part.label_languages)
         merged.namespaces.extend(pair for pair in part.namespaces if pair not in merged.namespaces)
         merged.existential_relations |= part.existential_relations
@@ -619,7 +621,9 @@ def load_source(
                     raise SourceError(where, f"--root {name}: {len(set(matches))} concepts have this label "
                                              f"({', '.join(sorted(set(matches)))}); give one of their ids")
                 if len(set(matches)) != 1:
-                    if concept_id in data.obsolete or normalise(name) in data.obsolete:
+                    if (concept_id in data.obsolete or normalise(name) in data.obsolete
+                            or not matches and name.replace("_", " ").lower() in data.obsolete_labels
+                            or not matches and name.lower() in data.obsolete_labels):
                         raise SourceError(where, f"--root {name}: obsolete / deprecated in the source, so "
                                                  "skipped with its edges (expected a concept in use)")
                     example = next(iter(sorted(concepts)), "")

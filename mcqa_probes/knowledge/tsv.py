@@ -205,6 +205,8 @@ def read_tsv(directory: str, vocabulary: Vocabulary, report: SourceReport) -> So
         concept_id = normalise(concept_id)
         if any(_flag(extra, column, concepts_path, line) for column in OPTIONAL_COLUMNS):
             data.obsolete.add(concept_id)
+            if label:
+                data.obsolete_labels.setdefault(label.strip().lower(), concept_id)
             report.add("obsolete", str(concepts_path), line, concept_id)
             continue
         if concept_id in data.concepts:

@@ -133,6 +133,8 @@ def test_a_root_keeps_the_classes_that_the_axioms_put_under_it(tmp_path):
     assert sorted(load_source(path, root="T:1").concepts) == ["T:1", "T:2", "T:3", "T:5", "T:6", "T:8"]
     with pytest.raises(SourceError, match=r"--root T:9: obsolete / deprecated"):
         load_source(path, root="T:9")
+    with pytest.raises(SourceError, match=r"--root Old_Organ: obsolete / deprecated"):   # by its label too
+        load_source(path, root="Old_Organ")
     # the same classes in OWL (Turtle): the same sub-tree
     owl = ("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
            "@prefix obo: <http://purl.obolibrary.org/obo/> .\n@prefix oboInOwl: <http://www.geneontology.org/formats/oboInOwl#> .\n"
@@ -1453,3 +1455,17 @@ def test_relations_by_a_prefixed_names_local_part_and_by_an_obo_purls_local_name
         assert graph.provenance["relations"] == {"BFO_0000050": "part_of"}, path
     with pytest.raises(SourceError, match=r"--relations XYZ_0000050: no such relation between concepts"):
         load_source(VEHICLES, relations=["XYZ_0000050"])
+
+
+def test_a_root_given_by_the_label_of_a_deprecated_concept_says_so_in_owl_and_a_table(tmp_path):
+    with pytest.raises(SourceError, match=r"--root old vehicle: obsolete / deprecated"):
+        load_source(ONTOLOGIES / "vehicles.owl", root="old vehicle")
+    table = tmp_path / "t"
+    table.mkdir()
+    (table / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\tdeprecated\nA:1\tthing\t\t\t\n"
+                                        "A:2\told thing\t\t\ttrue\n")
+    (table / "edges.tsv").write_text("child\trelation\tparent\n")
+    with pytest.raises(SourceError, match=r"--root old thing: obsolete / deprecated"):
+        load_source(table, root="old thing")
+    with pytest.raises(SourceError, match=r"--root new thing: no such concept"):
+        load_source(table, root="new thing")
