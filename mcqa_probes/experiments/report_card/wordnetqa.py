@@ -237,6 +237,8 @@ class WordNetQaSection(McqaSection, title="WordNetQA / DictionaryQA (Richardson 
         section["shared"]["probes"] = list(probe_files(inputs))
         section["shared"]["empty"] = empty_probe_files(inputs)
         section["shared"]["unlisted"] = unlisted_probe_dirs(inputs)
+        section["shared"]["left_out"] = {str(probe): str(reason) for probe, reason
+                                         in (_manifest(inputs).get("skipped_probes") or {}).items()}
         section["shared"]["manifest"] = bool(_manifest(inputs).get("probes"))
         section["shared"]["split"] = inputs.split
         section["shared"]["source"] = probe_source(inputs)
@@ -311,7 +313,10 @@ class WordNetQaSection(McqaSection, title="WordNetQA / DictionaryQA (Richardson 
                  + (f" Not scored either: {', '.join(shared['unlisted'])} (a directory with {split}.jsonl that "
                     + ("manifest.json does not list" if shared.get("manifest") else
                        "is not one of the paper's probes, and there is no manifest.json naming the probes")
-                    + ")." if shared.get("unlisted") else "")]
+                    + ")." if shared.get("unlisted") else "")
+                 + (" Left out by the build (no probe files): " + "; ".join(
+                     f"{probe} ({reason})" for probe, reason in shared["left_out"].items()) + "."
+                    if shared.get("left_out") else "")]
         ran = ran_models(section, models)
         references = [] if source.get("ontology") else reference_columns("wordnetqa", probes, _reference)
         scores = causal_scores([m for m in ran if _is_causal_result(section["models"][m["label"]])])

@@ -83,6 +83,9 @@ def test_a_probe_whose_split_is_empty_is_not_scored_and_the_card_says_so(vehicle
     shutil.copytree(vehicle_probes, probes)
     (probes / "part_of" / "test.jsonl").write_text("")
     (probes / "sinónimo").mkdir()  # a probe directory the manifest does not list: not scored, and said so
+    manifest = json.loads((probes / "manifest.json").read_text())  # a probe the build left out: said so too
+    manifest["skipped_probes"] = {"located_in": "no concept has a located_in link with valid distractors"}
+    (probes / "manifest.json").write_text(json.dumps(manifest))
     shutil.copy(probes / "hypernymy" / "test.jsonl", probes / "sinónimo" / "test.jsonl")
     inputs = CardInputs(probes_dir=str(probes), olmpics_dir=None, winoventi_tsv=None, csqa_dev=None,
                         max_questions=3, cuda_device=-1, batch_size=4)
@@ -93,6 +96,8 @@ def test_a_probe_whose_split_is_empty_is_not_scored_and_the_card_says_so(vehicle
     notes = " ".join(n for table in wordnetqa["tables"] for n in table["notes"])
     assert "Not scored: part_of (no question in the test split" in notes
     assert "Not scored either: sinónimo (a directory with test.jsonl that manifest.json does not list)" in notes
+    assert ("Left out by the build (no probe files): located_in (no concept has a located_in link with valid "
+            "distractors).") in notes
 
 
 def test_a_split_empty_for_every_probe_is_said_so_not_taken_for_missing_files(vehicle_probes, tiny_causal,  # noqa: F811
