@@ -60,6 +60,16 @@ def write_questions(path: PathLike, questions: Iterable[ProbeQuestion], int_labe
     return None
 
 
+def read_manifest(directory: PathLike) -> Dict[str, object]:
+    """``<directory>/manifest.json`` as a build wrote it; ``{}`` when there is none or it is no JSON object."""
+    try:
+        with open(os.path.join(os.fspath(directory), "manifest.json"), encoding="utf-8") as handle:
+            manifest = json.load(handle)
+    except (OSError, ValueError):
+        return {}
+    return manifest if isinstance(manifest, dict) else {}
+
+
 def write_json(path: PathLike, value) -> str:
     data = json_text(value, indent=2, sort_keys=True, ensure_ascii=False).encode("utf-8")
     return write_parts(path, [data])

@@ -21,6 +21,7 @@ import shlex
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
+from mcqa_probes.builders.output import read_manifest
 from mcqa_probes.common.io import holds_lines, sha256_file, write_text
 from mcqa_probes.experiments.report_card.causal_lm import (
     CONTROL as CAUSAL_CONTROL, LETTERS, answers_by_score, causal_command, causal_key, causal_notes, causal_results, causal_rows,
@@ -46,11 +47,7 @@ CONTROL = GLOVE_CONTROL
 
 def _manifest(inputs: CardInputs) -> Dict[str, Any]:
     """``<probes_dir>/manifest.json`` as ``bin/build_probes`` wrote it ({} when there is none)."""
-    path = Path(inputs.probes_dir or "") / "manifest.json"
-    try:
-        return json.loads(path.read_text(encoding="utf-8")) if inputs.probes_dir and path.is_file() else {}
-    except (OSError, ValueError):
-        return {}
+    return read_manifest(inputs.probes_dir) if inputs.probes_dir else {}
 
 
 def probe_files(inputs: CardInputs) -> Dict[str, Path]:

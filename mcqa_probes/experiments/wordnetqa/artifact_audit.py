@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
+from mcqa_probes.builders.output import read_manifest
 from mcqa_probes.data.question import question_from_json, read_questions
 from mcqa_probes.data.question import CLUSTER_KEY_FIELDS, cluster_key
 from mcqa_probes.common.cli import InputError
@@ -377,11 +378,11 @@ def check_probe_dirs(probe_dirs: Sequence[Path], what: str = "probe directory") 
 
 def _why_not_built(probe_dir: Path) -> str:
     """``; the build left it out: <reason>`` where the build's manifest beside it says so, else ``""``."""
+    manifest = read_manifest(probe_dir.parent)
     try:
-        manifest = json.loads((probe_dir.parent / "manifest.json").read_text(encoding="utf-8"))
         reason = manifest.get("skipped_probes", {}).get(probe_dir.name)
         built = [str(probe) for probe in manifest.get("probes", [])]
-    except (OSError, ValueError, AttributeError):
+    except (AttributeError, TypeError):         # a manifest of another shape
         return ""
     if reason:
         return f"; the build left it out: {reason}"
