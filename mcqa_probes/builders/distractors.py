@@ -13,6 +13,7 @@ hyponymy symmetrically from ``HOPS(c, ↑)`` and sisters, definitions and synony
 (no second correct answer, see :mod:`mcqa_probes.builders.wordnetqa`) and its rendered text
 differs from every choice already taken.
 """
+import functools
 import random
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence
@@ -26,11 +27,12 @@ class Family:
     name: str                 # random | sister | hypernym | hyponym
     depth: Optional[int] = None
 
-    @property
+    @functools.cached_property
     def label(self) -> str:
+        """``random``, ``sister1``, ``hyponym2``, ... (made once: every question's id has it)."""
         return self.name if self.depth is None else f"{self.name}{self.depth}"
 
-    @property
+    @functools.cached_property
     def sort_key(self):
         """The dataclass order as a plain tuple (cheaper to compare than the dataclass)."""
         return (self.name, -1 if self.depth is None else self.depth)
@@ -152,32 +154,35 @@ class DistractorSampler:
         chosen: List[str] = []
         from_family: List[str] = []
         chains: List[str] = []
-
-        def accept(candidate: str) -> bool:
-            """Take a candidate that is new, valid and whose text differs from every choice's."""
-            if candidate in chosen or not valid(candidate):
-                return False
-            text = key_of(candidate)
-            if text in taken:
-                return False
-            taken.add(text)
-            chosen.append(candidate)
-            return True
-
+        getrandbits = rng.getrandbits
+        # (a candidate is taken when it is new, valid and its text differs from every choice's:
+        # written out in both loops, the builds' most frequent test)
         if family.name != "random":
             wanted = min(count, self.max_from_family or count)
-            for candidate in self._candidates(rng, self.pool(concept, family)):
-                if accept(candidate):
-                    from_family.append(candidate)
-                    chains.append(self.chain(concept, family, candidate))
-                    if len(chosen) == wanted:
-                        break
+            pool = self.pool(concept, family)
+            if len(pool) <= self.SHUFFLE_LIMIT:
+                candidates = list(pool)
+                shuffle(getrandbits, candidates)
+            else:
+                candidates = self._candidates(rng, pool)
+            for candidate in candidates:
+                if candidate in chosen or not valid(candidate):
+                    continue
+                text = key_of(candidate)
+                if text in taken:
+                    continue
+                taken.add(text)
+                chosen.append(candidate)
+                from_family.append(candidate)
+                chains.append(self.chain(concept, family, candidate))
+                if len(chosen) == wanted:
+                    break
             if not from_family:
                 return None
         randoms = self.random_pools.get(pos, [])
         from_random: List[str] = []
         if randoms and len(chosen) < count:
-            size, getrandbits = len(randoms), rng.getrandbits
+            size = len(randoms)
             bits = size.bit_length()
             tries = 0
             while len(chosen) < count and tries < self.RANDOM_TRIES:
@@ -185,8 +190,15 @@ class DistractorSampler:
                 index = getrandbits(bits)              # below(getrandbits, size), written out
                 while index >= size:
                     index = getrandbits(bits)
-                if accept(randoms[index]):
-                    from_random.append(randoms[index])
+                candidate = randoms[index]
+                if candidate in chosen or not valid(candidate):
+                    continue
+                text = key_of(candidate)
+                if text in taken:
+                    continue
+                taken.add(text)
+                chosen.append(candidate)
+                from_random.append(candidate)
         if len(chosen) < count:
             return None
         return Selection(family, chosen, from_family, from_random, chains)

@@ -57,7 +57,9 @@ from mcqa_probes.builders.templates import find_surface_form, lemma_set, surface
 from mcqa_probes.builders.wordnetqa import WordNetQABuilder, merged_settings
 from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph, Relation, RelationView
 from mcqa_probes.knowledge.identifiers import relation_probe_name
-from mcqa_probes.knowledge.text import content_words, distinct_names, is_english, mask_names, mentions, name_key, stemmer
+from mcqa_probes.knowledge.text import (
+    content_words, distinct_names, is_english, mask_names, mention_test, mentions, name_key, stemmer,
+)
 
 #: what an ontology build changes from the WordNet defaults (every key can be overridden)
 ONTOLOGY_SETTINGS: Dict[str, object] = {
@@ -518,8 +520,7 @@ class OntologyQABuilder(WordNetQABuilder):
             reached = reached.union(*map(self.objects_reached, twins))
         ancestors = tax.ancestors(concept_id) if probe == "hypernymy" and not relation else frozenset()
         answer_definition = self.usable_definition(answer_id) if probe == "definitions" else ""
-        term_names = self.graph[concept_id].lemmas
-        language = self.language
+        names_term = mention_test(self.graph[concept_id].lemmas, self.language) if probe == "definitions" else None
 
         # a distractor named like a correct answer (a synonym of another ancestor) is a correct answer too
         named_like_correct = relation or probe in ("hypernymy", "hyponymy")
@@ -544,8 +545,7 @@ class OntologyQABuilder(WordNetQABuilder):
                 # a definition that names the asked term is not its definition (the right one has
                 # its own names masked): such a distractor would give the answer away
                 definition = self.usable_definition(other)
-                return bool(definition) and definition != answer_definition and not mentions(definition, term_names,
-                                                                                            language)
+                return bool(definition) and definition != answer_definition and not names_term(definition)
             if relation:
                 return not correct(other)
             if other in ancestors:
@@ -625,7 +625,8 @@ class OntologyQABuilder(WordNetQABuilder):
                                         relation=relation_name, language=self.template_language)
         if kind in ("hypernymy", "hyponymy"):
             inner, outer = (answer, concept) if kind == "hypernymy" else (concept, answer)
-            if any(mentions(name.replace("_", " "), inner.lemmas, self.language) for name in outer.lemmas):
+            names_inner = mention_test(inner.lemmas, self.language)
+            if any(names_inner(name.replace("_", " ")) for name in outer.lemmas):
                 summary["answer_named_in_term"] = summary.get("answer_named_in_term", 0) + 1
         notes = {
             "concept_id": concept_id,
@@ -702,13 +703,18 @@ class OntologyQABuilder(WordNetQABuilder):
 
     def family_notes(self, notes, family: Family, selection, choice_ids: List[str]) -> None:
         """WordNet's notes, with the source's ids (``choice_ids``, ``distractor_ids``) for the synsets,
-        and ``inverse`` for the family of a relation probe that follows the relation backwards."""
-        super().family_notes(notes, family, selection, choice_ids)
-        del notes["distractor_synsets"]
-        if self.relation is not None and family.name == "hyponym":
-            notes["distractor_type"] = "inverse"
+        and ``inverse`` for the family of a relation probe that follows the relation backwards (the
+        keys in WordNet's order, written here at once: every question has them)."""
+        name = family.name
+        notes["distractor_type"] = "inverse" if name == "hyponym" and self.relation is not None else name
+        if name != "random" or family.depth is not None:
+            notes["distractor_hops"] = family.depth
+        notes["distractor_chain"] = ";".join(selection.chains)
+        notes["random_distractors"] = selection.from_random
+        notes["other_distractors"] = selection.from_family
         notes["choice_ids"] = choice_ids
-        notes["distractor_ids"] = [c for c in choice_ids if c != notes["answer_id"]]
+        answer_id = notes["answer_id"]
+        notes["distractor_ids"] = [c for c in choice_ids if c != answer_id]
 
 
 _RELATIONS = {

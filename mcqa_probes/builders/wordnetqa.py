@@ -26,7 +26,7 @@ import random
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from mcqa_probes.builders.distractors import RANDOM, DistractorSampler, probe_families
-from mcqa_probes.builders.draws import shuffle
+from mcqa_probes.builders.draws import sample, shuffle
 from mcqa_probes.builders.hops import Taxonomy, chain_text
 from mcqa_probes.builders.probe_question import ProbeQuestion
 from mcqa_probes.builders.templates import CHOICE_RENDERERS, contexts, render_stem, template_ids
@@ -303,52 +303,45 @@ class WordNetQABuilder:
         self.sampler.max_from_family = max_family
         questions: List[ProbeQuestion] = []
         with_pools: Dict[str, list] = {}
+        getrandbits = rng.getrandbits
+        summary, answers, valid_for = self.summary, self.answers, self.valid_for
+        question_text, perturbations, family_notes = self.question_text, self._perturbations, self.family_notes
+        chosen_count = min(variants, len(templates))
         for concept_id in self.progress(to_ask, desc=f"{probe}"):
-            concept = self.graph[concept_id]
+            concept = graph[concept_id]
             cluster_key = f"{probe}:{concept_id}"
-            number = concept.number
+            prefix = f"{probe}-{concept.number}-"
+            pos = concept.pos
             index = 0
-            self.summary["concepts"] += 1
-            for answer_id, chain in self.answers(kind, concept_id, rng):
+            summary["concepts"] += 1
+            for answer_id, chain in answers(kind, concept_id, rng):
                 answer_text = text_of(answer_id)
-                valid = self.valid_for(kind, concept_id, answer_id)
-                chosen_templates = rng.sample(templates, min(variants, len(templates)))
-                for variant, template_id in enumerate(chosen_templates):
-                    made = self.question_text(probe, concept_id, answer_id, chain, template_id, index, variant)
+                valid = valid_for(kind, concept_id, answer_id)
+                for variant, template_id in enumerate(sample(getrandbits, templates, chosen_count)):
+                    made = question_text(probe, concept_id, answer_id, chain, template_id, index, variant)
                     if made is None:
                         continue
                     stem, base_notes, own_answer = made
                     shown_answer = answer_text if own_answer is None else own_answer
                     seen_sets = set()
-                    found = self._perturbations(
-                        rng, families, max_perturbations, concept_id, concept.pos, valid, key_of, choice_key(shown_answer),
-                        count,
-                        with_pools,
-                    )
+                    found = perturbations(rng, families, max_perturbations, concept_id, pos, valid, key_of,
+                                          choice_key(shown_answer), count, with_pools)
                     if not found:
-                        self.summary["no_valid_distractors"] += 1
+                        summary["no_valid_distractors"] += 1
                     for family, selection in found:
-                        key = frozenset(selection.ids)
+                        ids = selection.ids
+                        key = frozenset(ids)
                         if key in seen_sets:
                             continue
                         seen_sets.add(key)
-                        choices = [shown_answer] + [text_of(d) for d in selection.ids]
+                        choices = [shown_answer, *map(text_of, ids)]
                         order = list(range(len(choices)))
-                        shuffle(rng.getrandbits, order)
+                        shuffle(getrandbits, order)
                         notes = dict(base_notes)
-                        self.family_notes(notes, family, selection, [selection.ids[i - 1] if i else answer_id for i in order])
-                        questions.append(
-                            ProbeQuestion(
-                                id=f"{probe}-{number}-{index}-{family.label}",
-                                probe=probe,
-                                stem=stem,
-                                choices=[choices[i] for i in order],
-                                answer_index=order.index(0),
-                                concept=concept_id,
-                                cluster_key=cluster_key,
-                                notes=notes,
-                            )
-                        )
+                        family_notes(notes, family, selection, [ids[i - 1] if i else answer_id for i in order])
+                        questions.append(ProbeQuestion(f"{prefix}{index}-{family.label}", probe, stem,
+                                                       [choices[i] for i in order], order.index(0), concept_id,
+                                                       cluster_key, notes))
                     index += 1
         return questions
 

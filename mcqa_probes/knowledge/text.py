@@ -15,7 +15,7 @@ import functools
 import html
 import re
 import unicodedata
-from typing import FrozenSet, Iterable, List, Optional, Pattern, Sequence, Tuple
+from typing import Callable, FrozenSet, Iterable, List, Optional, Pattern, Sequence, Tuple
 
 #: an HTML/XML tag or comment (``<br/>``, ``<a href="...">``, ``</p>``), not a comparison: HPO writes
 #: "(<60 mmHg) without a decrease ... (> or = to 100 mmHg)"
@@ -398,6 +398,26 @@ def mentions(text: str, names: Sequence[str], language: Optional[str] = None) ->
             fold_accents(spaced)) is not None):
         return True
     return stem is not None and bool(inflected_spans(spaced, names, stem))
+
+
+def mention_test(names: Sequence[str], language: Optional[str] = None) -> Callable[[str], bool]:
+    """``lambda text: mentions(text, names, language)``, made once for the many texts one set of names
+    is tested against (every candidate definition of a question): a text whose letters hold none of
+    the names' letters (:func:`_named_variants`' test, most texts) is answered without the rest."""
+    key = tuple(names)
+    if language is not None and stemmer(language) is not None:     # inflected forms: mentions itself
+        return lambda text: mentions(text, key, language)
+    wanted = _squashed_names(key, is_english(language))
+
+    def test(text: str) -> bool:
+        if text:
+            squashed = _squashed(text)
+            for letters in wanted:
+                if letters in squashed:
+                    return mentions(text, key, language)
+        return False
+
+    return test
 
 
 #: Snowball's stemmers by ISO 639-1 code (English needs none: the patterns know its plurals)
