@@ -75,10 +75,6 @@ def write_json(path: PathLike, value) -> str:
     return write_parts(path, [data])
 
 
-def _depth_text(depth) -> str:
-    return "" if depth is None else str(depth)
-
-
 def _sorted_counter(counter: Counter) -> Dict[str, int]:
     return {str(key): counter[key] for key in sorted(counter, key=lambda k: (str(type(k)), k))}
 
@@ -86,33 +82,32 @@ def _sorted_counter(counter: Counter) -> Dict[str, int]:
 def probe_stats(splits: Dict[str, List[ProbeQuestion]]) -> Dict[str, object]:
     """The paper's Table 4 columns (and a little more) for one probe."""
     names = sorted(splits)
-    # the questions' gold pairs, hops, families, clusters and concepts, split by split, counted by
-    # Counter's own loop (one list per column: a build of 50,000 questions counts them in no time)
-    every_pair: List[tuple] = []
-    every_hops: List[object] = []
-    families: List[str] = []
-    cluster_keys: List[str] = []
+    # one pass over the questions, split by split: their gold pairs, hops, families, clusters, concepts
+    pairs: Counter = Counter()
+    clusters: Counter = Counter()
+    family: Counter = Counter()
+    hops: Counter = Counter()
+    unique_hops: Counter = Counter()
     concepts = set()
     per_split = {}
     for name in names:
-        questions = splits[name]
-        split_pairs = [(q.stem, q.choices[q.answer_index]) for q in questions]
-        split_notes = [q.notes for q in questions]
-        split_concepts = {q.concept for q in questions}
-        every_pair.extend(split_pairs)
-        every_hops.extend([notes.get("hops", 0) for notes in split_notes])
-        families.extend([notes.get("distractor_type", "") + _depth_text(notes.get("distractor_hops"))
-                         for notes in split_notes])
-        cluster_keys.extend([q.cluster_key for q in questions])
+        split_pairs, split_concepts = set(), set()
+        for q in splits[name]:
+            notes = q.notes
+            pair = (q.stem, q.choices[q.answer_index])
+            question_hops = notes.get("hops", 0)
+            if pair not in pairs:
+                unique_hops[question_hops] += 1
+            pairs[pair] += 1
+            split_pairs.add(pair)
+            split_concepts.add(q.concept)
+            clusters[q.cluster_key] += 1
+            depth = notes.get("distractor_hops")
+            family[notes.get("distractor_type", "") + (str(depth) if depth is not None else "")] += 1
+            hops[question_hops] += 1
         concepts |= split_concepts
-        per_split[name] = {"questions": len(questions), "unique_questions": len(set(split_pairs)),
+        per_split[name] = {"questions": len(splits[name]), "unique_questions": len(split_pairs),
                            "concepts": len(split_concepts)}
-    pairs = Counter(every_pair)
-    clusters = Counter(cluster_keys)
-    family = Counter(families)
-    hops = Counter(every_hops)
-    # a unique question counts at the hops of its first occurrence (the earliest wins: read backwards)
-    unique_hops = Counter(dict(zip(reversed(every_pair), reversed(every_hops))).values())
     total = sum(len(splits[name]) for name in names)
     return {
         "unique_questions": len(pairs),
