@@ -2,7 +2,7 @@
 import pytest
 
 from mcqa_probes.knowledge.text import (
-    clean_definition, content_words, distinct_names, label_from_iri, mask_names, mentions, name_key,
+    clean_definition, content_words, distinct_names, label_from_iri, mask_names, mention_test, mentions, name_key,
 )
 
 
@@ -315,3 +315,26 @@ def test_a_name_with_and_without_its_accents_is_one_name():
     assert not mentions("a cafeteria", ["Café"])
     assert mask_names("Les ECOLES et l’école", ["École"], "#", "fr") == ("Les # et l’#", 2)
     assert mask_names("Des ecoles primaires", ["école primaire"], "#", "fr")[0] == "Des #"
+
+
+@pytest.mark.parametrize("language", [None, "en", "nl", "de"])
+def test_a_mention_test_made_once_answers_as_mentions_does(language):
+    """mention_test(names, language) is mentions(text, names, language) for every text (its quick
+    answer for a text without the names' letters is the one mentions gives), in English and in a
+    language whose inflected forms need the stemmer; texts and names drawn at random."""
+    import random
+
+    rng = random.Random(11)
+    words = ["eye", "abnormality", "of", "the", "dystrophy", "dystrophies", "cell", "cells", "x-ray", "rod",
+             "vertebra", "vertebrae", "clubhuis", "clubhuizen", "Mühle", "Mühlen", "Kirche", ""]
+    separators = [" ", "_", "-", "", ", ", "(", "é "]
+    found = 0
+    for _ in range(3000):
+        names = [" ".join(rng.choice(words) for _ in range(rng.randint(1, 2))) for _ in range(rng.randint(0, 3))]
+        test = mention_test(names, language)
+        for _ in range(4):
+            text = "".join(rng.choice(words) + rng.choice(separators) for _ in range(rng.randint(0, 6)))
+            expected = mentions(text, names, language)
+            assert test(text) == expected, (text, names, language)
+            found += expected
+    assert found > 1000          # both answers are tested, not only the quick one
