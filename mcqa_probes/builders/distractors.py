@@ -154,35 +154,32 @@ class DistractorSampler:
         chosen: List[str] = []
         from_family: List[str] = []
         chains: List[str] = []
-        getrandbits = rng.getrandbits
-        # (a candidate is taken when it is new, valid and its text differs from every choice's:
-        # written out in both loops, the builds' most frequent test)
+
+        def accept(candidate: str) -> bool:
+            """Take a candidate that is new, valid and whose text differs from every choice's."""
+            if candidate in chosen or not valid(candidate):
+                return False
+            text = key_of(candidate)
+            if text in taken:
+                return False
+            taken.add(text)
+            chosen.append(candidate)
+            return True
+
         if family.name != "random":
             wanted = min(count, self.max_from_family or count)
-            pool = self.pool(concept, family)
-            if len(pool) <= self.SHUFFLE_LIMIT:
-                candidates = list(pool)
-                shuffle(getrandbits, candidates)
-            else:
-                candidates = self._candidates(rng, pool)
-            for candidate in candidates:
-                if candidate in chosen or not valid(candidate):
-                    continue
-                text = key_of(candidate)
-                if text in taken:
-                    continue
-                taken.add(text)
-                chosen.append(candidate)
-                from_family.append(candidate)
-                chains.append(self.chain(concept, family, candidate))
-                if len(chosen) == wanted:
-                    break
+            for candidate in self._candidates(rng, self.pool(concept, family)):
+                if accept(candidate):
+                    from_family.append(candidate)
+                    chains.append(self.chain(concept, family, candidate))
+                    if len(chosen) == wanted:
+                        break
             if not from_family:
                 return None
         randoms = self.random_pools.get(pos, [])
         from_random: List[str] = []
         if randoms and len(chosen) < count:
-            size = len(randoms)
+            size, getrandbits = len(randoms), rng.getrandbits
             bits = size.bit_length()
             tries = 0
             while len(chosen) < count and tries < self.RANDOM_TRIES:
@@ -190,15 +187,8 @@ class DistractorSampler:
                 index = getrandbits(bits)              # below(getrandbits, size), written out
                 while index >= size:
                     index = getrandbits(bits)
-                candidate = randoms[index]
-                if candidate in chosen or not valid(candidate):
-                    continue
-                text = key_of(candidate)
-                if text in taken:
-                    continue
-                taken.add(text)
-                chosen.append(candidate)
-                from_random.append(candidate)
+                if accept(randoms[index]):
+                    from_random.append(randoms[index])
         if len(chosen) < count:
             return None
         return Selection(family, chosen, from_family, from_random, chains)

@@ -701,17 +701,12 @@ class OntologyQABuilder(WordNetQABuilder):
         return self.question_text(probe, concept_id, answer_id, chain, f"{NO_CONTEXT}+{template_id.split('+')[1]}",
                                   index, variant)
 
-    def family_notes(self, notes, family: Family, selection, choice_ids: List[str]) -> None:
-        """WordNet's notes, with the source's ids (``choice_ids``, ``distractor_ids``) for the synsets,
-        and ``inverse`` for the family of a relation probe that follows the relation backwards (the
-        keys in WordNet's order, written here at once: every question has them)."""
-        name = family.name
-        notes["distractor_type"] = "inverse" if name == "hyponym" and self.relation is not None else name
-        if name != "random" or family.depth is not None:
-            notes["distractor_hops"] = family.depth
-        notes["distractor_chain"] = ";".join(selection.chains)
-        notes["random_distractors"] = selection.from_random
-        notes["other_distractors"] = selection.from_family
+    def family_type(self, family: Family) -> str:
+        """``inverse`` for the family of a relation probe that follows the relation backwards."""
+        return "inverse" if family.name == "hyponym" and self.relation is not None else family.name
+
+    def choice_id_notes(self, notes, choice_ids: List[str]) -> None:
+        """The source's ids: ``choice_ids`` and ``distractor_ids`` (the choices but the answer)."""
         notes["choice_ids"] = choice_ids
         answer_id = notes["answer_id"]
         notes["distractor_ids"] = [c for c in choice_ids if c != answer_id]

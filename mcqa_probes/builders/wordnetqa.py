@@ -269,12 +269,20 @@ class WordNetQABuilder:
 
     def family_notes(self, notes: Dict[str, object], family, selection, choice_ids: List[str]) -> None:
         """Add what the distractors are to ``notes`` (``choice_ids``: the concepts of the choices, in order)."""
-        notes["distractor_type"] = family.name
+        notes["distractor_type"] = self.family_type(family)
         if family != RANDOM:
             notes["distractor_hops"] = family.depth
         notes["distractor_chain"] = ";".join(selection.chains)
         notes["random_distractors"] = selection.from_random
         notes["other_distractors"] = selection.from_family
+        self.choice_id_notes(notes, choice_ids)
+
+    def family_type(self, family) -> str:
+        """``notes.distractor_type`` of a family: its name."""
+        return family.name
+
+    def choice_id_notes(self, notes: Dict[str, object], choice_ids: List[str]) -> None:
+        """The concepts of the choices in ``notes`` (WordNet: ``distractor_synsets``, the released name)."""
         notes["distractor_synsets"] = choice_ids
 
     # ------------------------------------------------------------------ one probe
