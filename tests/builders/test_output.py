@@ -39,3 +39,17 @@ def test_a_question_holding_an_object_that_starts_with_id_still_gets_its_own_lin
 
 def test_no_question_is_no_text():
     assert jsonl_bytes([]) == b"" and jsonl_bytes([], compact=True) == b""
+
+
+def test_a_file_of_many_chunks_is_the_questions_in_order_one_per_line():
+    """The compact text is made a chunk of questions at a time (output._CHUNK): lines are neither
+    lost, repeated nor reordered at a chunk's edge, and a chunk that needs the slow path (an object
+    starting with ``"id"`` inside a question) sits between two fast ones."""
+    from mcqa_probes.builders import output
+
+    count = 2 * output._CHUNK + 3
+    questions = [question(n, notes={"concept": {"id": "X", "label": "x"}} if n == output._CHUNK + 1 else None)
+                 for n in range(count)]
+    compact = jsonl_bytes(questions, compact=True)
+    assert compact.count(b"\n") == count and lines(compact) == [q.to_json() for q in questions]
+    assert lines(compact) == lines(jsonl_bytes(questions))
