@@ -1,10 +1,11 @@
 """The random draws of the probe builders, made without :class:`random.Random`'s per-draw Python layers.
 
 ``below(getrandbits, n)`` is ``rng.randrange(n)``, ``shuffle(getrandbits, x)`` is ``rng.shuffle(x)`` and
-``sample(getrandbits, x, k)`` is ``rng.sample(x, k)`` for ``getrandbits = rng.getrandbits``: the same calls to the generator in the same order (CPython's
-``_randbelow_with_getrandbits``), so a build gives the same files, byte for byte, with either. A
-question takes a dozen draws or more, which made these layers a tenth of the build;
-``tests/builders/test_draws.py`` checks the equality on the running Python.
+``sample(getrandbits, x, k)`` is ``rng.sample(x, k)`` for ``getrandbits = rng.getrandbits``: the same
+calls to the generator in the same order (CPython's ``_randbelow_with_getrandbits``), so a build
+gives the same files, byte for byte, with either. A question takes a dozen draws or more, which made
+these layers a tenth of the build; ``tests/builders/test_draws.py`` checks the equality on the
+running Python.
 """
 import math
 from typing import Callable, List, Sequence
