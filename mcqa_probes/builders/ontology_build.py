@@ -79,7 +79,8 @@ def build_ontology_probes(
     skipped: Dict[str, str] = {}
     builder = OntologyQABuilder(graph, settings, progress)
 
-    def build_one(probe: str) -> None:
+    def build_one(probe: str) -> tuple:
+        """Build, check and write one probe; returns its builder and questions (a forked worker keeps them)."""
         start = time.perf_counter()
         relation = relation_probes.get(probe)
         maker = builder if relation is None else OntologyQABuilder(graph, settings, progress, relation=relation,
@@ -97,7 +98,7 @@ def build_ontology_probes(
                                   f"roots, and a root is no answer (min_answer_depth; --min-answer-depth 0 "
                                   f"lets it be one)")
             log(f"{probe}: no questions ({skipped[probe]})")
-            return
+            return maker, questions
         train_limit = int(len(questions) * float(settings["train_fraction"]))
         train_limit = train_limit if train_size is None else min(int(train_size), train_limit)
         write_probe(out, probe, questions, seed, train_limit, (stats, files, counts, timings), progress, log,
@@ -106,6 +107,7 @@ def build_ontology_probes(
         summary["duplicates_dropped"] = stats[probe]["duplicates_dropped"]
         validity[probe] = summary
         stats[probe]["validity"] = summary
+        return maker, questions
 
     results = (stats, files, counts, timings, validity, skipped)
     # hypernymy asks about every ancestor up to max_hops, once per distractor family: the most
