@@ -161,6 +161,8 @@ REPORT_KINDS = OrderedDict([
     ("old_synonym_tag", "OBO 1.0 synonym tags (exact_synonym: ...) read as synonym clauses"),
     ("escaped_backslash", "quoted texts with an escaped backslash that fastobo rejects, read as written"),
     ("invalid_iri", "IRIs with a space or another character that IRIs do not allow, read as written"),
+    ("spelled_out_iri", "abbreviated IRIs with a character the functional syntax does not allow in a local "
+                        "name (obo:hp.obo#layperson, as fastobo writes them), read as the full IRI"),
     ("obsolete", "obsolete or deprecated terms skipped"),
     ("alternative_id", "alternative ids of terms (OBO alt_id; in OWL a deprecated class without a label, merged "
                        "into its term), not concepts"),

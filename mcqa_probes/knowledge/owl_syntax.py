@@ -6,9 +6,17 @@ RDF/XML file: the same ontology in any of the syntaxes gives the same graph and 
 The prefixes the file declares (``Prefix(obo:=<...>)``, ``<Prefix name="obo" .../>``) are bound in
 the graph, as an RDF/XML file's ``xmlns:obo`` is, so concept ids keep them.
 
-One shim: an OWL/XML file that declares XML entities in its DOCTYPE (Protégé 4 wrote
-``<!ENTITY xsd "http://www.w3.org/2001/XMLSchema#">`` and ``datatypeIRI="&xsd;string"``), which
-py-horned-owl's XML parser does not expand, has them expanded first, each line kept where it was.
+Two shims, each keeping every line where it was:
+
+* an OWL/XML file that declares XML entities in its DOCTYPE (Protégé 4 wrote
+  ``<!ENTITY xsd "http://www.w3.org/2001/XMLSchema#">`` and ``datatypeIRI="&xsd;string"``), which
+  py-horned-owl's XML parser does not expand, has them expanded first;
+* a functional-syntax file that py-horned-owl rejects is read again with its abbreviated IRIs whose
+  local name holds a character the grammar does not allow there written out in full
+  (``obo:hp.obo#layperson`` -> ``<http://purl.obolibrary.org/obo/hp.obo#layperson>``): fastobo's
+  OBO-to-OWL writer (``fastobo.dump_owl``, which pronto's ``ofn`` output goes through) writes its
+  synonym types, subsets, relations without a shared id and the ontology's IRI so. Each is counted
+  in the source's validity report (``spelled_out_iri``) with its line.
 
 A parse error is a :class:`~mcqa_probes.knowledge.ontology.SourceError` with the line where the
 parser gives one (or, for XML that is not well formed, where Python's XML parser finds it).
@@ -19,7 +27,7 @@ import re
 import sys
 from typing import Optional, Tuple
 
-from mcqa_probes.knowledge.ontology import SourceError, not_utf8, source_text
+from mcqa_probes.knowledge.ontology import SourceError, SourceReport, not_utf8, source_text
 
 #: the syntaxes read here, by py-horned-owl's name for them, as an error names them
 OWL_SYNTAXES = {"owx": "OWL/XML", "ofn": "OWL functional syntax", "omn": "OWL Manchester syntax"}
@@ -44,6 +52,40 @@ def expand_entities(text: str) -> str:
     return pattern.sub(lambda match: entities[match.group(1)], body)
 
 
+#: in the functional syntax, what is read past as it is (a literal, a full IRI, a comment, a prefix
+#: declaration), or an abbreviated IRI (``prefix:local``, ``:local``)
+_OFN_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|<[^>]*>|(?<![^\s(])#[^\n]*|Prefix\s*\([^)]*\)'
+                        r'|(?<![\w.\-])(?P<prefix>[^\W\d][\w.\-]*)?:(?P<local>[^\s()"<>]+)')
+_OFN_PREFIX = re.compile(r"Prefix\s*\(\s*([^\W\d][\w.\-]*)?:\s*=\s*<([^>]*)>\s*\)")
+#: a local name the grammar allows (SPARQL's PN_LOCAL, as py-horned-owl reads it): no '#', '/', ...
+_PN_LOCAL = re.compile(r"[\w.\-]*[\w\-]\Z")
+
+
+def spell_out_iris(text: str) -> Tuple[str, list]:
+    """``text`` (the functional syntax) with each abbreviated IRI whose local name the grammar does not
+    allow (``obo:hp.obo#layperson``) and whose prefix the file declares written as the full IRI, and
+    ``(line, abbreviated IRI)`` of each one so written."""
+    namespaces = {prefix or "": namespace for prefix, namespace in _OFN_PREFIX.findall(text)}
+    pieces, spelled, start, line, counted = [], [], 0, 1, 0
+    for token in _OFN_TOKEN.finditer(text):
+        local = token.group("local")
+        if local is None or _PN_LOCAL.match(local):
+            continue
+        namespace = namespaces.get(token.group("prefix") or "")
+        if namespace is None:
+            continue
+        line += text.count("\n", counted, token.start())
+        counted = token.start()
+        spelled.append((line, token.group(0)))
+        pieces.append(text[start:token.start()])
+        pieces.append(f"<{namespace}{local}>")
+        start = token.end()
+    if not spelled:
+        return text, []
+    pieces.append(text[start:])
+    return "".join(pieces), spelled
+
+
 def _line_of_byte(text: str, offset: int) -> int:
     """The line of the last character before byte ``offset`` that is not white space (the OWL/XML
     parser gives the place after the tag it rejects)."""
@@ -59,10 +101,11 @@ def _line_of_context(text: str, line: int, context: str) -> int:
     return min(near, key=lambda number: abs(number - line)) if near else line
 
 
-def _where(message: str, text: str, syntax: str) -> Tuple[str, Optional[int]]:
+def _where(message: str, text: str, syntax: str, shown: Optional[str] = None) -> Tuple[str, Optional[int]]:
     """What py-horned-owl's error says, in a few words, and its line: the functional and Manchester
     parsers give ``line_col: Pos((line, column))``, the OWL/XML one a ``BytePosition`` (0 where it
-    knows none); OWL/XML that is not well formed XML is said as Python's XML parser says it."""
+    knows none); OWL/XML that is not well formed XML is said as Python's XML parser says it. The
+    line quoted is ``shown``'s where given (the file as written, ``text`` being the one read)."""
     if syntax == "owx":
         malformed = _xml_error(text)
         if malformed is not None:
@@ -76,6 +119,8 @@ def _where(message: str, text: str, syntax: str) -> Tuple[str, Optional[int]]:
         line = int(found.group(1))
         if quoted:
             line = _line_of_context(text, line, quoted)
+            if shown is not None:
+                quoted = shown.split("\n")[line - 1].strip()
     else:
         found = re.search(r"BytePosition\((\d+)\)", message)
         if found and int(found.group(1)) > 0:
@@ -111,9 +156,10 @@ def _xml_error(text: str) -> Optional[Tuple[str, int]]:
     return None
 
 
-def owl_syntax_as_rdf(path: str, syntax: str) -> Tuple[str, list]:
+def owl_syntax_as_rdf(path: str, syntax: str, report: Optional[SourceReport] = None) -> Tuple[str, list]:
     """``path`` in ``syntax`` (a key of :data:`OWL_SYNTAXES`) as RDF/XML text, with the ``(prefix,
-    namespace)`` pairs it declares; a :class:`SourceError` where it cannot be read."""
+    namespace)`` pairs it declares; a :class:`SourceError` where it cannot be read. What the
+    functional syntax's shim writes out (:func:`spell_out_iris`) goes to ``report``."""
     import pyhornedowl  # lazy: needed only for these syntaxes
 
     name = OWL_SYNTAXES[syntax]
@@ -127,8 +173,19 @@ def owl_syntax_as_rdf(path: str, syntax: str) -> Tuple[str, list]:
         with _rust_call():
             ontology = pyhornedowl.open_ontology_from_string(text, syntax)
     except (ValueError, RuntimeError) as error:
-        reason, line = _where(str(error), text, syntax)
-        raise SourceError(path, f"not valid {name}: {reason}", line) from None
+        spelled_text, spelled = spell_out_iris(text) if syntax == "ofn" else (text, [])
+        ontology, read = None, text
+        if spelled:     # read again with them written out; an error is then the file's next fault
+            try:
+                with _rust_call():
+                    ontology = pyhornedowl.open_ontology_from_string(spelled_text, syntax)
+            except (ValueError, RuntimeError) as again:
+                error, read = again, spelled_text
+        if ontology is None:
+            reason, line = _where(str(error), read, syntax, shown=text if read is not text else None)
+            raise SourceError(path, f"not valid {name}: {reason}", line) from None
+        for line, abbreviated in spelled if report is not None else ():
+            report.add("spelled_out_iri", path, line, abbreviated)
     try:
         with _rust_call():
             rdf_xml = ontology.save_to_string("owl")

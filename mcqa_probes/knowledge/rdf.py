@@ -176,7 +176,7 @@ def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = No
         _refuse_obo_graphs(path)
     graph = rdflib.Graph()
     # OWL/XML, functional, Manchester: the RDF/XML that py-horned-owl writes, with the file's prefixes
-    rdf_xml, prefixes = owl_syntax_as_rdf(path, used) if used in OWL_SYNTAXES else (None, [])
+    rdf_xml, prefixes = owl_syntax_as_rdf(path, used, report) if used in OWL_SYNTAXES else (None, [])
     try:
         with warnings.catch_warnings(), _rdflib_log() as logged:   # rdflib's JSON-LD parser uses its own deprecated ConjunctiveGraph
             warnings.simplefilter("ignore", DeprecationWarning)

@@ -18,10 +18,11 @@ def build(source, out, relations=(), **kwargs):
     return build_ontology_probes(out, graph, relations=list(relations), **kwargs)
 
 
-@pytest.mark.parametrize("rendering", ["vehicles.owl", "vehicles.owx", "vehicles.ofn", "vehicles.omn"])
+@pytest.mark.parametrize("rendering", ["vehicles.owl", "vehicles.owx", "vehicles.ofn", "vehicles.omn",
+                                       "vehicles_fastobo.ofn"])
 def test_an_obo_file_and_its_owl_rendering_give_the_same_probe_files(tmp_path, rendering):
-    """The OWL rendering in RDF/XML, OWL/XML (Protégé 4's style), the functional syntax (ROBOT's) and
-    the Manchester syntax (fixtures/make_owl_syntaxes.py)."""
+    """The OWL rendering in RDF/XML, OWL/XML (Protégé 4's style), the functional syntax (ROBOT's, and
+    fastobo's OBO-to-OWL mapping's) and the Manchester syntax (fixtures/make_owl_syntaxes.py)."""
     obo = build(ONTOLOGIES / "vehicles.obo", tmp_path / "obo", ["part_of"])
     owl = build(ONTOLOGIES / rendering, tmp_path / "owl", ["part_of"])
     assert obo["manifest"]["probes"] == owl["manifest"]["probes"] == [

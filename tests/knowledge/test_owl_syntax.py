@@ -4,7 +4,7 @@ Protégé 4's XML entities expanded, and parse errors with their line."""
 import pytest
 
 from mcqa_probes.knowledge.ontology import SourceError
-from mcqa_probes.knowledge.owl_syntax import expand_entities
+from mcqa_probes.knowledge.owl_syntax import expand_entities, spell_out_iris
 from mcqa_probes.knowledge.source import guess_format, load_source
 from tests.conftest import FIXTURES
 
@@ -203,8 +203,9 @@ def test_a_malformed_file_is_an_error_at_the_line_of_the_fault(tmp_path, name, t
 
 def test_the_vehicle_fixtures_in_every_owl_syntax_give_the_obo_files_graph():
     obo = load_source(ONTOLOGIES / "vehicles.obo", relations=["part_of"])
-    for suffix in ("owx", "ofn", "omn"):
-        graph = load_source(ONTOLOGIES / f"vehicles.{suffix}", relations=["part_of"])
+    for suffix in ("owx", "ofn", "omn", "_fastobo.ofn"):
+        graph = load_source(ONTOLOGIES / f"vehicles{'' if suffix.startswith('_') else '.'}{suffix}",
+                            relations=["part_of"])
         assert (graph.source, graph.version) == ("vo", "2026-11-01"), suffix
         assert graph.concepts == obo.concepts and graph.relation_info == obo.relation_info, suffix
         for concept_id in obo.concepts:
@@ -224,3 +225,55 @@ def test_an_ontology_py_horned_owl_cannot_write_as_rdf_is_one_error_without_rust
                                           r"as RDF \(PanicException: .*\); save the ontology as RDF/XML or Turtle"):
         load_source(path)
     assert capfd.readouterr().err == ""
+
+
+# fastobo's functional syntax: '#' and '/' in local names; around them what must stay as it is
+FASTOBO_STYLE = """Prefix(obo:=<http://purl.obolibrary.org/obo/>)
+Prefix(rdfs:=<http://www.w3.org/2000/01/rdf-schema#>)
+Ontology(obo:vo.owl obo:vo/2026-11-01/vo.owl
+    Declaration(Class(obo:VO_1))
+    Declaration(Class(obo:VO_2))
+    Declaration(ObjectProperty(obo:vo#part_of))
+    # a comment with obo:vo#part_of in it
+    AnnotationAssertion(rdfs:label obo:VO_1 "wheel, as in obo:vo#wheel")
+    AnnotationAssertion(rdfs:label obo:VO_2 "car"^^<http://www.w3.org/2001/XMLSchema#string>)
+    AnnotationAssertion(rdfs:comment obo:VO_2 "a \\"quoted\\" obo:x#y")
+    SubClassOf(obo:VO_1 ObjectSomeValuesFrom(obo:vo#part_of obo:VO_2))
+    Declaration(Class(ex:odd#name))
+)
+"""
+
+
+def test_abbreviated_iris_the_grammar_does_not_allow_are_written_out_and_nothing_else():
+    """Only abbreviated IRIs outside literals, full IRIs and comments whose prefix is declared; every
+    line keeps its number and each one written out is listed with its line."""
+    text, spelled = spell_out_iris(FASTOBO_STYLE)
+    assert spelled == [(3, "obo:vo/2026-11-01/vo.owl"), (6, "obo:vo#part_of"), (11, "obo:vo#part_of")]
+    before, after = FASTOBO_STYLE.split("\n"), text.split("\n")
+    assert len(after) == len(before)
+    assert after[2] == "Ontology(obo:vo.owl <http://purl.obolibrary.org/obo/vo/2026-11-01/vo.owl>"
+    assert after[10] == ("    SubClassOf(obo:VO_1 ObjectSomeValuesFrom(<http://purl.obolibrary.org/obo/vo#part_of> "
+                         "obo:VO_2))")
+    changed = {number for number, (old, new) in enumerate(zip(before, after), 1) if old != new}
+    assert changed == {3, 6, 11}        # not the comment, the literals, nor the undeclared prefix ex:
+    assert spell_out_iris(FUNCTIONAL) == (FUNCTIONAL, [])
+
+
+def test_a_file_as_fastobo_writes_it_is_read_and_the_iris_written_out_are_reported(tmp_path):
+    from mcqa_probes.knowledge.ontology import SourceReport
+    from mcqa_probes.knowledge.owl_syntax import owl_syntax_as_rdf
+
+    path = tmp_path / "vo.ofn"
+    path.write_text(FASTOBO_STYLE.replace("    Declaration(Class(ex:odd#name))\n", ""))
+    report = SourceReport()
+    rdf_xml, _prefixes = owl_syntax_as_rdf(str(path), "ofn", report)
+    assert "http://purl.obolibrary.org/obo/vo#part_of" in rdf_xml
+    assert report.counts == {"spelled_out_iri": 3}
+    assert report.examples["spelled_out_iri"][1] == f"{path}:6 obo:vo#part_of"
+    # a fault of its own after them: the error is that one, at its line
+    broken = tmp_path / "broken.ofn"
+    broken.write_text(path.read_text().replace("SubClassOf(obo:VO_1 ObjectSomeValuesFrom(", "SubClassOf(obo:VO_1 ObjectSome("))
+    with pytest.raises(SourceError, match=r"not valid OWL functional syntax: expected .* at: "
+                                          r"SubClassOf\(obo:VO_1 ObjectSome\(obo:vo#part_of obo:VO_2\)\)$") as raised:
+        load_source(broken)       # the line quoted as the file has it
+    assert raised.value.line == 11
