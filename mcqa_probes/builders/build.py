@@ -184,15 +184,16 @@ def _start_child(function, probes, results):
 _KEPT_BY_WORKER: list = []
 
 
-def build_from_queue(build_one: Callable[[str], None], order: Sequence[str], results, workers: int = 1) -> None:
+def build_from_queue(build_one: Callable[[str], object], order: Sequence[str], results, workers: int = 1) -> None:
     """Call ``build_one(probe)`` for every probe of ``order`` (costliest first), shared out among
     ``workers`` forked processes, each taking the next probe nobody has taken yet, so a worker left
     with the cheap probes takes more of them. The children send back the ``results`` dicts they
     filled; this process only waits, so the millions of objects a build makes (questions, the
     builders' caches) are never its own: it neither frees them one by one nor has its cyclic
     garbage collector walk them once the build is over (a third of a second on HPO), and its memory
-    stays as it was. Every probe has its own random stream and the builders' caches are pure, so
-    which process builds a probe does not change a byte."""
+    stays as it was. What ``build_one`` returns (a probe's questions) a worker keeps until it ends,
+    so that they go with its memory, not freed one by one. Every probe has its own random stream and
+    the builders' caches are pure, so which process builds a probe does not change a byte."""
     if workers <= 1 or len(order) < 2 or not _can_fork():
         for probe in order:
             build_one(probe)

@@ -119,8 +119,9 @@ def _where(message: str, text: str, syntax: str, shown: Optional[str] = None) ->
         line = int(found.group(1))
         if quoted:
             line = _line_of_context(text, line, quoted)
-            if shown is not None:
-                quoted = shown.split("\n")[line - 1].strip()
+            shown_lines = shown.split("\n") if shown is not None else []
+            if 0 < line <= len(shown_lines):
+                quoted = shown_lines[line - 1].strip()
     else:
         found = re.search(r"BytePosition\((\d+)\)", message)
         if found and int(found.group(1)) > 0:
