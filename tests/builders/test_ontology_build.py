@@ -7,7 +7,7 @@ import pytest
 from mcqa_probes.builders.ontology_build import build_ontology_probes, validity_lines
 from mcqa_probes.common.io import sha256_file
 from mcqa_probes.knowledge.source import load_source
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, load_fixture_script
 
 ONTOLOGIES = FIXTURES / "ontologies"
 SPLITS = ("train", "dev", "test")
@@ -45,8 +45,6 @@ def test_the_ontology_as_other_tools_save_it_gives_the_same_probe_files(tmp_path
     """vehicles.owl saved again by owlready2 (its own RDF/XML style, N-Triples), and vehicles.obo put
     into OWL by fastobo's OBO-to-OWL mapping (RDF/XML, OWL/XML; the OBO file's two faults, in clauses
     the build does not read, mended first: fixtures/make_owl_syntaxes.py)."""
-    import importlib.util
-
     tool, syntax = writer.split()
     suffix = {"ntriples": "nt", "owx": "owx"}.get(syntax, "owl")
     saved = tmp_path / f"vehicles_{tool}.{suffix}"
@@ -58,10 +56,8 @@ def test_the_ontology_as_other_tools_save_it_gives_the_same_probe_files(tmp_path
     else:
         import fastobo
 
-        spec = importlib.util.spec_from_file_location("make_owl_syntaxes", FIXTURES / "make_owl_syntaxes.py")
-        script = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(script)
-        fastobo.dump_owl(fastobo.loads(script.mended_obo_text()), str(saved), format=syntax)
+        mended = load_fixture_script("make_owl_syntaxes").mended_obo_text()
+        fastobo.dump_owl(fastobo.loads(mended), str(saved), format=syntax)
     assert saved.read_text() != (ONTOLOGIES / "vehicles.owl").read_text()
     build(ONTOLOGIES / "vehicles.obo", tmp_path / "obo", ["part_of"])
     build(saved, tmp_path / "saved", ["part_of"])

@@ -11,7 +11,7 @@ from mcqa_probes.builders.ontology_qa import OntologyQABuilder, _rank
 from mcqa_probes.builders.ontology_templates import NO_CONTEXT
 from mcqa_probes.data.question import question_from_json
 from mcqa_probes.knowledge.source import load_source
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, load_fixture_script
 
 ONTOLOGIES = FIXTURES / "ontologies"
 
@@ -451,12 +451,7 @@ def test_hypernymys_excluded_set_rejects_exactly_what_the_closure_and_the_names_
 
 def _pizza_spec():
     """The fixture's own description (fixtures/make_pizza_axioms.py wrote both files from it)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("make_pizza_axioms", FIXTURES / "make_pizza_axioms.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_fixture_script("make_pizza_axioms")
 
 
 @pytest.mark.parametrize("suffix", ["obo", "ttl"])
