@@ -1,5 +1,6 @@
 """A taxonomy kept in a spreadsheet: a directory with ``concepts.tsv`` and ``edges.tsv`` (or ``.csv``,
-either maybe compressed: ``concepts.tsv.gz``), read with the standard ``csv`` module.
+either maybe compressed: ``concepts.tsv.gz``), read with the standard ``csv`` module: UTF-8 (a byte
+order mark or none), or UTF-16 after its byte order mark (Excel's *Unicode Text* export).
 
 ``concepts.tsv``: a header ``id, label, synonyms, definition``, then one row per concept (in a ``.csv``
 the cells are separated by commas, or by semicolons as spreadsheets export them where the decimal
@@ -20,6 +21,7 @@ leaves out the empty cells of optional columns at its end is read as if it had t
 a column in any case, with a remark in parentheses after it (``Synonyms (pipe-separated)``), and
 ``Name`` / ``Synonym`` stand for ``label`` / ``synonyms``.
 """
+import codecs
 import csv
 import io
 import re
@@ -56,11 +58,43 @@ def table_path(directory: Path, stem: str) -> Path:
                       f"with the columns {', '.join(CONCEPT_COLUMNS if stem == 'concepts' else EDGE_COLUMNS)})")
 
 
+def table_encoding(head: bytes) -> str:
+    """How a table whose first bytes are ``head`` is decoded: ``utf-16`` (or ``utf-32``) after that
+    encoding's byte order mark, as Excel's *Unicode Text* export writes it (tab-separated UTF-16, the
+    way older Excel keeps non-ASCII letters), else ``utf-8-sig`` (UTF-8, a byte order mark or none)."""
+    if head.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        return "utf-32"
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "utf-16"
+    return "utf-8-sig"
+
+
+def _not_decodable(path: Path, encoding: str) -> SourceError:
+    """The error for a table that begins with a UTF-16 (or UTF-32) byte order mark and breaks that
+    encoding further on (cut short: an odd number of bytes), at the line of the fault."""
+    data = source_bytes(path)
+    try:
+        data.decode(encoding)
+        line, reason = None, "cannot be decoded"
+    except UnicodeDecodeError as error:
+        line = data[:error.start].decode(encoding, errors="replace").count("\n") + 1
+        reason = error.reason
+    name = encoding.upper()
+    return SourceError(str(path), f"begins with a {name} byte order mark but is not {name} ({reason}); "
+                                  "expected a UTF-8 or UTF-16 table", line)
+
+
 def _rows(path: Path, columns: Tuple[str, ...]):
     """``(line, row, extra)`` after checking the header; ``extra`` maps optional columns to values."""
     try:
-        handle = (open(path, encoding="utf-8-sig", newline="") if not is_compressed(path) else
-                  io.TextIOWrapper(io.BytesIO(source_bytes(path)), encoding="utf-8-sig", newline=""))
+        if is_compressed(path):
+            data = source_bytes(path)
+            encoding = table_encoding(data[:4])
+            handle = io.TextIOWrapper(io.BytesIO(data), encoding=encoding, newline="")
+        else:
+            with open(path, "rb") as peek:
+                encoding = table_encoding(peek.read(4))
+            handle = open(path, encoding=encoding, newline="")
     except OSError as error:
         raise SourceError(str(path), f"cannot be read ({error.strerror})") from None
     with handle:
@@ -126,7 +160,9 @@ def _rows(path: Path, columns: Tuple[str, ...]):
         except csv.Error as error:
             raise SourceError(str(path), f"not a valid table ({error})", reader.line_num) from None
         except UnicodeDecodeError:
-            raise not_utf8(str(path), "a UTF-8 table (save it as 'UTF-8' from the spreadsheet)") from None
+            if encoding == "utf-8-sig":
+                raise not_utf8(str(path), "a UTF-8 table (save it as 'UTF-8' from the spreadsheet)") from None
+            raise _not_decodable(path, encoding) from None
 
 
 #: other names of the required columns, as spreadsheets head them
