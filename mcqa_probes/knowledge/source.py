@@ -121,7 +121,7 @@ def guess_format(path: PathLike) -> str:
     suffix = inner_suffix(path)
     if suffix == ".obo":
         return "obo"
-    if suffix in (".tsv", ".csv"):
+    if suffix in (".tsv", ".csv") or (suffix == ".txt" and path.stem.lower() in ("concepts", "edges")):
         raise SourceError(str(path), "a TSV source is the directory that holds concepts.tsv and edges.tsv: "
                                      f"give --source {path.parent}")
     head = source_head(path, 200_000).decode("utf-8", errors="replace") if suffix not in _ARCHIVES else ""

@@ -2,6 +2,7 @@
 either maybe compressed: ``concepts.tsv.gz``), read with the standard ``csv`` module: UTF-8 (a byte
 order mark or none), or UTF-16 after its byte order mark (Excel's *Unicode Text* export).
 
+A ``.txt`` table is tab-separated (Excel's *Text (Tab delimited)* and *Unicode Text* exports).
 ``concepts.tsv``: a header ``id, label, synonyms, definition``, then one row per concept (in a ``.csv``
 the cells are separated by commas, or by semicolons as spreadsheets export them where the decimal
 mark is a comma: the header line tells which); synonyms
@@ -49,12 +50,19 @@ FLAG_FALSE = frozenset({"", "false", "0", "no", "n", "f", "-", "falsch", "nein",
                         "nee", "não", "nao"})
 
 
+#: a table's suffixes, in the order they are looked for: ``.txt`` is tab-separated, as Excel saves
+#: *Text (Tab delimited)* and *Unicode Text*
+TABLE_SUFFIXES = (".tsv", ".csv", ".txt")
+#: the suffixes of tab-separated tables (the others are comma- or semicolon-separated)
+TAB_SEPARATED = (".tsv", ".txt")
+
+
 def table_path(directory: Path, stem: str) -> Path:
-    """``stem.tsv`` or ``stem.csv`` in ``directory``, or either compressed (``concepts.tsv.gz``)."""
-    for suffix in (".tsv", ".csv", *(f"{table}{packed}" for packed in COMPRESSIONS for table in (".tsv", ".csv"))):
+    """``stem.tsv``, ``stem.csv`` or ``stem.txt`` in ``directory``, or one compressed (``concepts.tsv.gz``)."""
+    for suffix in (*TABLE_SUFFIXES, *(f"{table}{packed}" for packed in COMPRESSIONS for table in TABLE_SUFFIXES)):
         if (directory / f"{stem}{suffix}").is_file():
             return directory / f"{stem}{suffix}"
-    raise SourceError(str(directory), f"no {stem}.tsv (or {stem}.csv) in the directory (expected {stem}.tsv "
+    raise SourceError(str(directory), f"no {stem}.tsv (or {stem}.csv, {stem}.txt) in the directory (expected {stem}.tsv "
                       f"with the columns {', '.join(CONCEPT_COLUMNS if stem == 'concepts' else EDGE_COLUMNS)})")
 
 
@@ -106,7 +114,7 @@ def _rows(path: Path, columns: Tuple[str, ...]):
                 yield line
 
         try:
-            if inner_suffix(path) == ".tsv":
+            if inner_suffix(path) in TAB_SEPARATED:
                 reader = csv.reader(lines(), dialect="excel-tab")
             else:
                 first = handle.readline()

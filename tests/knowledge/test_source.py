@@ -43,6 +43,12 @@ def test_the_format_is_guessed_from_the_file():
         load_source("http://purl.obolibrary.org/obo/so.obo")
 
 
+def test_a_table_saved_as_text_is_a_tsv_source_given_by_its_directory(tmp_path):
+    (tmp_path / "edges.txt").write_text("child\trelation\tparent\n")
+    with pytest.raises(SourceError, match=f"give --source {tmp_path}$"):
+        guess_format(tmp_path / "edges.txt")
+
+
 @pytest.mark.parametrize("path, name", [
     ("so.obo", "so"), ("mondo.owl.ttl", "mondo"), ("soil-profile.skos.nt", "soil-profile"), ("chebi.obo.gz", "chebi"),
     ("so-2024.11.18.obo", "so-2024.11.18"), ("vocab.json-ld", "vocab"), ("crm.nq", "crm"), ("thes.trig", "thes"),

@@ -194,26 +194,26 @@ def test_a_table_not_in_utf8_is_an_error_naming_the_line_of_the_first_bad_byte(t
     assert_error_at(tmp_path, "concepts.tsv", "P:4\tchair", "P:4\tchaise café", 5, "not UTF-8", encoding="latin-1")
 
 
-@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
-def test_a_table_saved_as_excels_unicode_text_is_read_as_the_utf8_one(tmp_path, encoding):
-    """Excel's *Unicode Text* export (tab-separated UTF-16 with a byte order mark, Windows line ends):
-    the same concepts, links and lines as the UTF-8 table; cut short (an odd byte count), an error at
-    the line where it breaks."""
+@pytest.mark.parametrize("encoding, suffix", [("utf-16", ".txt"), ("utf-16-be", ".tsv"), ("utf-32", ".tsv")])
+def test_a_table_saved_as_excels_unicode_text_is_read_as_the_utf8_one(tmp_path, encoding, suffix):
+    """Excel's *Unicode Text* export (``.txt``: tab-separated UTF-16 with a byte order mark, Windows
+    line ends): the same concepts, links and lines as the UTF-8 table; cut short (an odd byte count),
+    an error at the line where it breaks."""
     folder = tmp_path / "products_tsv"
     folder.mkdir()
     bom = {"utf-16": b"", "utf-16-be": "\ufeff".encode("utf-16-be"), "utf-32": b""}[encoding]
-    for name in ("concepts.tsv", "edges.tsv"):
-        text = (PRODUCTS / name).read_text(encoding="utf-8").replace("\n", "\r\n").replace("sofa", "sofá")
-        (folder / name).write_bytes(bom + text.encode(encoding))
+    for name in ("concepts", "edges"):
+        text = (PRODUCTS / f"{name}.tsv").read_text(encoding="utf-8").replace("\n", "\r\n").replace("sofa", "sofá")
+        (folder / f"{name}{suffix}").write_bytes(bom + text.encode(encoding))
     expected, data = read(PRODUCTS), read(folder)
     assert data.concepts["P:5"].label == "sofá" and expected.concepts["P:5"].label == "sofa"
     data.concepts["P:5"].label = "sofa"
     assert data.concepts == expected.concepts and data.parents == expected.parents and data.links == expected.links
     if encoding == "utf-16":
-        edges = (folder / "edges.tsv").read_bytes()
-        (folder / "edges.tsv").write_bytes(edges[:-1])
+        edges = (folder / "edges.txt").read_bytes()
+        (folder / "edges.txt").write_bytes(edges[:-1])
         lines = len(edges.decode("utf-16").splitlines())        # the last line's newline is cut in half
-        with pytest.raises(SourceError, match=rf"edges\.tsv:{lines}: begins with a UTF-16 byte order mark but is "
+        with pytest.raises(SourceError, match=rf"edges\.txt:{lines}: begins with a UTF-16 byte order mark but is "
                                               r"not UTF-16 \(truncated data\)"):
             read(folder)
 
