@@ -59,6 +59,9 @@ def build_ontology_probes(
     out = Path(out)
     settings = ontology_settings(dict(settings or {}, max_hops=max_hops))
     resolved = dict((graph.provenance or {}).get("relations", {}))
+    # a relation by the name the source reader gave its probe (Part of, partOf: part_of), once
+    spelled = (graph.provenance or {}).get("relation_spellings", {})
+    relations = list(dict.fromkeys(spelled.get(name, name) for name in relations))
     for name in relations:
         resolved.setdefault(name, name)
     relation_probes = {relation_probe_name(name): resolved[name] for name in relations}
@@ -124,6 +127,7 @@ def build_ontology_probes(
     files["stats.json"] = write_json(out / "stats.json", stats)
     provenance = dict(graph.provenance or {})
     report = provenance.pop("report", None)
+    provenance.pop("relation_spellings", None)     # how --relations spelled them: no part of the files
     manifest = {
         "format_version": FORMAT_VERSION,
         "probes": [p for p in names if p in stats],

@@ -41,7 +41,9 @@ from mcqa_probes.knowledge.entailment import (
     chain_relations, classify, inverse_links, range_links, sub_relation_links, super_relations,
 )
 from mcqa_probes.knowledge.graph import CODE, OTHER_NAME, RESPELLING, Concept, KnowledgeGraph, reachable
-from mcqa_probes.knowledge.identifiers import expand, is_iri, local_name, normalise, relation_name
+from mcqa_probes.knowledge.identifiers import (
+    expand, is_iri, local_name, normalise, relation_name,
+)
 from mcqa_probes.knowledge.obo import read_obo
 from mcqa_probes.knowledge.ontology import (
     COMPRESSIONS, SYNTAX_BY_SUFFIX, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, file_of, inner_suffix,
@@ -309,6 +311,24 @@ def _resolve_relations(wanted: Optional[Iterable[str]], data: SourceData) -> Dic
                                          f"{', '.join(used) or 'none besides the parent relation'})")
         resolved[given] = names[key]
     return resolved
+
+
+def _relation_spelling(given: str, relation: str, info: dict) -> str:
+    """The name of the probe of ``relation``, asked for as ``given`` (its folder, question ids, random
+    stream and ``notes.relation``): ``given`` where the source writes the relation so (its id, name or
+    an alias, as written), else the spelling of the relation that ``given`` writes in another case or
+    with other separators (``Part of``, ``partOf``, ``PART_OF`` or ``part-of`` for ``part_of``), spaces
+    written ``_``: the same source and seed give the same files however ``--relations`` spells the
+    relation, and an OBO file and its OWL rendering (``part_of`` and ``BFO:0000050`` labelled *part of*)
+    the same name."""
+    spellings = [relation, normalise(relation), *info.get("aliases", ()), info.get("name") or ""]
+    if is_iri(relation):
+        spellings.append(local_name(relation))
+    elif ":" in relation:
+        spellings.append(relation.split(":", 1)[1])
+    if given not in spellings:
+        given = next((spelling for spelling in spellings if spelling and letters(spelling) == letters(given)), given)
+    return given.replace(" ", "_")
 
 
 def load_source(
@@ -705,6 +725,11 @@ def load_source(
                                 links=[(s, r, o, None) for (s, r, o), _ in links],
                                 relation_info=graph.relation_info, namespaces=data.namespaces)
     resolved_relations = _resolve_relations(relations, data_for_names)
+    # one probe per relation: two names of one (part_of,BFO_0000050) are the first one's
+    first_name: Dict[str, str] = {}
+    spelled = {given: first_name.setdefault(relation, _relation_spelling(given, relation,
+                                                                          graph.relation_info.get(relation, {})))
+               for given, relation in resolved_relations.items()}
     for relation in set(resolved_relations.values()):
         if graph.relation_info[relation]["transitive"]:
             edges = [(s, o) for (s, r, o), _ in links if r == relation]
@@ -715,7 +740,10 @@ def load_source(
                    "sha256": _digest(path)} for path, part in zip(paths, parts)],
         "format": data.format,
         "root": resolved if roots else None,
-        "relations": resolved_relations,
+        # by the name its probe gets (the same however --relations spells it), and that name of each
+        # spelling given (read by the builder, not written to the manifest)
+        "relations": {spelled[given]: relation for given, relation in resolved_relations.items()},
+        "relation_spellings": spelled,
         "vocabulary": vocabulary.to_json(),
         "camel_case_labels": camel,
         "report": report,

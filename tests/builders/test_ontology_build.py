@@ -215,6 +215,32 @@ def test_an_owl_rendering_that_names_the_relation_by_its_iri_gives_the_same_file
             (tmp_path / "owl" / "part_of" / f"{split}.jsonl").read_bytes()
 
 
+@pytest.mark.parametrize("spelling", ["Part of", "partOf", "PART_OF", "part-of", "part of"])
+def test_a_relation_typed_in_another_case_or_with_other_separators_gives_the_same_files(tmp_path, spelling):
+    """``--relations 'Part of'`` (or partOf, PART_OF) asks for the relation the OBO file and its OWL
+    rendering call part_of (and label *part of*): the same probe, named part_of, with the same
+    question ids, random stream, splits and notes (was: a probe named after the typing, ``Part_of/``
+    with other splits). The manifest is the same too: how --relations was typed is no part of it."""
+    build(ONTOLOGIES / "vehicles.obo", tmp_path / "as_written", ["part_of"])
+    for source in ("vehicles.obo", "vehicles.owl"):
+        result = build(ONTOLOGIES / source, tmp_path / source, [spelling])
+        assert result["manifest"]["probes"][-1] == "part_of"
+        assert result["manifest"]["sources"]["ontology"]["relations"] == {
+            "part_of": "part_of" if source.endswith("obo") else result["manifest"]["sources"]["ontology"]["relations"]["part_of"]}
+        assert "relation_spellings" not in result["manifest"]["sources"]["ontology"]
+        _same_probe_files(tmp_path / "as_written", tmp_path / source)
+    assert (tmp_path / "as_written" / "manifest.json").read_bytes() == (tmp_path / "vehicles.obo" / "manifest.json").read_bytes()
+
+
+def test_one_relation_asked_for_by_two_names_is_one_probe(tmp_path):
+    """``--relations part_of,BFO_0000050`` names one relation twice: one probe, the first name's (was:
+    two probes of the same questions under two names, with other splits)."""
+    result = build(ONTOLOGIES / "vehicles.obo", tmp_path / "twice", ["part_of", "BFO_0000050"])
+    assert result["manifest"]["probes"] == list(VEHICLE_PROBES)
+    build(ONTOLOGIES / "vehicles.obo", tmp_path / "once", ["part_of"])
+    _same_probe_files(tmp_path / "once", tmp_path / "twice")
+
+
 def test_a_relation_known_by_its_full_iri_gives_a_probe_named_after_its_local_name(tmp_path):
     """A property in a namespace without a prefix (full IRI ids): asked for by the IRI or by its local
     name, the probe is ``hasTopping`` and its stems say *has topping*."""
