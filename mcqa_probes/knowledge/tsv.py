@@ -186,16 +186,31 @@ def _column_names(header: List[str], columns: Tuple[str, ...]) -> List[str]:
                                       and _COLUMN_ALIASES[name] not in names) else name for name in names]
 
 
-#: what a row's key cell holds: an identifier (``P:2``, ``AN:0000011``, ``c_1234``, ``TR-001``), not a
-#: word of a sentence ("Steel", "Materials:")
-_IDENTIFIER = re.compile(r"[^\s:_#/]+[:_#/]\S+|\S*\d\S*")
+#: an identifier with a prefix (``P:2``, ``AN:0000011``, ``c_1234``, ``ex#Car``), not a word of a
+#: sentence ("Steel", "Materials:")
+_PREFIXED_ID = re.compile(r"[^\s:_#/]+[:_#/]\S+")
+
+
+def _id_shape(text: str) -> str:
+    """An identifier's shape: its runs of digits and of letters each as one (``TR-001`` and ``TR-17``
+    are ``a-0``; ``512GB`` is ``0a``)."""
+    return re.sub(r"[^\W\d_]+", "a", re.sub(r"\d+", "0", text.strip()))
+
+
+def _reads_as_key(cell: str, own_key: str) -> bool:
+    """Whether a line's key cell holds an identifier of the table's: one with a prefix, or one with a
+    digit shaped as the row's own (``TR-002`` in a cell of row ``TR-001``; not "512GB, 1TB, ..." in a
+    definition that lists sizes)."""
+    cell = cell.strip()
+    return bool(_PREFIXED_ID.fullmatch(cell)) or (any(c.isdigit() for c in cell) and " " not in cell
+                                                   and _id_shape(cell) == _id_shape(own_key))
 
 
 def _check_cells_across_lines(path: Path, row: List[str], start: int, ended: int, dialect, columns: int,
                               key: int, row_lines: List[str]) -> None:
     """A quoted cell may hold line breaks (a spreadsheet's export of a long definition, commas and all),
     but one with a line that reads as a whole row (the header's number of cells, an identifier in
-    the key column: the id, or the child of an edge) has taken in rows, and one still open at the
+    the key column, the id or the child of an edge, as :func:`_reads_as_key` tells) has taken in rows, and one still open at the
     end of the file (``row_lines``: the row's text, read again strictly) was never closed: a quote
     opened and never closed. An error at the row's first line (where the quote opens), not at the
     line the reader stopped on."""
@@ -203,7 +218,7 @@ def _check_cells_across_lines(path: Path, row: List[str], start: int, ended: int
     for cell in row:
         for line in cell.split("\n")[1:]:
             cells = line.split(dialect.delimiter)
-            if len(cells) >= columns and _IDENTIFIER.fullmatch(cells[key].strip()):
+            if len(cells) >= columns and _reads_as_key(cells[key], row[key] if key < len(row) else ""):
                 problem = f"runs on to line {ended} and takes in whole rows"
     if problem is None:
         try:

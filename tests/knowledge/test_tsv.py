@@ -150,6 +150,20 @@ def test_a_quoted_cell_with_line_breaks_is_read_and_its_row_named_by_its_first_l
     (folder / "edges.tsv").write_text("child\trelation\tparent\nB\tis_a\tA\n")
     data = read(folder)
     assert data.concepts["A"].definition == "A thing,\nSteel, brass, nylon, titanium and more." and data.concepts["B"].line == 4
+    # a line of a cell that lists sizes: its first piece has a digit but is no id of the table's
+    # (was: read as a row taken in, "a quote opened here and never closed?")
+    (folder / "concepts.csv").write_text('id,label,synonyms,definition\nP:1,thing,,\nP:2,storage drive,,"A device that '
+                                         'keeps data.\n512GB, 1TB, 2TB, 4TB models are stocked."\nP:3,chair,seat,A seat.\n')
+    (folder / "edges.tsv").write_text("child\trelation\tparent\nP:2\tis_a\tP:1\nP:3\tis_a\tP:1\n")
+    data = read(folder)
+    assert data.concepts["P:2"].definition.endswith("\n512GB, 1TB, 2TB, 4TB models are stocked.")
+    assert data.concepts["P:3"].line == 5
+    # the same cell taking in a row whose id is shaped as the table's (TR-003 in row TR-002) is the error
+    (folder / "concepts.csv").write_text('id,label,synonyms,definition\nTR-001,thing,,\nTR-002,drive,,"A device.\n'
+                                         'TR-003,chair,seat,A seat.\nTR-004,sofa,,A long seat.\n')
+    (folder / "edges.tsv").write_text("child\trelation\tparent\nTR-002\tis_a\tTR-001\n")
+    with pytest.raises(SourceError, match=r"concepts.csv:3: a quoted cell runs on to line 5 and takes in whole rows"):
+        read(folder)
 
 
 def test_a_missing_table_or_a_file_instead_of_a_directory_says_what_is_expected(tmp_path):
