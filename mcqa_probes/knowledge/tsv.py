@@ -58,10 +58,17 @@ TAB_SEPARATED = (".tsv", ".txt")
 
 
 def table_path(directory: Path, stem: str) -> Path:
-    """``stem.tsv``, ``stem.csv`` or ``stem.txt`` in ``directory``, or one compressed (``concepts.tsv.gz``)."""
-    for suffix in (*TABLE_SUFFIXES, *(f"{table}{packed}" for packed in COMPRESSIONS for table in TABLE_SUFFIXES)):
-        if (directory / f"{stem}{suffix}").is_file():
-            return directory / f"{stem}{suffix}"
+    """``stem.tsv``, ``stem.csv`` or ``stem.txt`` in ``directory``, or one compressed (``concepts.tsv.gz``);
+    two of them (a ``concepts.csv`` saved beside the ``concepts.tsv``) are an error: which one is
+    the table is not for the reader to guess."""
+    found = [directory / f"{stem}{suffix}"
+             for suffix in (*TABLE_SUFFIXES, *(f"{table}{packed}" for packed in COMPRESSIONS for table in TABLE_SUFFIXES))
+             if (directory / f"{stem}{suffix}").is_file()]
+    if len(found) > 1:
+        raise SourceError(str(directory), f"{' and '.join(path.name for path in found)} in the directory: which is the "
+                                          f"{stem} table? (expected one {stem} file; move the others out)")
+    if found:
+        return found[0]
     raise SourceError(str(directory), f"no {stem}.tsv (or {stem}.csv, {stem}.txt) in the directory (expected {stem}.tsv "
                       f"with the columns {', '.join(CONCEPT_COLUMNS if stem == 'concepts' else EDGE_COLUMNS)})")
 

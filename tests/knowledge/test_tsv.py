@@ -166,6 +166,17 @@ def test_a_quoted_cell_with_line_breaks_is_read_and_its_row_named_by_its_first_l
         read(folder)
 
 
+def test_two_files_of_one_table_are_an_error_naming_both(tmp_path):
+    """A ``concepts.csv`` saved beside the ``concepts.tsv`` (an export made again in another format):
+    which one is the table is not guessed (was: the .tsv read without a word, the .csv's rows lost)."""
+    folder = tmp_path / "products"
+    shutil.copytree(PRODUCTS, folder)
+    (folder / "concepts.csv").write_text((folder / "concepts.tsv").read_text().replace("\t", ","))
+    with pytest.raises(SourceError, match=r"products: concepts.tsv and concepts.csv in the directory: which is the "
+                                          r"concepts table\?"):
+        read(folder)
+
+
 def test_a_missing_table_or_a_file_instead_of_a_directory_says_what_is_expected(tmp_path):
     folder = tmp_path / "products"
     shutil.copytree(PRODUCTS, folder)
