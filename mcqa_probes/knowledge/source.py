@@ -313,6 +313,31 @@ def _resolve_relations(wanted: Optional[Iterable[str]], data: SourceData) -> Dic
     return resolved
 
 
+def _refuse_relation_outside_root(relations, cut: SourceData, links_of_source, data: SourceData, roots: List[str],
+                                  error: SourceError) -> None:
+    """``error`` (a relation that is no relation of the graph) again, or, for a relation of the whole
+    source that links no two concepts under the ``--root`` (``cut``: the links kept), the error that
+    says so."""
+    whole = SourceData(path=cut.path, format=data.format, name=data.name, version=data.version,
+                       links=[(s, r, o, None) for (s, r, o), _ in links_of_source],
+                       relation_info=data.relation_info, namespaces=data.namespaces)
+    for given in relations:
+        try:
+            _resolve_relations([given], cut)
+            continue
+        except SourceError:
+            pass
+        try:
+            relation = _resolve_relations([given], whole)[given]
+        except SourceError:
+            break
+        count = sum(1 for (_, r, _), _ in links_of_source if r == relation)
+        raise SourceError(cut.path, f"--relations {given}: no {relation} link between two concepts under --root "
+                                    f"{','.join(roots)} (the whole source has {count}; expected a relation inside "
+                                    "the sub-tree: a wider --root, or no --relations)") from None
+    raise error
+
+
 def _relation_spelling(given: str, relation: str, info: dict) -> str:
     """The name of the probe of ``relation``, asked for as ``given`` (its folder, question ids, random
     stream and ``notes.relation``): ``given`` where the source writes the relation so (its id, name or
@@ -646,6 +671,10 @@ def load_source(
                             or not matches and name.lower() in data.obsolete_labels):
                         raise SourceError(where, f"--root {name}: obsolete / deprecated in the source, so "
                                                  "skipped with its edges (expected a concept in use)")
+                    if concept_id in data.concepts or normalise(name, data.namespaces) in data.concepts:
+                        raise SourceError(where, f"--root {name}: has no label in --lang {vocabulary.lang}, so it is "
+                                                 "no concept of the build (expected a concept with a label; "
+                                                 "another --lang, or one of its children)")
                     example = next(iter(sorted(concepts)), "")
                     raise SourceError(where, f"--root {name}: no such concept (expected an id such as {example}, "
                                              "or a unique label)")
@@ -678,6 +707,7 @@ def load_source(
                                            [edge for edge, _ in links] + implied_links, data.relation_parents,
                                            chained)
         parents = [(edge, line) for edge, line in parents if edge[0] in keep and edge[1] in keep]
+        links_of_source = links
         links = [(edge, line) for edge, line in links if edge[0] in keep and edge[2] in keep]
         implied = [edge for edge in implied if edge[0] in keep and edge[1] in keep]
         implied_links = sorted({edge for edge in implied_links if edge[0] in keep and edge[2] in keep}
@@ -724,7 +754,12 @@ def load_source(
     data_for_names = SourceData(path=where, format=data.format, name=data.name, version=data.version,
                                 links=[(s, r, o, None) for (s, r, o), _ in links],
                                 relation_info=graph.relation_info, namespaces=data.namespaces)
-    resolved_relations = _resolve_relations(relations, data_for_names)
+    try:
+        resolved_relations = _resolve_relations(relations, data_for_names)
+    except SourceError as error:
+        if not roots:
+            raise
+        _refuse_relation_outside_root(relations, data_for_names, links_of_source, data, roots, error)
     # one probe per relation: two names of one (part_of,BFO_0000050) are the first one's
     first_name: Dict[str, str] = {}
     spelled = {given: first_name.setdefault(relation, _relation_spelling(given, relation,

@@ -120,6 +120,28 @@ def test_a_root_keeps_its_sub_tree_and_an_unknown_root_is_an_error():
     assert load_source(VEHICLES, root="aircraft").concepts == graph.concepts
     with pytest.raises(SourceError, match=r"--root VO:9999999: no such concept \(expected an id such as VO:0000001"):
         load_source(VEHICLES, root="VO:9999999")
+    # part_of links the aircraft to parts outside the sub-tree only: the error says so (was: "no such
+    # relation between concepts (found: none besides the parent relation)", as if the source had none)
+    with pytest.raises(SourceError, match=r"--relations part_of: no part_of link between two concepts under --root "
+                                          r"VO:0000004 \(the whole source has 8; expected a relation inside the sub-tree"):
+        load_source(VEHICLES, root="VO:0000004", relations=["part_of"])
+    with pytest.raises(SourceError, match=r"--relations has_part: no such relation between concepts"):
+        load_source(VEHICLES, root="VO:0000004", relations=["has_part"])
+
+
+def test_a_root_without_a_label_in_the_language_is_an_error_that_says_so(tmp_path):
+    """A thesaurus concept labelled in French only is no concept of an English build: as --root, the
+    error says why (was: "no such concept", for a concept that is in the file)."""
+    path = tmp_path / "farm.ttl"
+    path.write_text('@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix ag: <http://e.org/ag/> .\n'
+                    'ag:c1 a skos:Concept ; skos:prefLabel "crop"@en .\n'
+                    'ag:c2 a skos:Concept ; skos:prefLabel "culture fourragère"@fr ; skos:broader ag:c1 .\n'
+                    'ag:c3 a skos:Concept ; skos:prefLabel "alfalfa"@en ; skos:broader ag:c2 .\n')
+    assert sorted(load_source(path, root="ag:c1").concepts) == ["ag:c1", "ag:c3"]
+    with pytest.raises(SourceError, match=r"--root ag:c2: has no label in --lang en, so it is no concept of the build"):
+        load_source(path, root="ag:c2")
+    with pytest.raises(SourceError, match=r"--root ag:c9: no such concept"):
+        load_source(path, root="ag:c9")
 
 
 def test_a_root_keeps_the_classes_that_the_axioms_put_under_it(tmp_path):
