@@ -462,7 +462,7 @@ def line_naming(path: str, identifier: str, namespaces: Iterable[Tuple[str, str]
     """The first line of an RDF file that names ``identifier`` (a CURIE or an IRI): as its full IRI, as
     a prefixed name with one of the file's prefixes (its empty one too), or as its ``oboInOwl:id``.
     rdflib gives statements no line numbers; for an edge to or from a concept never defined this is
-    the line that names it."""
+    the line that names it (an XML comment that names it is no statement: passed over)."""
     try:
         text = source_text(path, errors="replace")
     except OSError:
@@ -479,8 +479,13 @@ def line_naming(path: str, identifier: str, namespaces: Iterable[Tuple[str, str]
     forms += [start + re.escape(f"{prefix}:{iri[len(namespace):]}") + end
               for iri in sorted(iris) for prefix, namespace in pairs
               if namespace and iri.startswith(namespace) and len(iri) > len(namespace)]
-    found = re.search("|".join(forms), text)
-    return text.count("\n", 0, found.start()) + 1 if found else None
+    # not in an XML comment: OWLAPI writes ``<!-- http://purl.obolibrary.org/obo/PO_0000003 -->`` above
+    # each class, and the error is for the statement under it
+    comments = [match.span() for match in re.finditer(r"<!--.*?-->", text, re.S)] if "<!--" in text else []
+    for found in re.finditer("|".join(forms), text):
+        if not any(begin <= found.start() < end for begin, end in comments):
+            return text.count("\n", 0, found.start()) + 1
+    return None
 
 
 #: ``@prefix p: <ns> .`` / ``PREFIX p: <ns>`` (Turtle, SPARQL style) and ``xmlns:p="ns"`` (RDF/XML)

@@ -546,6 +546,28 @@ def test_a_cycle_in_an_rdf_file_is_an_error_at_a_line_naming_one_of_its_concepts
     assert str(raised.value).startswith(f"{path}:5: cycle in the is_a relation: ex:")
 
 
+def test_an_rdf_cycle_is_named_at_a_statement_not_at_owlapis_comment_above_it(tmp_path):
+    """OWLAPI writes ``<!-- IRI -->`` above each class: the error's line is the class's own, under it
+    (was: the comment's)."""
+    path = tmp_path / "cycle.owl"
+    classes = "".join(
+        f'    <!-- http://purl.obolibrary.org/obo/PO_000000{i} -->\n\n'
+        f'    <owl:Class rdf:about="http://purl.obolibrary.org/obo/PO_000000{i}">\n'
+        f'        <rdfs:label>part {i}</rdfs:label>\n'
+        f'        <rdfs:subClassOf rdf:resource="http://purl.obolibrary.org/obo/PO_000000{2 if i == 1 else 1}"/>\n'
+        f'    </owl:Class>\n\n' for i in (1, 2))
+    path.write_text('<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"\n'
+                    '     xmlns:owl="http://www.w3.org/2002/07/owl#"\n'
+                    '     xmlns:rdfs="http://www.w3.org/2000/01/rdf-schema#">\n'
+                    '    <owl:Ontology rdf:about="http://purl.obolibrary.org/obo/po.owl"/>\n\n' + classes + "</rdf:RDF>\n")
+    lines = path.read_text().splitlines()
+    assert lines[6].strip().startswith("<!-- http://purl.obolibrary.org/obo/PO_0000001")
+    with pytest.raises(SourceError) as raised:
+        load_source(path)
+    assert str(raised.value).startswith(f"{path}:9: cycle in the is_a relation: PO:"), str(raised.value)
+    assert lines[8].strip().startswith('<owl:Class rdf:about="http://purl.obolibrary.org/obo/PO_0000001')
+
+
 @pytest.mark.parametrize("strict_undefined", [False, True])
 def test_the_line_of_an_rdf_cycle_or_undefined_concept_is_not_one_naming_a_longer_id(tmp_path, strict_undefined):
     """``ex:c10`` (line 3) and ``<http://example.org/t/c1/part>`` (line 4) do not name ``ex:c1``."""
