@@ -237,22 +237,48 @@ def _plural_of(plural: str, singular: str) -> bool:
     return plural in (singular + "s", singular + "es") or (_ies_plural(singular) and plural == singular[:-1] + "ies")
 
 
+#: British and American spellings of one word, folded to one form (in this order) for
+#: :func:`_regional_key`: *fertilisation* / *fertilization*, *colour* / *color*, *centre* / *center*,
+#: *anaemia* / *anemia*, *oesophagus* / *esophagus*, *modelling* / *modeling*, *catalogue* / *catalog*,
+#: *plough* / *plow*, *sulphur* / *sulfur*, *programme* / *program*, *aluminium* / *aluminum*,
+#: *tyre* / *tire*, *grey* / *gray*, *ageing* / *aging*, *judgement* / *judgment*, *defence* / *defense*
+_REGIONAL_SPELLINGS = tuple((re.compile(pattern), replacement) for pattern, replacement in (
+    (r"ough", "ow"), (r"yre\b", "ire"), (r"grey", "gray"), (r"ae", "e"), (r"oe", "e"), (r"ou", "o"),
+    (r"(?<=[^aeiou])re\b", "er"), (r"ogue\b", "og"), (r"mme\b", "m"), (r"nium\b", "num"), (r"ll", "l"),
+    (r"ph", "f"), (r"(?<=[iy])s", "z"), (r"eing\b", "ing"), (r"gement\b", "gment"), (r"nce\b", "nse"),
+))
+
+
+def _regional_key(name: str) -> str:
+    """:func:`name_key` of an English name with its British and American spellings folded
+    (:data:`_REGIONAL_SPELLINGS`): two names of one concept with one such key are one word spelled in
+    two countries' ways (a thesaurus's ``fertilisation``\\ ``@en-GB`` beside *fertilization*), not two
+    names. Only names of one concept are compared so (the folds would also join words of their own)."""
+    text = name.lower().replace("_", " ").replace("-", " ")
+    for pattern, replacement in _REGIONAL_SPELLINGS:
+        text = pattern.sub(replacement, text)
+    return name_key(text)
+
+
 def distinct_names(names: Sequence[str], language: Optional[str] = None) -> List[str]:
     """``names`` without the respellings of an earlier one, in their order: the same :func:`name_key`,
     or in English one the plural of the other (``Deficit in non-word repetition`` after ``Deficit in
-    nonword repetition``; ``Dental anomalies`` after ``Dental anomaly``). A respelling is not another name."""
+    nonword repetition``; ``Dental anomalies`` after ``Dental anomaly``) or its British or American
+    spelling (``plow`` after ``plough``: :func:`_regional_key`). A respelling is not another name."""
     english = is_english(language)
     kept, keys = [], []
     for name in names:
         # the key, and the letters as written for the plural test (a short name, "viruses" / "virus"),
-        # and in English every word in one number (*venae cavae* for *vena cava*: not only the last)
+        # and in English every word in one number (*venae cavae* for *vena cava*: not only the last),
+        # and with its regional spellings folded
         key, letters = name_key(name, english), name_key(name, english=False)
         numberless = _every_word_key(name) if english else key
+        regional = _regional_key(name) if english else key
         if any(key == other or (english and (_plural_of(letters, written) or _plural_of(written, letters)
-                                             or numberless == every))
-               for other, written, every in keys):
+                                             or numberless == every or regional == folded))
+               for other, written, every, folded in keys):
             continue
-        keys.append((key, letters, numberless))
+        keys.append((key, letters, numberless, regional))
         kept.append(name)
     return kept
 

@@ -260,6 +260,28 @@ def test_respellings_share_a_key_and_are_one_name():
         "vena cava", "caval vein", "chordae tendineae"]
     assert distinct_names(["sports news", "sport new", "blood vessels of hearts", "blood vessel of heart"]) == [
         "sports news", "sport new", "blood vessels of hearts"]
+
+
+
+def test_a_british_or_american_spelling_of_a_name_is_a_respelling_of_it():
+    """A thesaurus's ``fertilisation``@en-GB beside *fertilization*, ``plow``@en-US beside *plough*: one
+    word spelled two countries' ways, not another name (was: asked in the synonymy probe, answerable
+    by its letters alone); in another language the folds do not apply, and names that differ
+    otherwise stay names."""
+    assert distinct_names(["fertilization", "fertilisation", "manure application"]) == ["fertilization",
+                                                                                       "manure application"]
+    pairs = [("plough", "plow"), ("ploughing", "plowing"), ("colour blindness", "color-blindness"),
+             ("anaemia", "anemia"), ("oesophagus", "esophagus"), ("modelling", "modeling"), ("catalogue", "catalog"),
+             ("sulphur", "sulfur"), ("programme", "program"), ("aluminium", "aluminum"), ("tyre", "tire"),
+             ("grey matter", "gray matter"), ("ageing", "aging"), ("judgement", "judgment"), ("defence", "defense"),
+             ("analyse", "analyze"), ("paediatrician", "pediatrician"), ("tumour", "tumor"), ("litre", "liter"),
+             ("paralogue", "paralog"), ("centre", "center")]
+    for british, american in pairs:
+        assert distinct_names([british, american]) == [british], (british, american)
+        assert distinct_names([american, british]) == [american], (british, american)
+        assert distinct_names([british, american], "fr") == [british, american]
+    assert distinct_names(["lorry", "truck", "car", "automobile", "maize", "corn"]) == [
+        "lorry", "truck", "car", "automobile", "maize", "corn"]
     # in another language, English plural rules are not applied (Spanish casa, casas: left to Snowball)
     assert distinct_names(["casa", "casas", "Casa"], "es") == ["casa", "casas"]
     assert distinct_names(["casa", "casas"], "en-GB") == ["casa"]
