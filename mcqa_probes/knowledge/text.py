@@ -242,20 +242,20 @@ def _plural_of(plural: str, singular: str) -> bool:
 #: *anaemia* / *anemia*, *oesophagus* / *esophagus*, *modelling* / *modeling*, *catalogue* / *catalog*,
 #: *plough* / *plow*, *sulphur* / *sulfur*, *programme* / *program*, *aluminium* / *aluminum*,
 #: *tyre* / *tire*, *grey* / *gray*, *ageing* / *aging*, *judgement* / *judgment*, *defence* / *defense*
-_REGIONAL_SPELLINGS = tuple((re.compile(pattern), replacement) for pattern, replacement in (
-    (r"ough", "ow"), (r"yre\b", "ire"), (r"grey", "gray"), (r"ae", "e"), (r"oe", "e"), (r"ou", "o"),
-    (r"(?<=[^aeiou])re\b", "er"), (r"ogue\b", "og"), (r"mme\b", "m"), (r"nium\b", "num"), (r"ll", "l"),
-    (r"ph", "f"), (r"(?<=[iy])s", "z"), (r"eing\b", "ing"), (r"gement\b", "gment"), (r"nce\b", "nse"),
+_REGIONAL_FOLDS = tuple((re.compile(pattern), replacement) for pattern, replacement in (
+    ("ough", "ow"), (r"yre\b", "ire"), ("grey", "gray"), ("ae", "e"), ("oe", "e"), ("ou", "o"),
+    (r"(?<=[^aeiou])re\b", "er"), (r"ogue\b", "og"), (r"mme\b", "m"), (r"nium\b", "num"), ("ll", "l"),
+    ("ph", "f"), (r"(?<=[iy])s", "z"), (r"eing\b", "ing"), (r"gement\b", "gment"), (r"nce\b", "nse"),
 ))
 
 
 def _regional_key(name: str) -> str:
     """:func:`name_key` of an English name with its British and American spellings folded
-    (:data:`_REGIONAL_SPELLINGS`): two names of one concept with one such key are one word spelled in
+    (:data:`_REGIONAL_FOLDS`): two names of one concept with one such key are one word spelled in
     two countries' ways (a thesaurus's ``fertilisation``\\ ``@en-GB`` beside *fertilization*), not two
     names. Only names of one concept are compared so (the folds would also join words of their own)."""
     text = name.lower().replace("_", " ").replace("-", " ")
-    for pattern, replacement in _REGIONAL_SPELLINGS:
+    for pattern, replacement in _REGIONAL_FOLDS:
         text = pattern.sub(replacement, text)
     return name_key(text)
 
@@ -273,12 +273,22 @@ def distinct_names(names: Sequence[str], language: Optional[str] = None) -> List
         # and with its regional spellings folded
         key, letters = name_key(name, english), name_key(name, english=False)
         numberless = _every_word_key(name) if english else key
-        regional = _regional_key(name) if english else key
+        regional = []       # its regional key, made for a name about as long as an earlier one only
+
+        def respelled_regionally(earlier: list, written: str) -> bool:
+            if abs(len(written) - len(letters)) > 3:          # a fold changes a name by a few letters
+                return False
+            if not regional:
+                regional.append(_regional_key(name))
+            if not earlier[1]:
+                earlier[1] = _regional_key(earlier[0])
+            return regional[0] == earlier[1]
+
         if any(key == other or (english and (_plural_of(letters, written) or _plural_of(written, letters)
-                                             or numberless == every or regional == folded))
-               for other, written, every, folded in keys):
+                                             or numberless == every or respelled_regionally(earlier, written)))
+               for other, written, every, earlier in keys):
             continue
-        keys.append((key, letters, numberless, regional))
+        keys.append((key, letters, numberless, [name, regional[0] if regional else ""]))
         kept.append(name)
     return kept
 
