@@ -41,9 +41,7 @@ from mcqa_probes.knowledge.entailment import (
     chain_relations, classify, inverse_links, range_links, sub_relation_links, super_relations,
 )
 from mcqa_probes.knowledge.graph import CODE, OTHER_NAME, RESPELLING, Concept, KnowledgeGraph, reachable
-from mcqa_probes.knowledge.identifiers import (
-    expand, is_iri, local_name, normalise, relation_name,
-)
+from mcqa_probes.knowledge.identifiers import expand, is_iri, local_name, normalise, relation_name
 from mcqa_probes.knowledge.obo import read_obo
 from mcqa_probes.knowledge.ontology import (
     COMPRESSIONS, SYNTAX_BY_SUFFIX, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, file_of, inner_suffix,
