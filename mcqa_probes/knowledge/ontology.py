@@ -181,8 +181,9 @@ REPORT_KINDS = OrderedDict([
                            "never asked as another name"),
     ("code_synonym", "synonyms written as another vocabulary's code (PREFIX:code, the prefix in no label), names, "
                      "never asked as another name"),
-    ("qualified_link", "relationship clauses with an all_only or cardinality qualifier (not a 'some' link, as "
-                       "OWL renders them), skipped (one of at least one kept out of the distractors)"),
+    ("qualified_link", "relationship clauses with an all_only or cardinality qualifier (in OWL an allValuesFrom or "
+                       "cardinality restriction; not a 'some' link), skipped (one of at least one kept out of the "
+                       "distractors)"),
     ("undefined_parent", "edges to a concept that is never defined, dropped"),
     ("undefined_in_axiom", "logical axioms (intersection_of, union_of, equivalent_to, a restriction, a range or "
                            "domain) naming a concept that is never defined, left out"),

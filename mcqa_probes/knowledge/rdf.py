@@ -865,6 +865,24 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             return on_property, target
         return None, None
 
+    def only_or_at_most(expression) -> str:
+        """``"P D all_only"`` for ``[owl:onProperty P; owl:allValuesFrom D]`` (OWLAPI's rendering of an OBO
+        ``relationship`` with ``{all_only="true"}``), ``"P D maxQualifiedCardinality=N"`` for a
+        cardinality that entails no link (both named), else ''; neither is a link, as in the OBO file."""
+        on_property = graph.value(expression, rdflib.URIRef(OWL + "onProperty"))
+        if not isinstance(on_property, rdflib.URIRef):
+            return ""
+        relation = relation_id_of(graph, on_property, cid)
+        target = graph.value(expression, rdflib.URIRef(OWL + "allValuesFrom"))
+        if isinstance(target, rdflib.URIRef):
+            return f"{relation} {cid(target)} all_only"
+        target = graph.value(expression, rdflib.URIRef(OWL + "onClass"))
+        for kind in ("maxQualifiedCardinality", "qualifiedCardinality", "minQualifiedCardinality"):
+            count = graph.value(expression, rdflib.URIRef(OWL + kind))
+            if isinstance(target, rdflib.URIRef) and count is not None:
+                return f"{relation} {cid(target)} {kind.replace('Qualified', '')}={count}"
+        return ""
+
     def members(expression, operator: str) -> List:
         lists = list(graph.objects(expression, rdflib.URIRef(OWL + operator)))
         return [m for head in lists for m in Collection(graph, head)]
@@ -1000,6 +1018,9 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                     if on_property is not None:     # entails a "some" link: kept out of the distractors
                         data.implied_links.append((concept.id, relation_id_of(graph, on_property, cid), cid(target), None))
                     else:       # C subClassOf (A and B ...): implied, as the intersections below
+                        qualified = only_or_at_most(parent)
+                        if qualified:       # an OBO relationship with all_only or a cardinality: counted
+                            report.add("qualified_link", path, None, f"{concept.id} {qualified}")
                         implied_by(concept.id, parent, equivalent=False)
         for expression in graph.objects(node, rdflib.URIRef(OWL + "equivalentClass")):
             implied_by(concept.id, expression, equivalent=True)

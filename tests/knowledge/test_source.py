@@ -198,6 +198,28 @@ def test_a_root_label_that_two_concepts_share_is_an_error_naming_both(tmp_path):
         load_source(path, root="aircraft")
 
 
+def test_an_all_only_relationship_is_counted_alike_in_obo_and_in_its_owl_rendering(tmp_path):
+    """engine part_of car {all_only="true"} is no some link: skipped and counted in the OBO file; its
+    OWL rendering, an owl:allValuesFrom restriction, is counted too (was: left out without a word, so
+    the two validity summaries differed), and the two graphs are the same."""
+    obo, owl = tmp_path / "v.obo", tmp_path / "v.owl"
+    old = "relationship: part_of VO:0000005 ! car"
+    assert VEHICLES.read_text().count(old) == 1
+    obo.write_text(VEHICLES.read_text().replace(old, 'relationship: part_of VO:0000005 {all_only="true"} ! car'))
+    text = (ONTOLOGIES / "vehicles.owl").read_text()
+    some = ('    <owl:onProperty rdf:resource="http://purl.obolibrary.org/obo/BFO_0000050"/>\n'
+            '    <owl:someValuesFrom rdf:resource="http://purl.obolibrary.org/obo/VO_0000005"/>')
+    assert text.count(some) == 1
+    owl.write_text(text.replace(some, some.replace("someValuesFrom", "allValuesFrom")))
+    from_obo, from_owl = load_source(obo, relations=["part_of"]), load_source(owl, relations=["part_of"])
+    for graph in (from_obo, from_owl):
+        report = graph.provenance["report"]
+        assert report.counts["qualified_link"] == 1
+        assert report.examples["qualified_link"][0].endswith("VO:0000015 part_of VO:0000005 all_only")
+        assert "VO:0000005" not in graph.related("VO:0000015", "part_of")
+    assert from_obo.concepts == from_owl.concepts
+
+
 def test_an_unknown_relation_is_an_error_listing_the_relations_found():
     assert load_source(VEHICLES, relations=["part of"]).provenance["relations"] == {"part_of": "part_of"}
     assert load_source(VEHICLES, relations=["BFO:0000050"]).provenance["relations"] == {"BFO:0000050": "part_of"}
