@@ -459,6 +459,11 @@ class SourceData:
     #: its skos:narrower backbone in another; one file of labels per language), else not at all
     loose_concepts: Dict[str, RawConcept] = field(default_factory=dict)
     loose_parents: List[Tuple[str, str, Optional[int]]] = field(default_factory=list)
+    #: likewise the links it states from or to such resources (``altar partOf nave``, the altar a
+    #: concept of another file) and the equivalences (``owl:equivalentClass`` between named
+    #: resources, ``skos:exactMatch``: implied parents both ways), kept where the merge has both ends
+    loose_links: List[Tuple[str, str, str, Optional[int]]] = field(default_factory=list)
+    loose_implied: List[Tuple[str, str, Optional[int]]] = field(default_factory=list)
     #: language tags seen on labels (RDF), with the number of concepts labelled in each, to say which
     #: --lang would find labels
     label_languages: Counter = field(default_factory=Counter)

@@ -1047,6 +1047,27 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                                      if isinstance(child, rdflib.URIRef) and isinstance(parent, rdflib.URIRef)
                                      and child not in candidates and str(parent) not in TOP_CLASSES
                                      and child != parent}, key=lambda edge: edge[:2])
+        # the links and equivalences it states of a resource that is no concept here (altar partOf
+        # nave, the altar defined in the other file; an owl:equivalentClass whose subject is)
+        own = set(concept_nodes)
+        equivalences = (rdflib.URIRef(OWL + "equivalentClass"), rdflib.URIRef(SKOS + "exactMatch"))
+        loose_links, loose_implied = set(), set()
+        for subject, predicate, obj in graph:
+            if not (isinstance(subject, rdflib.URIRef) and isinstance(obj, rdflib.URIRef)) or subject == obj:
+                continue
+            if predicate in equivalences:
+                if not (subject in known and obj in known):
+                    loose_implied.update([(cid(subject), cid(obj), None), (cid(obj), cid(subject), None)])
+                continue
+            if ((subject in own and obj in known) or subject in deprecated or str(predicate) in NOT_LINKS
+                    or predicate in parent_props or predicate in hierarchy_props or predicate in label_props
+                    or str(obj) in TOP_CLASSES or _is_vocabulary_type(obj)):
+                continue
+            relation = relation_id_of(graph, predicate, cid)
+            relation_nodes.setdefault(relation, set()).add(predicate)
+            loose_links.add((cid(subject), relation, cid(obj), None))
+        data.loose_links = sorted(loose_links, key=lambda link: link[:3])
+        data.loose_implied = sorted(loose_implied, key=lambda edge: edge[:2])
     # skos:exactMatch between two concepts of the file: interchangeable, so each a kind of the other in
     # the validity closures (as owl:equivalentClass), never an answer
     for left, right in sorted(graph.subject_objects(rdflib.URIRef(SKOS + "exactMatch")), key=str):
@@ -1061,7 +1082,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             data.relation_ranges.setdefault(relation_id_of(graph, prop, cid), []).append(cid(kind))
     data.parents = sorted(set(data.parents), key=lambda edge: (edge[0], edge[1]))
     data.links = sorted(set(data.links), key=lambda link: link[:3])
-    for relation in sorted({link[1] for link in data.links}):
+    for relation in sorted({link[1] for link in (*data.links, *data.loose_links)}):
         data.relation_info[relation] = _relation_info(graph, relation, lookup, cid, relation_nodes.get(relation, ()),
                                                       path=path, lang=vocabulary.lang)
     return data

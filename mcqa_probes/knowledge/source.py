@@ -203,6 +203,11 @@ def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
                 _fill(mine, loose)
         merged.parents.extend(edge for edge in part.loose_parents
                               if edge[0] in merged.concepts or edge[0] in merged.obsolete)
+    # the links and equivalences a file states of concepts of another file (SourceData.loose_links)
+    ends = set(merged.concepts) | merged.obsolete
+    merged.links.extend(link for part in parts for link in part.loose_links if link[0] in ends and link[2] in ends)
+    merged.implied_parents.extend(edge for part in parts for edge in part.loose_implied
+                                  if edge[0] in ends and edge[1] in ends)
     return merged
 
 

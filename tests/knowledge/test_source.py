@@ -247,6 +247,41 @@ def test_several_files_are_merged(tmp_path):
     assert [f["name"] for f in graph.provenance["files"]] == ["vo", "vo-extra"]
 
 
+def test_links_and_equivalences_one_rdf_file_states_of_another_files_classes_are_kept_in_a_merge(tmp_path):
+    """b.ttl says ``Nave partOf Church`` (the church a class of a.ttl), ``Hall partOf House`` (both a.ttl's)
+    and ``Hall owl:equivalentClass Gallery`` (the hall a.ttl's): merged, the graph is the one file's
+    (was: those links and the equivalence lost without a word, the gallery offered as a wrong answer for
+    the hall), in either order; the same in the probe files."""
+    head = "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n@prefix ex: <http://example.org/m#> .\n"
+    first = head + "".join(f'ex:{name} a rdfs:Class ; rdfs:label "{name.lower()}" ; rdfs:subClassOf ex:{parent} .\n'
+                           for name, parent in [("Place", "Top"), ("Room", "Place"), ("Hall", "Room"), ("Cellar", "Room"),
+                                                ("Attic", "Room"), ("Building", "Place"), ("Church", "Building"),
+                                                ("Castle", "Building"), ("House", "Building")])
+    second = (head + "@prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+              "@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n"
+              'ex:Gallery a rdfs:Class ; rdfs:label "gallery" ; rdfs:subClassOf ex:Room .\n'
+              'ex:Nave a rdfs:Class ; rdfs:label "nave" ; rdfs:subClassOf ex:Place .\n'
+              'ex:partOf a rdf:Property ; rdfs:label "part of" .\n'
+              "ex:Hall owl:equivalentClass ex:Gallery .\nex:Nave ex:partOf ex:Church .\nex:Hall ex:partOf ex:House .\n")
+    (tmp_path / "a.ttl").write_text(first + 'ex:Top a rdfs:Class ; rdfs:label "top" .\n')
+    (tmp_path / "b.ttl").write_text(second)
+    (tmp_path / "ab.ttl").write_text(first + 'ex:Top a rdfs:Class ; rdfs:label "top" .\n' + second)
+    whole = load_source(tmp_path / "ab.ttl", format="rdf", relations=["partOf"])
+    assert sorted(whole.related("ex:Nave", "ex:partOf")) == ["ex:Church"]
+    assert sorted(whole.implied_hypernyms("ex:Hall")) == ["ex:Gallery"]
+    for order in (["a.ttl", "b.ttl"], ["b.ttl", "a.ttl"]):
+        merged = load_source([tmp_path / name for name in order], format="rdf", relations=["partOf"])
+        assert {c: sorted(merged.related(c, "ex:partOf")) for c in merged.concepts} == {
+            c: sorted(whole.related(c, "ex:partOf")) for c in whole.concepts}, order
+        assert {c: sorted(merged.implied_hypernyms(c)) for c in merged.concepts} == {
+            c: sorted(whole.implied_hypernyms(c)) for c in whole.concepts}, order
+    # a link or equivalence to a resource no file defines stays out
+    (tmp_path / "c.ttl").write_text(head + "@prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+                                    "ex:Hall owl:equivalentClass ex:Nowhere .\nex:Attic ex:partOf ex:Nowhere .\n")
+    merged = load_source([tmp_path / "ab.ttl", tmp_path / "c.ttl"], format="rdf")
+    assert list(merged.implied_hypernyms("ex:Hall")) == ["ex:Gallery"] and not list(merged.related("ex:Attic", "ex:partOf"))
+
+
 def test_the_provenance_has_every_file_with_its_sha256(tmp_path):
     from mcqa_probes.common.io import sha256_file
 
