@@ -109,7 +109,7 @@ _LOOKS_RDF = re.compile(r"\A\ufeff?\s*(?:(?:#[^\n]*\n\s*)*(?:@prefix|@base|PREFI
 def guess_format(path: PathLike) -> str:
     """``tsv`` for a directory, ``obo`` for ``.obo``, ``skos`` / ``owl`` / ``rdf`` for RDF syntaxes (by
     the classes the file declares: looked at in the first 200 kB: ``skos`` when it declares a
-    ``skos:Concept``); another suffix by how the text starts (an OBO header or frame, RDF in a
+    ``skos:Concept``, ``owl`` when ``owl:Class`` and no ``rdfs:Class``); another suffix by how the text starts (an OBO header or frame, RDF in a
     text syntax), else an error naming the choices; a compressed file by the suffix and the
     text of the file inside (:func:`~mcqa_probes.knowledge.ontology.inner_name`)."""
     path = Path(path)
@@ -131,8 +131,9 @@ def guess_format(path: PathLike) -> str:
         concepts = len(_DECLARES_SKOS_CONCEPT.findall(head))
         if concepts and concepts >= sum(len(pattern.findall(head)) for pattern in _DECLARES_CLASS):
             return "skos"
-        if suffix in (".owl", ".owx", ".ofn", ".omn") or "owl#Class" in head or "owl:Class" in head:
-            return "owl"
+        if ((suffix in (".owl", ".owx", ".ofn", ".omn") or "owl#Class" in head or "owl:Class" in head)
+                and not _DECLARES_CLASS[1].search(head)):
+            return "owl"        # (a file that declares rdfs:Class too is RDFS, which reads both kinds of class)
         if not any(pattern.search(head) for pattern in _DECLARES_CLASS) and _USES_SKOS.search(head):
             return "skos"               # a thesaurus that leaves out "a skos:Concept" (SKOS entails it)
         return "rdf"

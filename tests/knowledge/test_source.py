@@ -43,6 +43,23 @@ def test_the_format_is_guessed_from_the_file():
         load_source("http://purl.obolibrary.org/obo/so.obo")
 
 
+def test_a_vocabulary_declaring_owl_and_rdfs_classes_is_guessed_rdfs_and_keeps_both(tmp_path):
+    """schema.org style: most classes ``rdfs:Class``, a few ``owl:Class``: guessed ``rdf``, which reads
+    both (was: ``owl``, so the rdfs:Class root was dropped and reported as never defined)."""
+    path = tmp_path / "mixed.ttl"
+    path.write_text("@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                    "@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix ex: <http://example.org/m#> .\n"
+                    'ex:Thing a rdfs:Class ; rdfs:label "heritage thing" .\n'
+                    'ex:Place a owl:Class ; rdfs:label "place" ; rdfs:subClassOf ex:Thing .\n'
+                    'ex:Room a rdfs:Class ; rdfs:label "room" ; rdfs:subClassOf ex:Place .\n')
+    assert guess_format(path) == "rdf"
+    graph = load_source(path)
+    assert sorted(graph.concepts) == ["ex:Place", "ex:Room", "ex:Thing"] and list(graph.hypernyms("ex:Place")) == ["ex:Thing"]
+    assert "undefined_parent" not in graph.provenance["report"].counts
+    path.write_text(path.read_text().replace("a rdfs:Class", "a owl:Class"))
+    assert guess_format(path) == "owl"
+
+
 def test_a_table_saved_as_text_is_a_tsv_source_given_by_its_directory(tmp_path):
     (tmp_path / "edges.txt").write_text("child\trelation\tparent\n")
     with pytest.raises(SourceError, match=f"give --source {tmp_path}$"):
