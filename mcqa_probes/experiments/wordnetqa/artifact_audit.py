@@ -170,7 +170,7 @@ def prepare_splits(
     splits: Dict[str, List[Record]] = {}
     for name, size in (("dev", dev_size), ("test", test_size)):
         given = probe_dir / f"{name}.jsonl"
-        if given.is_file():
+        if given.is_file() and _holds_questions(given):     # an empty split (a small probe's): as a missing one
             splits[name], evaluation[name] = cap_by_clusters(read_records(given), eval_max, f"{seed}:{name}")
             sources[name] = str(given)
             if evaluation[name]["questions"] < evaluation[name]["of_questions"]:
@@ -374,6 +374,15 @@ def check_probe_dirs(probe_dirs: Sequence[Path], what: str = "probe directory") 
                                     f"train.jsonl){_why_not_built(probe_dir)}")
         if not (probe_dir / "train.jsonl").is_file():
             raise FileNotFoundError(f"{what} {probe_dir}: no train.jsonl")
+        if not _holds_questions(probe_dir / "train.jsonl"):
+            raise InputError(f"{what} {probe_dir}: its train.jsonl holds no question (a probe too small to train "
+                             "the baselines on: leave it out)")
+
+
+def _holds_questions(path: Path) -> bool:
+    """Whether a jsonl file has a line that is not blank (the build writes an empty split as an empty file)."""
+    with open(path, "rb") as handle:
+        return any(line.strip() for line in handle)
 
 
 def _why_not_built(probe_dir: Path) -> str:

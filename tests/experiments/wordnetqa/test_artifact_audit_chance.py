@@ -139,3 +139,20 @@ def test_a_probe_directory_the_build_left_out_says_why(tmp_path):
     (build / "hypernymy").mkdir()
     with pytest.raises(FileNotFoundError, match=r"hypernymy: no train.jsonl$"):
         artifact_audit.check_probe_dirs([build / "hypernymy"], "--probe-dir")
+
+
+def test_an_empty_split_file_is_a_missing_split_and_an_empty_train_split_an_error_before_any_work(tmp_path):
+    """The build writes a small probe's empty split as an empty file: an empty test.jsonl is held out of
+    train as a missing one is (was: "no question in the file", the whole audit stopped); an empty
+    train.jsonl is a one-line error before any work, naming the probe."""
+    probe = tmp_path / "probes" / "part_of"
+    shutil.copytree(PROBE, probe)
+    (probe / "test.jsonl").write_text("")
+    splits = artifact_audit.prepare_splits(probe, tmp_path / "splits", test_size=2, eval_max=0)
+    assert "held out of" in splits["sources"]["test"] and splits["sizes"]["test"] >= 2
+    (probe / "train.jsonl").write_text("\n")
+    out = tmp_path / "out"
+    with pytest.raises(InputError, match=r"--probe-dir .*part_of: its train.jsonl holds no question"):
+        load_bin("artifact_audit").main(["--probe-dir", str(PROBE), "--probe-dir", str(probe), "--models", "random",
+                                         "--out", str(out), "--workers", "1", "--quiet"])
+    assert not out.exists()
