@@ -839,10 +839,20 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     known = set(concept_nodes) | deprecated      # a link to a deprecated concept goes on to its parents
     relation_nodes: Dict[str, Set] = {}          # relation id -> the properties that gave it
 
-    def link(subject: str, prop, obj) -> str:
-        """Record ``subject prop obj`` as a relation link; returns the relation's id."""
+    def links_by(prop) -> bool:
+        """Whether ``prop`` between two classes is a relation link (not the hierarchy, a label, a type, ...)."""
+        return (str(prop) not in NOT_LINKS and prop not in parent_props and prop not in hierarchy_props
+                and prop not in label_props)
+
+    def relation_of(prop) -> str:
+        """The relation id of ``prop``, the property noted as one that gives it."""
         relation = relation_id_of(graph, prop, cid)
         relation_nodes.setdefault(relation, set()).add(prop)
+        return relation
+
+    def link(subject: str, prop, obj) -> str:
+        """Record ``subject prop obj`` as a relation link; returns the relation's id."""
+        relation = relation_of(prop)
         data.links.append((subject, relation, cid(obj), None))
         return relation
 
@@ -877,9 +887,11 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         if isinstance(target, rdflib.URIRef):
             return f"{relation} {cid(target)} all_only"
         target = graph.value(expression, rdflib.URIRef(OWL + "onClass"))
+        if not isinstance(target, rdflib.URIRef):
+            return ""
         for kind in ("maxQualifiedCardinality", "qualifiedCardinality", "minQualifiedCardinality"):
             count = graph.value(expression, rdflib.URIRef(OWL + kind))
-            if isinstance(target, rdflib.URIRef) and count is not None:
+            if count is not None:
                 return f"{relation} {cid(target)} {kind.replace('Qualified', '')}={count}"
         return ""
 
@@ -1027,8 +1039,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         if members(node, "intersectionOf") or members(node, "unionOf"):
             implied_by(concept.id, node, equivalent=True, described=True)
         for predicate, obj in graph.predicate_objects(node):
-            if (obj in known and str(predicate) not in NOT_LINKS and predicate not in parent_props
-                    and predicate not in hierarchy_props and predicate not in label_props):
+            if obj in known and links_by(predicate):
                 link(concept.id, predicate, obj)
     if merged:
         # what this file says of resources it does not make concepts (no type, no label here), for a
@@ -1059,13 +1070,10 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                 if not (subject in known and obj in known):
                     loose_implied.update([(cid(subject), cid(obj), None), (cid(obj), cid(subject), None)])
                 continue
-            if ((subject in own and obj in known) or subject in deprecated or str(predicate) in NOT_LINKS
-                    or predicate in parent_props or predicate in hierarchy_props or predicate in label_props
+            if ((subject in own and obj in known) or subject in deprecated or not links_by(predicate)
                     or str(obj) in TOP_CLASSES or _is_vocabulary_type(obj)):
                 continue
-            relation = relation_id_of(graph, predicate, cid)
-            relation_nodes.setdefault(relation, set()).add(predicate)
-            loose_links.add((cid(subject), relation, cid(obj), None))
+            loose_links.add((cid(subject), relation_of(predicate), cid(obj), None))
         data.loose_links = sorted(loose_links, key=lambda link: link[:3])
         data.loose_implied = sorted(loose_implied, key=lambda edge: edge[:2])
     # skos:exactMatch between two concepts of the file: interchangeable, so each a kind of the other in

@@ -87,8 +87,8 @@ def _declares(prefixed: str, iri: str) -> Pattern:
 _DECLARES_SKOS_CONCEPT = _declares("skos:Concept", "http://www.w3.org/2004/02/skos/core#Concept")
 #: classes declared (OWL, RDFS): a file that declares more of them than of skos:Concept is an ontology
 #: with a small vocabulary inside (RiC-O), whatever its syntax puts first
-_DECLARES_CLASS = [_declares("owl:Class", "http://www.w3.org/2002/07/owl#Class"),
-                   _declares("rdfs:Class", "http://www.w3.org/2000/01/rdf-schema#Class")]
+_DECLARES_RDFS_CLASS = _declares("rdfs:Class", "http://www.w3.org/2000/01/rdf-schema#Class")
+_DECLARES_CLASS = [_declares("owl:Class", "http://www.w3.org/2002/07/owl#Class"), _DECLARES_RDFS_CLASS]
 
 #: a thesaurus's own properties, in a file that declares no concept and no class
 _USES_SKOS = re.compile(r"(?:skos:|2004/02/skos/core#)(?:prefLabel|broader|narrower)\b")
@@ -132,7 +132,7 @@ def guess_format(path: PathLike) -> str:
         if concepts and concepts >= sum(len(pattern.findall(head)) for pattern in _DECLARES_CLASS):
             return "skos"
         if ((suffix in (".owl", ".owx", ".ofn", ".omn") or "owl#Class" in head or "owl:Class" in head)
-                and not _DECLARES_CLASS[1].search(head)):
+                and not _DECLARES_RDFS_CLASS.search(head)):
             return "owl"        # (a file that declares rdfs:Class too is RDFS, which reads both kinds of class)
         if not any(pattern.search(head) for pattern in _DECLARES_CLASS) and _USES_SKOS.search(head):
             return "skos"               # a thesaurus that leaves out "a skos:Concept" (SKOS entails it)

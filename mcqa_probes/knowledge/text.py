@@ -15,7 +15,7 @@ import functools
 import html
 import re
 import unicodedata
-from typing import Callable, FrozenSet, Iterable, List, Optional, Pattern, Sequence, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Pattern, Sequence, Tuple
 
 #: an HTML/XML tag or comment (``<br/>``, ``<a href="...">``, ``</p>``), not a comparison: HPO writes
 #: "(<60 mmHg) without a decrease ... (> or = to 100 mmHg)"
@@ -267,28 +267,28 @@ def distinct_names(names: Sequence[str], language: Optional[str] = None) -> List
     spelling (``plow`` after ``plough``: :func:`_regional_key`). A respelling is not another name."""
     english = is_english(language)
     kept, keys = [], []
+    regional_keys: Dict[str, str] = {}
+
+    def regional(name: str) -> str:
+        """:func:`_regional_key`, made once per name and only where it is compared."""
+        if name not in regional_keys:
+            regional_keys[name] = _regional_key(name)
+        return regional_keys[name]
+
     for name in names:
         # the key, and the letters as written for the plural test (a short name, "viruses" / "virus"),
         # and in English every word in one number (*venae cavae* for *vena cava*: not only the last),
-        # and with its regional spellings folded
+        # and with its regional spellings folded, for a name about as long as the earlier one (a fold
+        # changes a name by a few letters)
         key, letters = name_key(name, english), name_key(name, english=False)
         numberless = _every_word_key(name) if english else key
-        regional = []       # its regional key, made for a name about as long as an earlier one only
-
-        def respelled_regionally(earlier: list, written: str) -> bool:
-            if abs(len(written) - len(letters)) > 3:          # a fold changes a name by a few letters
-                return False
-            if not regional:
-                regional.append(_regional_key(name))
-            if not earlier[1]:
-                earlier[1] = _regional_key(earlier[0])
-            return regional[0] == earlier[1]
-
         if any(key == other or (english and (_plural_of(letters, written) or _plural_of(written, letters)
-                                             or numberless == every or respelled_regionally(earlier, written)))
+                                             or numberless == every
+                                             or (abs(len(written) - len(letters)) <= 3
+                                                 and regional(name) == regional(earlier))))
                for other, written, every, earlier in keys):
             continue
-        keys.append((key, letters, numberless, [name, regional[0] if regional else ""]))
+        keys.append((key, letters, numberless, name))
         kept.append(name)
     return kept
 

@@ -35,7 +35,9 @@ from mcqa_probes.common.configs import CONFIG_DIR
 from mcqa_probes.common.device import config_environment, resolve_cuda_device, torch_device
 from mcqa_probes.common.environment import environment
 from mcqa_probes.common.progress import progress as progress_bar
-from mcqa_probes.common.io import McqaFormatError, atomic_open, read_jsonl, sha256_file, write_json, write_text
+from mcqa_probes.common.io import (
+    McqaFormatError, atomic_open, holds_lines, read_jsonl, sha256_file, write_json, write_text,
+)
 from mcqa_probes.metrics.item_records import write_item_records
 from mcqa_probes.metrics.probe_records import chance_level
 from mcqa_probes.reports.tables import Section, markdown_table
@@ -170,7 +172,7 @@ def prepare_splits(
     splits: Dict[str, List[Record]] = {}
     for name, size in (("dev", dev_size), ("test", test_size)):
         given = probe_dir / f"{name}.jsonl"
-        if given.is_file() and _holds_questions(given):     # an empty split (a small probe's): as a missing one
+        if holds_lines(given):     # an empty split (a small probe's): as a missing one
             splits[name], evaluation[name] = cap_by_clusters(read_records(given), eval_max, f"{seed}:{name}")
             sources[name] = str(given)
             if evaluation[name]["questions"] < evaluation[name]["of_questions"]:
@@ -374,15 +376,9 @@ def check_probe_dirs(probe_dirs: Sequence[Path], what: str = "probe directory") 
                                     f"train.jsonl){_why_not_built(probe_dir)}")
         if not (probe_dir / "train.jsonl").is_file():
             raise FileNotFoundError(f"{what} {probe_dir}: no train.jsonl")
-        if not _holds_questions(probe_dir / "train.jsonl"):
+        if not holds_lines(probe_dir / "train.jsonl"):
             raise InputError(f"{what} {probe_dir}: its train.jsonl holds no question (a probe too small to train "
                              "the baselines on: leave it out)")
-
-
-def _holds_questions(path: Path) -> bool:
-    """Whether a jsonl file has a line that is not blank (the build writes an empty split as an empty file)."""
-    with open(path, "rb") as handle:
-        return any(line.strip() for line in handle)
 
 
 def _why_not_built(probe_dir: Path) -> str:
