@@ -613,6 +613,7 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
         elif alternative not in data.concepts and alternative not in data.obsolete:
             report.add("alternative_id", path, line, f"{alternative} of {concept_id}")
             data.obsolete.add(alternative)
+            data.alternatives[alternative] = concept_id
             data.parents.append((alternative, concept_id, line))
     for concept_id, texts in several_definitions.items():
         report.add("several_definitions", path, data.concepts[concept_id].line, f"{concept_id} ({len(texts)})")

@@ -453,6 +453,9 @@ class SourceData:
     obsolete: set = field(default_factory=set)
     #: the labels of those (lower case -> id), to say "obsolete" of a ``--root`` given by label
     obsolete_labels: Dict[str, str] = field(default_factory=dict)
+    #: alternative ids (OBO ``alt_id``; OWL's deprecated class merged into its term, or
+    #: ``oboInOwl:hasAlternativeId``) -> the term that has them, to name it for a ``--root`` given so
+    alternatives: Dict[str, str] = field(default_factory=dict)
     #: what an RDF file says of resources that it does not make concepts (untyped, or unlabelled in
     #: it): their names (``id -> RawConcept``) and the parent edges from them; used where several
     #: files are merged and another file makes them concepts (a thesaurus's labels in one file and

@@ -802,6 +802,8 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                             if isinstance(term, rdflib.URIRef)), key=str)
             report.add("alternative_id", path, None, " ".join([cid(node), *(f"of {cid(term)}" for term in terms)]))
             data.parents.extend((cid(node), cid(term), None) for term in terms)
+            if len(terms) == 1:
+                data.alternatives[cid(node)] = cid(terms[0])
         else:
             report.add("obsolete", path, None, cid(node))
         for prop in parent_props:       # kept so that the closure of a concept under it goes through it
@@ -817,6 +819,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             data.obsolete.add(alternative)
             report.add("alternative_id", path, None, f"{alternative} of {cid(term)}")
             data.parents.append((alternative, cid(term), None))
+            data.alternatives.setdefault(alternative, cid(term))
     hierarchy_props: Set = set()        # properties read as the hierarchy, never relation links
     if rdflib.URIRef(SKOS + "broader") in parent_props:
         # X narrower Y: Y broader X (X deprecated too); skos:broaderTransitive / narrowerTransitive (of

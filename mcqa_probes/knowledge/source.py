@@ -189,6 +189,8 @@ def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
         merged.obsolete |= part.obsolete
         for label, concept_id in part.obsolete_labels.items():
             merged.obsolete_labels.setdefault(label, concept_id)
+        for alternative, term in part.alternatives.items():
+            merged.alternatives.setdefault(alternative, term)
         merged.label_languages.update(part.label_languages)
         merged.namespaces.extend(pair for pair in part.namespaces if pair not in merged.namespaces)
         merged.existential_relations |= part.existential_relations
@@ -670,6 +672,11 @@ def load_source(
                     raise SourceError(where, f"--root {name}: {len(set(matches))} concepts have this label "
                                              f"({', '.join(sorted(set(matches)))}); give one of their ids")
                 if len(set(matches)) != 1:
+                    term = data.alternatives.get(concept_id) or data.alternatives.get(normalise(name))
+                    if term in concepts:
+                        raise SourceError(where, f"--root {name}: an alternative id of {term} "
+                                                 f"({concepts[term].lemmas[0]}), which is no concept of its own "
+                                                 f"(expected a term's own id: --root {term})")
                     if (concept_id in data.obsolete or normalise(name) in data.obsolete
                             or not matches and name.replace("_", " ").lower() in data.obsolete_labels
                             or not matches and name.lower() in data.obsolete_labels):

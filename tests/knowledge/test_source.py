@@ -886,6 +886,11 @@ def test_an_alternative_id_is_counted_apart_from_obsolete_terms_in_obo_and_in_it
         assert report.counts["edge_lifted"] == 1 and "undefined_parent" not in report.counts, path
         found.append(([e.split(" ", 1)[1] for e in report.examples["alternative_id"]],
                       sorted(e.split(" ", 1)[1] for e in report.examples["obsolete"])))
+        # an alt_id as --root names its term (was: "obsolete / deprecated"); one of an obsolete term is obsolete
+        with pytest.raises(SourceError, match=r"--root VO:9: an alternative id of VO:2 \(car\).*--root VO:2\)"):
+            load_source(path, root="VO:9")
+        with pytest.raises(SourceError, match=r"--root VO:8: obsolete / deprecated"):
+            load_source(path, root="VO:8")
     assert found[0] == found[1] == found[2] == (["VO:8 of VO:4", "VO:9 of VO:2"], ["VO:3", "VO:4"])
 
 
