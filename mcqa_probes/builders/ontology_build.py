@@ -22,7 +22,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Union
 from mcqa_probes.builders.build import (
     FORMAT_VERSION, Progress, _no_progress, build_from_queue, check_out, probe_rng, write_probe,
 )
-from mcqa_probes.builders.ontology_qa import OntologyQABuilder, ontology_settings
+from mcqa_probes.builders.ontology_qa import ONTOLOGY_SETTINGS, OntologyQABuilder, ontology_settings
 from mcqa_probes.builders.output import write_json
 from mcqa_probes.builders.wordnetqa import WORDNET_PROBES
 from mcqa_probes.common.collector import collector_paused
@@ -146,9 +146,13 @@ def build_ontology_probes(
 def validity_lines(result: Dict[str, object]) -> List[str]:
     """The validity summary per probe, as printed by ``bin/build_probes``."""
     lines = []
+    settings = ((result.get("manifest") or {}).get("settings") or {}).get("ontology") or {}
+    fewest = int(settings.get("min_definition_words", ONTOLOGY_SETTINGS["min_definition_words"]))
     wording = [
         ("askable", "concepts could be asked"),
-        ("unusable_definition", "definitions that say too little once their own names are masked (not asked)"),
+        # "A location." (one word) or "Carbodiimide." (only its own name)
+        ("unusable_definition", f"definitions with fewer than {fewest} content words besides the concept's own "
+                                f"names (not asked)"),
         ("concepts", "asked"), ("questions", "questions made"),
         ("duplicates_dropped", "dropped as duplicates"), ("no_valid_distractors", "dropped: too few valid distractors"),
         ("leakage_dropped", "dropped: definition names the answer"),

@@ -254,3 +254,24 @@ def test_a_relation_known_by_its_full_iri_gives_a_probe_named_after_its_local_na
     stems = [json.loads(line)["question"]["stem"] for split in SPLITS
              for line in (tmp_path / "iri" / "hasTopping" / f"{split}.jsonl").read_text().splitlines()]
     assert stems and all("has topping" in stem and "http" not in stem for stem in stems)
+
+
+def test_the_validity_summary_says_why_a_short_definition_is_not_asked(tmp_path):
+    """A one-word definition ("A location.") names none of the concept's names; its count says what it
+    lacks (too few content words besides its own names, ``min_definition_words``), not that it named them."""
+    source = tmp_path / "places.obo"
+    terms = [("place", "A region of space where something is or happens."), ("harbour", "A location."),
+             ("market town", "A town holding markets."),
+             ("port city", "A city with a port where ships load and unload goods."),
+             ("village", "A small settlement in a rural area with few houses."),
+             ("capital", "The city where the government of a country has its seat."),
+             ("suburb", "A residential district lying near the edge of a large city."),
+             ("hamlet", "A very small settlement without a church of its own.")]
+    source.write_text("format-version: 1.2\nontology: pl\n\n" + "\n".join(
+        f'[Term]\nid: PL:{n}\nname: {name}\ndef: "{text}" []\n' + ("is_a: PL:1\n" if n > 1 else "")
+        for n, (name, text) in enumerate(terms, 1)))
+    lines = validity_lines(build(source, tmp_path / "two", probes=["definitions"], settings={"min_answer_pool": 1}))
+    assert "1 definitions with fewer than 2 content words besides the concept's own names (not asked)" in lines[0]
+    lines = validity_lines(build(source, tmp_path / "four", probes=["definitions"],
+                                 settings={"min_answer_pool": 1, "min_definition_words": 4}))
+    assert "2 definitions with fewer than 4 content words besides the concept's own names (not asked)" in lines[0]
