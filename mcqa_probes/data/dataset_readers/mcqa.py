@@ -105,6 +105,7 @@ class McqaReader(QuestionReader):
     # ------------------------------------------------------------------ reading
     def _read(self, file_path: str) -> Iterable[Instance]:
         path = cached_path(file_path)
+        self.say_cap(path, file_path)
         numbered = read_numbered_questions(path, require_answer_key=self.require_answer_key)
         yield from self._read_numbered(numbered, str(path), file_path)
 

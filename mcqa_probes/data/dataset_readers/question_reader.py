@@ -7,14 +7,36 @@ and takes the instance metadata from :meth:`question_metadata`, so every reader'
 the same keys (id, question, choices, labels, answer_index, num_real_choices, and every extra key
 of the line such as ``notes``: what the probe metrics read).
 """
+import logging
+import os
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 from allennlp.data import DatasetReader, Instance
 
 from mcqa_probes.data.question import Choice, MultipleChoiceQuestion, as_question
 
+logger = logging.getLogger(__name__)
+
 
 class QuestionReader(DatasetReader):
+    def say_cap(self, path: Union[str, os.PathLike], file_path: Optional[str] = None) -> None:
+        """Log that only the first ``max_instances`` questions of ``path`` are read, when it holds more:
+        the cap set by a config's ``TRAIN_MAX`` / ``DEV_MAX`` stays in a model archive's reader, so
+        ``allennlp evaluate`` of the archive scores only that many questions of any file."""
+        cap = self.max_instances
+        if not cap:
+            return
+        try:
+            with open(path, "rb") as handle:
+                total = sum(1 for line in handle if line.strip())
+        except OSError:     # the read itself says what is wrong with the file
+            return
+        if total > cap:
+            logger.warning("%s: reading the first %d of its %d questions only (the reader's max_instances: "
+                           "TRAIN_MAX / DEV_MAX of the config, kept in a model archive's reader; train without it, "
+                           "or evaluate with --overrides '{\"validation_dataset_reader.max_instances\": null}', "
+                           "to score the whole file)", file_path or path, cap, total)
+
     def text_to_instance(  # type: ignore[override]
         self,
         question: Union[MultipleChoiceQuestion, str],

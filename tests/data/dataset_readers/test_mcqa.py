@@ -1,3 +1,5 @@
+import logging
+
 import pytest
 from allennlp.data import DatasetReader
 
@@ -201,3 +203,23 @@ def test_slow_tokenizer_reads_pair_by_pair(tiny_bert):
     path = DATA / "wordnetqa_hypernymy.jsonl"
     ids = [[[t.text_id for t in f.tokens] for f in i["alternatives"]] for i in slow.read(path)]
     assert ids == [[[t.text_id for t in f.tokens] for f in i["alternatives"]] for i in fast.read(path)]
+
+
+def test_a_cap_on_the_questions_read_is_said_with_the_file_and_its_size(tiny_bert, caplog):
+    """``max_instances`` (TRAIN_MAX / DEV_MAX, kept in a model archive's reader) is said when it cuts a
+    file short, so ``allennlp evaluate`` of such an archive says it scores only that many questions."""
+    path = DATA / "wordnetqa_hypernymy.jsonl"
+    total = sum(1 for line in path.read_text().splitlines() if line.strip())
+    with caplog.at_level(logging.WARNING):
+        instances = list(McqaReader(transformer_model_name=tiny_bert, max_instances=3).read(path))
+    assert len(instances) == 3
+    said = [record.getMessage() for record in caplog.records if "reading the first" in record.getMessage()]
+    assert said == [f"{path}: reading the first 3 of its {total} questions only (the reader's max_instances: "
+                    "TRAIN_MAX / DEV_MAX of the config, kept in a model archive's reader; train without it, or "
+                    "evaluate with --overrides '{\"validation_dataset_reader.max_instances\": null}', to score "
+                    "the whole file)"]
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):     # no cap, or one the file does not reach: nothing said
+        assert len(list(McqaReader(transformer_model_name=tiny_bert).read(path))) == total
+        assert len(list(McqaReader(transformer_model_name=tiny_bert, max_instances=total).read(path))) == total
+    assert not [record for record in caplog.records if "reading the first" in record.getMessage()]
