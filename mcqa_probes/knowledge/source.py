@@ -344,22 +344,21 @@ def _refuse_relation_outside_root(relations, cut: SourceData, links_of_source, d
     raise error
 
 
-def _relation_spelling(given: str, relation: str, info: dict) -> str:
-    """The name of the probe of ``relation``, asked for as ``given`` (its folder, question ids, random
-    stream and ``notes.relation``): ``given`` where the source writes the relation so (its id, name or
-    an alias, as written), else the spelling of the relation that ``given`` writes in another case or
-    with other separators (``Part of``, ``partOf``, ``PART_OF`` or ``part-of`` for ``part_of``), spaces
-    written ``_``: the same source and seed give the same files however ``--relations`` spells the
-    relation, and an OBO file and its OWL rendering (``part_of`` and ``BFO:0000050`` labelled *part of*)
-    the same name."""
-    spellings = [relation, normalise(relation), *info.get("aliases", ()), info.get("name") or ""]
-    if is_iri(relation):
-        spellings.append(local_name(relation))
-    elif ":" in relation:
-        spellings.append(relation.split(":", 1)[1])
-    if given not in spellings:
-        given = next((spelling for spelling in spellings if spelling and letters(spelling) == letters(given)), given)
-    return given.replace(" ", "_")
+#: a relation id that is a code, not a name (``BFO:0000050``, ``RO_0002131``): its probe is named after its label
+_CODED_RELATION = re.compile(r"(?:[A-Za-z]{1,12}[_:])?\d+")
+
+
+def _relation_spelling(relation: str, info: dict) -> str:
+    """The name of the probe of ``relation`` (its folder, question ids, random stream and
+    ``notes.relation``), whatever spelling of it ``--relations`` gives (``related``, ``skos:related``,
+    its IRI, ``Part of``, ``partOf``, an alias): the source's id of it (``part_of``, ``skos:related``;
+    an IRI by its local name, ``hasTopping``), or where that id is a code (``BFO:0000050``) its name
+    with ``_`` for spaces (``part_of``), so that an OBO file and its OWL rendering (``part_of`` and
+    ``BFO:0000050`` labelled *part of*) give one name too."""
+    own = local_name(relation) if is_iri(relation) else relation
+    if _CODED_RELATION.fullmatch(own) or _CODED_RELATION.fullmatch(own.split(":", 1)[-1]):
+        own = info.get("name") or own
+    return own.replace(" ", "_")
 
 
 def load_source(
@@ -771,10 +770,8 @@ def load_source(
         if not roots:
             raise
         _refuse_relation_outside_root(relations, data_for_names, links_of_source, data, roots, error)
-    # one probe per relation: two names of one (part_of,BFO_0000050) are the first one's
-    first_name: Dict[str, str] = {}
-    spelled = {given: first_name.setdefault(relation, _relation_spelling(given, relation,
-                                                                          graph.relation_info.get(relation, {})))
+    # one probe per relation, however it is spelled: two names of one (part_of,BFO_0000050) are one probe
+    spelled = {given: _relation_spelling(relation, graph.relation_info.get(relation, {}))
                for given, relation in resolved_relations.items()}
     for relation in set(resolved_relations.values()):
         if graph.relation_info[relation]["transitive"]:

@@ -233,12 +233,31 @@ def test_a_relation_typed_in_another_case_or_with_other_separators_gives_the_sam
 
 
 def test_one_relation_asked_for_by_two_names_is_one_probe(tmp_path):
-    """``--relations part_of,BFO_0000050`` names one relation twice: one probe, the first name's (was:
-    two probes of the same questions under two names, with other splits)."""
+    """``--relations part_of,BFO_0000050`` names one relation twice: one probe, named by the source's id
+    (was: two probes of the same questions under two names, with other splits); the alias alone gives it too."""
     result = build(ONTOLOGIES / "vehicles.obo", tmp_path / "twice", ["part_of", "BFO_0000050"])
     assert result["manifest"]["probes"] == list(VEHICLE_PROBES)
     build(ONTOLOGIES / "vehicles.obo", tmp_path / "once", ["part_of"])
     _same_probe_files(tmp_path / "once", tmp_path / "twice")
+    build(ONTOLOGIES / "vehicles.obo", tmp_path / "alias", ["BFO_0000050"])
+    _same_probe_files(tmp_path / "once", tmp_path / "alias")
+
+
+@pytest.mark.parametrize("spelling", ["related", "Related", "skos:related", "related to",
+                                      "http://www.w3.org/2004/02/skos/core#related"])
+def test_a_skos_relation_by_its_local_name_its_curie_or_its_iri_gives_the_same_files(tmp_path, spelling):
+    """``--relations related`` and ``skos:related`` (or the IRI) ask for one relation: one probe,
+    ``skos_related``, with the same ids, splits and notes (was: a probe ``related/`` with other splits,
+    and the IRI in ``notes.relation``)."""
+    as_curie = build(ONTOLOGIES / "kitchen_skos.ttl", tmp_path / "curie", ["skos:related"])
+    other = build(ONTOLOGIES / "kitchen_skos.ttl", tmp_path / "other", [spelling])
+    assert as_curie["manifest"]["probes"][-1] == other["manifest"]["probes"][-1] == "skos_related"
+    for split in SPLITS:
+        assert (tmp_path / "curie" / "skos_related" / f"{split}.jsonl").read_bytes() == \
+            (tmp_path / "other" / "skos_related" / f"{split}.jsonl").read_bytes(), split
+    notes = [json.loads(line)["notes"] for split in SPLITS
+             for line in (tmp_path / "other" / "skos_related" / f"{split}.jsonl").read_text().splitlines()]
+    assert notes and {note["relation"] for note in notes} == {"skos:related"}
 
 
 def test_a_relation_known_by_its_full_iri_gives_a_probe_named_after_its_local_name(tmp_path):
