@@ -70,6 +70,23 @@ class Interrupted(KeyboardInterrupt):
         return self.message
 
 
+def say_line(message: str, stream: Optional[TextIO] = None) -> None:
+    """Write ``message`` and its newline to ``stream`` (stdout) in one ``write`` call on its file, so that
+    the lines of processes writing side by side (a build's forked workers) stay whole lines: ``print``
+    writes the text and the newline apart, and two workers' notes ran into one line."""
+    stream = sys.stdout if stream is None else stream
+    try:
+        descriptor = stream.fileno()
+    except (AttributeError, OSError, ValueError):      # no file under it (a test's captured stream)
+        stream.write(message + "\n")
+        stream.flush()
+        return
+    stream.flush()
+    data = (message + "\n").encode(getattr(stream, "encoding", None) or "utf-8", "replace")
+    while data:
+        data = data[os.write(descriptor, data):]
+
+
 def signal_name(signum: int) -> str:
     try:
         return signal.Signals(signum).name

@@ -292,3 +292,31 @@ def test_list_json_and_positive_option_types():
     for text in ("0", "-2", "x"):
         with pytest.raises(argparse.ArgumentTypeError, match="expected an integer >= 1"):
             cli.positive(text)
+
+
+def test_say_line_writes_a_line_in_one_write_so_forked_writers_keep_whole_lines(tmp_path, monkeypatch):
+    """Two forked build workers note their probes on one stdout: each note is one ``write`` of the text
+    and its newline (``print`` makes two, and two notes ran into one line)."""
+    path = tmp_path / "out.txt"
+    calls = []
+    real_write = os.write
+    with open(path, "w", encoding="utf-8") as stream:
+        stream.write("before ")          # what the stream holds already goes first
+        monkeypatch.setattr(os, "write", lambda fd, data: calls.append(bytes(data)) or real_write(fd, data))
+        cli.say_line("hypernymy: 24 questions, 0 duplicates dropped — done", stream)
+        monkeypatch.undo()
+    assert calls[-1] == "hypernymy: 24 questions, 0 duplicates dropped — done\n".encode("utf-8")
+    assert path.read_text(encoding="utf-8") == "before hypernymy: 24 questions, 0 duplicates dropped — done\n"
+    with open(path, "w", encoding="utf-8") as stream:
+        children = []
+        for worker in range(2):
+            pid = os.fork()
+            if pid == 0:
+                for number in range(300):
+                    cli.say_line(f"worker {worker} note {number} " + "x" * 40, stream)
+                os._exit(0)
+            children.append(pid)
+        for pid in children:
+            os.waitpid(pid, 0)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 600 and all(re.fullmatch(r"worker [01] note \d+ x{40}", line) for line in lines)
