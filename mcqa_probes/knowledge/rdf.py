@@ -462,7 +462,8 @@ def line_naming(path: str, identifier: str, namespaces: Iterable[Tuple[str, str]
     """The first line of an RDF file that names ``identifier`` (a CURIE or an IRI): as its full IRI, as
     a prefixed name with one of the file's prefixes (its empty one too), or as its ``oboInOwl:id``.
     rdflib gives statements no line numbers; for an edge to or from a concept never defined this is
-    the line that names it (an XML comment that names it is no statement: passed over)."""
+    the line that names it (a comment that names it is no statement: passed over, an XML comment, or
+    in Turtle and N-Triples a line that starts with ``#``)."""
     try:
         text = source_text(path, errors="replace")
     except OSError:
@@ -482,6 +483,9 @@ def line_naming(path: str, identifier: str, namespaces: Iterable[Tuple[str, str]
     # not in an XML comment: OWLAPI writes ``<!-- http://purl.obolibrary.org/obo/PO_0000003 -->`` above
     # each class, and the error is for the statement under it
     comments = [match.span() for match in re.finditer(r"<!--.*?-->", text, re.S)] if "<!--" in text else []
+    if not text.lstrip().startswith("<"):
+        # OWLAPI's Turtle writes ``###  http://purl.obolibrary.org/obo/PO_0000003`` above each class
+        comments += [match.span() for match in re.finditer(r"(?m)^[ \t]*#.*$", text)]
     for found in re.finditer("|".join(forms), text):
         if not any(begin <= found.start() < end for begin, end in comments):
             return text.count("\n", 0, found.start()) + 1

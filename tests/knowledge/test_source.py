@@ -643,6 +643,26 @@ def test_an_rdf_cycle_is_named_at_a_statement_not_at_owlapis_comment_above_it(tm
     assert lines[8].strip().startswith('<owl:Class rdf:about="http://purl.obolibrary.org/obo/PO_0000001')
 
 
+def test_a_turtle_cycle_is_named_at_a_statement_not_at_owlapis_comment_above_it(tmp_path):
+    """OWLAPI's Turtle writes ``###  IRI`` above each class: the error's line is the class's own (was:
+    the comment's)."""
+    path = tmp_path / "cycle.ttl"
+    classes = "".join(
+        f"###  http://purl.obolibrary.org/obo/PO_000000{i}\n"
+        f"obo:PO_000000{i} rdf:type owl:Class ;\n"
+        f'    rdfs:subClassOf obo:PO_000000{2 if i == 1 else 1} ;\n    rdfs:label "part {i}" .\n\n' for i in (1, 2))
+    path.write_text("@prefix obo: <http://purl.obolibrary.org/obo/> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+                    "@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n"
+                    "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n\n"
+                    "<http://purl.obolibrary.org/obo/po.owl> rdf:type owl:Ontology .\n\n" + classes)
+    lines = path.read_text().splitlines()
+    assert lines[7].startswith("###  http://purl.obolibrary.org/obo/PO_0000001")
+    with pytest.raises(SourceError) as raised:
+        load_source(path)
+    assert str(raised.value).startswith(f"{path}:9: cycle in the is_a relation: PO:"), str(raised.value)
+    assert lines[8].startswith("obo:PO_0000001 rdf:type owl:Class")
+
+
 @pytest.mark.parametrize("strict_undefined", [False, True])
 def test_the_line_of_an_rdf_cycle_or_undefined_concept_is_not_one_naming_a_longer_id(tmp_path, strict_undefined):
     """``ex:c10`` (line 3) and ``<http://example.org/t/c1/part>`` (line 4) do not name ``ex:c1``."""
