@@ -230,6 +230,21 @@ def _irregular(key: str) -> str:
     return key
 
 
+#: the endings of a Latin, Greek or Germanic plural and of its singular (:data:`_IRREGULAR`'s pairs,
+#: plural first), to tell which of two names of one key is the singular
+_PLURAL_ENDINGS = (("i", "us"), ("a", "um"), ("ia", "ion"), ("es", "is"), ("ices", "ix"), ("ices", "ex"),
+                   ("mata", "ma"), ("ina", "en"), ("feet", "foot"), ("teeth", "tooth"), ("ves", "fe"),
+                   ("ves", "f"), ("ae", "a"))
+
+
+def _is_plural_of(plural: str, singular: str) -> bool:
+    """``plural`` (letters as :func:`letters` writes them) is the plural of ``singular``: regular
+    (:func:`_plural_of`) or Latin, Greek or Germanic (*alveoli*, *alveolus*; *bacteria*, *bacterium*)."""
+    return _plural_of(plural, singular) or any(
+        plural.endswith(many) and singular.endswith(one) and plural[:-len(many)] == singular[:-len(one)]
+        and len(singular) > len(one) + 1 for many, one in _PLURAL_ENDINGS)
+
+
 def _plural_of(plural: str, singular: str) -> bool:
     """``plural`` (a :func:`name_key`) is the English plural of ``singular``: ``+s``, ``+es``, ``y`` -> ``ies``."""
     if len(singular) < 2:
@@ -264,7 +279,9 @@ def distinct_names(names: Sequence[str], language: Optional[str] = None) -> List
     """``names`` without the respellings of an earlier one, in their order: the same :func:`name_key`,
     or in English one the plural of the other (``Deficit in non-word repetition`` after ``Deficit in
     nonword repetition``; ``Dental anomalies`` after ``Dental anomaly``) or its British or American
-    spelling (``plow`` after ``plough``: :func:`_regional_key`). A respelling is not another name."""
+    spelling (``plow`` after ``plough``: :func:`_regional_key`). A respelling is not another name. Of
+    a plural and its singular, the singular is kept, in the plural's place (a source that sorts its
+    synonyms lists *alveoli* before *alveolus*), but never in place of the first name (the label)."""
     english = is_english(language)
     kept, keys = [], []
     regional_keys: Dict[str, str] = {}
@@ -282,11 +299,16 @@ def distinct_names(names: Sequence[str], language: Optional[str] = None) -> List
         # changes a name by a few letters)
         key, letters = name_key(name, english), name_key(name, english=False)
         numberless = _every_word_key(name) if english else key
-        if any(key == other or (english and (_plural_of(letters, written) or _plural_of(written, letters)
-                                             or numberless == every
-                                             or (abs(len(written) - len(letters)) <= 3
-                                                 and regional(name) == regional(earlier))))
-               for other, written, every, earlier in keys):
+        same = next((index for index, (other, written, every, earlier) in enumerate(keys)
+                     if key == other or (english and (_plural_of(letters, written) or _plural_of(written, letters)
+                                                      or numberless == every
+                                                      or (abs(len(written) - len(letters)) <= 3
+                                                          and regional(name) == regional(earlier))))), None)
+        if same is not None:
+            other, written = keys[same][:2]
+            if english and same > 0 and _is_plural_of(written, letters):      # the earlier one a plural of this one
+                keys[same] = (key, letters, numberless, name)
+                kept[same] = name
             continue
         keys.append((key, letters, numberless, name))
         kept.append(name)

@@ -249,8 +249,15 @@ def test_respellings_share_a_key_and_are_one_name():
     # an English plural is a respelling too: +s, +es, consonant + y -> ies; not a longer word
     assert distinct_names(["dental anomaly", "Dental anomalies", "box", "boxes", "day", "days", "dayss"]) == [
         "dental anomaly", "box", "day", "dayss"]
+    # of a plural and its singular, the singular (in the plural's place), never in place of the label
     assert distinct_names(["Overfolded helix", "Overfolded helices", "Small teeth", "Small tooth"]) == [
-        "Overfolded helix", "Small teeth"]
+        "Overfolded helix", "Small tooth"]
+    assert distinct_names(["pulmonary alveolus", "alveoli", "alveolus", "bronchi", "air sac", "bronchus"]) == [
+        "pulmonary alveolus", "alveolus", "bronchus", "air sac"]
+    assert distinct_names(["Ear anomalies", "Ear anomaly", "bacteria", "bacterium", "testes", "testis"]) == [
+        "Ear anomalies", "bacterium", "testis"]
+    assert distinct_names(["x", "matrices", "matrix", "knives", "knife", "laminae", "lamina", "movies", "movie"]) == [
+        "x", "matrix", "knife", "lamina", "movie"]
     assert distinct_names(["virus", "viruses", "Disease", "diseases", "IRE", "IRES"]) == ["virus", "Disease", "IRE"]
     assert distinct_names(["bus", "busy", "G quartet", "guanine tetrad", "G-quartet"]) == [
         "bus", "busy", "G quartet", "guanine tetrad"]
