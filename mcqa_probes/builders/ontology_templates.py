@@ -176,8 +176,10 @@ _VERB_STARTS = {"has", "have", "is", "are", "was", "were", "can", "may", "contai
 def relation_phrase(name: str) -> str:
     """A relation's readable name as a verb phrase: ``part of`` -> ``is part of``; a name that starts
     with a verb stays (``has part``, ``develops from``, ``confers resistance to``, ``positively
-    regulates``: a verb of the third person, after any adverb in -ly; ``existence starts during``:
-    a verb second); a name written as code reads as words (``isPartOf`` -> ``is part of``)."""
+    regulates``: a verb of the third person, after any adverb in -ly); a name whose second word is the
+    verb is said from the verb (the Relation Ontology's ``disease has location`` -> ``has location``,
+    ``existence starts during`` -> ``starts during``: the first word names the subject's kind, which
+    the term already is); a name written as code reads as words (``isPartOf`` -> ``is part of``)."""
     words = " ".join(_CODE_WORDS.sub(" ", name.replace("_", " ")).split())
     if words and not words.isupper():
         words = " ".join(word if word.isupper() and len(word) > 1 else word.lower() for word in words.split(" "))
@@ -185,8 +187,12 @@ def relation_phrase(name: str) -> str:
     while len(parts) > 1 and parts[0].endswith("ly"):        # positively regulates, directly precedes
         parts = parts[1:]
     verb_first = bool(parts) and (parts[0] in _VERB_STARTS or _third_person_verb(parts[0]))
-    verb_second = len(parts) > 1 and _third_person_verb(parts[1])
-    return words if verb_first or verb_second else f"is {words}"
+    if verb_first:
+        return words
+    if len(parts) > 1 and (parts[1] in _VERB_STARTS or _third_person_verb(parts[1])):
+        written = words.split(" ")
+        return " ".join(written[len(written) - len(parts) + 1:])
+    return f"is {words}"
 
 
 #: where a name written as code (``isPartOf``, ``hasTopping``) changes words

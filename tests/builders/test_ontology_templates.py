@@ -20,7 +20,10 @@ from mcqa_probes.builders.ontology_templates import (
     ("confers_resistance_to_drug_class", "confers resistance to drug class"), ("results_in", "results in"),
     ("positively_regulates", "positively regulates"), ("directly_precedes", "directly precedes"),
     ("crosses", "crosses"), ("employs", "employs"), ("was_part_of", "was part of"),
-    ("existence_starts_during", "existence starts during"),
+    # the verb second: said from the verb (was: "'heart disease' is disease has location ...")
+    ("existence_starts_during", "starts during"), ("disease_has_location", "has location"),
+    ("disease has feature", "has feature"), ("Disease arises from structure", "arises from structure"),
+    ("bearer_of", "is bearer of"), ("capable of", "is capable of"),
     # a name written as code reads as words
     ("isPartOf", "is part of"), ("hasTopping", "has topping"), ("locatedIn", "is located in"),
     ("derivesFrom", "derives from"),
