@@ -749,9 +749,15 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         if version == "unknown" and dates:
             version = dates[0]          # OBO's header "date:" without a data-version
         name = own_name(name)
-    # a thesaurus: named after its (first) concept scheme's title, in --lang if it has one, else in any
-    # language, so that the name does not change with --lang; versioned by the scheme's version or date
+    # a thesaurus: named after its concept scheme's title, in --lang if it has one, else in any language,
+    # so that the name does not change with --lang; versioned by the scheme's version or date. Of several
+    # schemes, the main one (the most concepts in it or at its top; then by IRI) gives both
     schemes = sorted(graph.subjects(rdflib.RDF.type, rdflib.URIRef(SKOS + "ConceptScheme")), key=str)
+    if len(schemes) > 1:
+        members = Counter(scheme for scheme in graph.objects(None, rdflib.URIRef(SKOS + "inScheme")))
+        members.update(scheme for scheme in graph.objects(None, rdflib.URIRef(SKOS + "topConceptOf")))
+        members.update(scheme for scheme, _ in graph.subject_objects(rdflib.URIRef(SKOS + "hasTopConcept")))
+        schemes = sorted(schemes, key=lambda scheme: (-members[scheme], str(scheme)))
     if schemes:
         scheme = schemes[0]
         titles = [*texts(scheme, rdflib.URIRef(SKOS + "prefLabel")), *texts(scheme, rdflib.RDFS.label),
@@ -759,7 +765,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                   *(value for prop in (DC + "title", DCTERMS + "title") for value in texts(scheme, rdflib.URIRef(prop)))]
         picked = _pick_one_name(titles, vocabulary.lang)
         name = picked[0] if picked else (cid(scheme).rsplit("/", 1)[-1].split(":")[-1] or name)
-        if version == "unknown":        # the first scheme that has a version or a date (several schemes)
+        if version == "unknown":        # the main scheme's version or date, else the next one's that has one
             stamps = [v for each in schemes for prop in (OWL + "versionInfo", DCTERMS + "modified", DC + "date",
                                                          DCTERMS + "date", DCTERMS + "issued")
                       for v in sorted(str(o) for o in graph.objects(each, rdflib.URIRef(prop)))]

@@ -811,3 +811,24 @@ def test_a_dot_owl_file_that_holds_another_syntax_is_read_by_its_text(tmp_path, 
                                                                      for c in expected.concepts}
         assert {c: list(read.related(c, "part_of")) for c in read.concepts} == {
             c: list(expected.related(c, "part_of")) for c in expected.concepts}
+
+
+def test_a_thesaurus_of_several_schemes_is_named_and_versioned_by_its_main_scheme(tmp_path):
+    """Two concept schemes in one file: the name and the version both come from the one with the most
+    concepts (was: the name from the scheme whose IRI sorts first, a side scheme of one concept, and
+    the version from the other)."""
+    path = tmp_path / "admin.ttl"
+    concepts = "".join(f'ex:c{i} a skos:Concept ; skos:prefLabel "term {i}"@en ; skos:inScheme ex:main'
+                       + (" ; skos:broader ex:c1" if i > 1 else "") + " .\n" for i in range(1, 5))
+    path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+                    "@prefix ex: <http://example.org/admin/> .\n"
+                    'ex:aside a skos:ConceptScheme ; skos:prefLabel "Side list"@en ; skos:hasTopConcept ex:c9 .\n'
+                    'ex:main a skos:ConceptScheme ; skos:prefLabel "Public administration"@en ; owl:versionInfo "2026-03" ;'
+                    " skos:hasTopConcept ex:c1 .\n" + concepts +
+                    'ex:c9 a skos:Concept ; skos:prefLabel "side term"@en ; skos:inScheme ex:aside .\n')
+    graph = load_source(path)
+    assert (graph.source, graph.version) == ("Public administration", "2026-03")
+    path.write_text(path.read_text().replace('owl:versionInfo "2026-03" ;', "").replace(
+        'skos:hasTopConcept ex:c9 .', 'skos:hasTopConcept ex:c9 ; owl:versionInfo "1.0" .'))
+    graph = load_source(path)        # the main scheme has no version: the other's, the name still the main one's
+    assert (graph.source, graph.version) == ("Public administration", "1.0")
