@@ -456,6 +456,10 @@ class SourceData:
     #: alternative ids (OBO ``alt_id``; OWL's deprecated class merged into its term, or
     #: ``oboInOwl:hasAlternativeId``) -> the term that has them, to name it for a ``--root`` given so
     alternatives: Dict[str, str] = field(default_factory=dict)
+    #: ``(child, ancestor)`` stated by a transitive super-property of the hierarchy (``skos:broaderTransitive``,
+    #: ``skos:broadMatch``, their inverses): also in ``implied_parents``; a cycle through them and the
+    #: parent edges is refused as a cycle of the parents is
+    hierarchy_implied: set = field(default_factory=set)
     #: what an RDF file says of resources that it does not make concepts (untyped, or unlabelled in
     #: it): their names (``id -> RawConcept``) and the parent edges from them; used where several
     #: files are merged and another file makes them concepts (a thesaurus's labels in one file and

@@ -843,12 +843,12 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         for node in sorted(candidates, key=str):
             data.parents.extend((cid(child), cid(node), None) for child in graph.objects(node, narrower)
                                 if isinstance(child, rdflib.URIRef))
-            for up in ups:
-                data.implied_parents.extend((cid(node), cid(ancestor), None) for ancestor in graph.objects(node, up)
-                                            if isinstance(ancestor, rdflib.URIRef) and ancestor != node)
-            for down in downs:
-                data.implied_parents.extend((cid(descendant), cid(node), None) for descendant in graph.objects(node, down)
-                                            if isinstance(descendant, rdflib.URIRef) and descendant != node)
+            stated = [(cid(node), cid(ancestor)) for up in ups for ancestor in graph.objects(node, up)
+                      if isinstance(ancestor, rdflib.URIRef) and ancestor != node]
+            stated += [(cid(descendant), cid(node)) for down in downs for descendant in graph.objects(node, down)
+                       if isinstance(descendant, rdflib.URIRef) and descendant != node]
+            data.implied_parents.extend((child, ancestor, None) for child, ancestor in stated)
+            data.hierarchy_implied.update(stated)
     known = set(concept_nodes) | deprecated      # a link to a deprecated concept goes on to its parents
     relation_nodes: Dict[str, Set] = {}          # relation id -> the properties that gave it
 

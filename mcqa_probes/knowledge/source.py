@@ -191,6 +191,7 @@ def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
             merged.obsolete_labels.setdefault(label, concept_id)
         for alternative, term in part.alternatives.items():
             merged.alternatives.setdefault(alternative, term)
+        merged.hierarchy_implied |= part.hierarchy_implied
         merged.label_languages.update(part.label_languages)
         merged.namespaces.extend(pair for pair in part.namespaces if pair not in merged.namespaces)
         merged.existential_relations |= part.existential_relations
@@ -732,7 +733,10 @@ def load_source(
                                  "with a label" + (f" under --root {','.join(roots)}" if roots else "")
                                  + (f" in language {vocabulary.lang!r}" if other else "") + ")" + hint)
 
-    _refuse_cycles(where, [edge for edge, _ in parents], dict(parents), "is_a", through, first_naming)
+    # with the ancestors a transitive super-property of the hierarchy states (skos:broaderTransitive:
+    # two concepts each broader than the other are a cycle as with skos:broader)
+    transitive = [edge for edge in implied if edge in data.hierarchy_implied]
+    _refuse_cycles(where, [edge for edge, _ in parents] + transitive, dict(parents), "is_a", through, first_naming)
     graph, classified = assemble(concepts, parents, links, implied, implied_links)
     classified = sorted({edge for edge in classified_across if edge[0] in graph and edge[1] in graph}
                         | set(classified))

@@ -1621,3 +1621,23 @@ def test_a_root_given_by_the_label_of_a_deprecated_concept_says_so_in_owl_and_a_
         load_source(table, root="old thing")
     with pytest.raises(SourceError, match=r"--root new thing: no such concept"):
         load_source(table, root="new thing")
+
+
+def test_a_cycle_through_skos_broader_transitive_is_refused_as_one_through_broader(tmp_path):
+    """Two concepts each ``skos:broaderTransitive`` of the other (or one broader, the other broader
+    transitive) are a cycle of the hierarchy, as with ``skos:broader`` (was: read without a word, each
+    an ancestor of the other's children); two concepts linked by ``skos:exactMatch`` are no cycle."""
+    head = ("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix ex: <http://example.org/t/> .\n"
+            'ex:s a skos:ConceptScheme ; skos:prefLabel "T"@en .\nex:a a skos:Concept ; skos:prefLabel "alpha"@en .\n'
+            'ex:b a skos:Concept ; skos:prefLabel "beta"@en ; skos:broader ex:a .\n')
+    for links in ("skos:broaderTransitive ex:d", "skos:narrowerTransitive ex:d"):
+        path = tmp_path / "cycle.ttl"
+        path.write_text(head + f'ex:c a skos:Concept ; skos:prefLabel "gamma"@en ; skos:broader ex:a ; {links} .\n'
+                        'ex:d a skos:Concept ; skos:prefLabel "delta"@en ; skos:broader ex:a ; '
+                        + ("skos:broaderTransitive ex:c" if "broader" in links else "skos:narrowerTransitive ex:c")
+                        + " .\n")
+        with pytest.raises(SourceError, match=r"cycle\.ttl:6: cycle in the is_a relation: ex:[cd] -> ex:[cd] -> ex:[cd]"):
+            load_source(path)
+    path.write_text(head + 'ex:c a skos:Concept ; skos:prefLabel "gamma"@en ; skos:broader ex:a ; skos:exactMatch ex:d .\n'
+                    'ex:d a skos:Concept ; skos:prefLabel "delta"@en ; skos:broader ex:a ; skos:exactMatch ex:c .\n')
+    assert sorted(load_source(path).concepts) == ["ex:a", "ex:b", "ex:c", "ex:d"]
