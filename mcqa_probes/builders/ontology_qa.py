@@ -127,13 +127,21 @@ def _closure(start: Set[str], objects: Callable[[str], Sequence[str]],
     return result
 
 
+def chains(info: dict) -> bool:
+    """Whether a relation's questions ask it over hops 1..k: transitive, and not symmetric (whose links
+    go both ways: every hop would lead back)."""
+    return bool(info.get("transitive")) and not info.get("symmetric")
+
+
 class RelationTaxonomy(Taxonomy):
     """The closures over a relation view; a relation that does not chain has only direct links (and a
-    symmetric one may have cycles, so no recursion over it)."""
+    symmetric one may have cycles, so no recursion over it: one both symmetric and transitive, SKOS's
+    exactMatch or an OBO Typedef with both, is asked one hop, its closure still kept out of the
+    distractors by :meth:`OntologyQABuilder.entailed`)."""
 
     def __init__(self, view: RelationView, max_hops: int):
         super().__init__(view, max_hops)
-        self.chains = bool(view.info.get("transitive"))
+        self.chains = chains(view.info)
 
     def ancestors(self, concept: str) -> FrozenSet[str]:
         if self.chains:
@@ -160,7 +168,7 @@ class OntologyQABuilder(WordNetQABuilder):
         settings = ontology_settings(settings)
         if relation is not None:
             view = RelationView(graph, relation)
-            if not view.info.get("transitive"):
+            if not chains(view.info):
                 settings["max_hops"] = 1
             settings["min_answer_depth"] = {"n": 0}
             self.probe_name = probe_name or relation_probe_name(relation)

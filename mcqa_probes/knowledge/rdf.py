@@ -95,7 +95,12 @@ SKOS_CONCEPT_RELATIONS = ("broader", "narrower", "related", "broaderTransitive",
 #: not the parent relation, else they widen its validity closures)
 SKOS_RELATIONS = {"skos:related": {"name": "related to", "transitive": False, "symmetric": True},
                   "skos:broaderTransitive": {"name": "narrower than", "transitive": True, "symmetric": False},
-                  "skos:narrowerTransitive": {"name": "broader than", "transitive": True, "symmetric": False}}
+                  "skos:narrowerTransitive": {"name": "broader than", "transitive": True, "symmetric": False},
+                  # the mapping properties, asked as relations where --relations names them: exactMatch is
+                  # symmetric and transitive, closeMatch and relatedMatch symmetric (SKOS Reference, S44-S46)
+                  "skos:exactMatch": {"name": "an exact match of", "transitive": True, "symmetric": True},
+                  "skos:closeMatch": {"name": "a close match of", "transitive": False, "symmetric": True},
+                  "skos:relatedMatch": {"name": "a related match of", "transitive": False, "symmetric": True}}
 
 
 #: an ``oboInOwl:id`` that is a class's CURIE (``EFO:0000001``), not a relation's name (``part_of``)

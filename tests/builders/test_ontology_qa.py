@@ -1141,3 +1141,42 @@ def test_a_link_read_the_other_way_chains_and_counts_for_the_relations_above(tmp
     assert {"T:2", "T:3"} <= entailed["has_part"]("T:1") and "T:3" in entailed["has_part"]("T:4")
     assert {"T:2", "T:1", "T:4"} <= entailed["overlaps"]("T:3") and "T:1" in entailed["overlaps"]("T:2")
     assert "T:5" not in entailed["part_of"]("T:3")
+
+
+@pytest.mark.parametrize("syntax", ["obo", "ttl"])
+def test_a_relation_both_symmetric_and_transitive_is_asked_one_hop_both_ways(tmp_path, syntax):
+    """SKOS's exactMatch (symmetric and transitive, S44-S46) or an OBO Typedef with both flags: asked
+    one hop, from either side, its closure kept out of the distractors (was: a RecursionError, the
+    links going round); SKOS's mapping properties read as "is an exact match of"."""
+    names = ["rule", "regulation", "directive", "decision", "statute", "ordinance", "bylaw", "decree", "edict"]
+    if syntax == "obo":
+        text = ("format-version: 1.2\nontology: t\n\n[Typedef]\nid: matches\nname: matches\nis_symmetric: true\n"
+                "is_transitive: true\n\n" + "".join(
+                    f'[Term]\nid: T:{i}\nname: {name}\ndef: "A written {name} of a public body, number {i}." []\n'
+                    + ("is_a: T:0\n" if i else "") + ("relationship: matches T:2\n" if i == 1 else "")
+                    + ("relationship: matches T:3\n" if i == 2 else "") + "\n" for i, name in enumerate(names)))
+        relation, ids = "matches", ("T:1", "T:2", "T:3")
+    else:
+        text = ("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix t: <http://example.org/t/> .\n"
+                't:s a skos:ConceptScheme ; skos:prefLabel "T"@en .\n' + "".join(
+                    f't:c{i} a skos:Concept ; skos:prefLabel "{name}"@en ; '
+                    f'skos:definition "A written {name} of a public body, number {i}."@en'
+                    + (" ; skos:broader t:c0" if i else "") + (" ; skos:exactMatch t:c2" if i == 1 else "")
+                    + (" ; skos:exactMatch t:c3" if i == 2 else "") + " .\n" for i, name in enumerate(names)))
+        relation, ids = "skos:exactMatch", ("t:c1", "t:c2", "t:c3")
+    path = tmp_path / f"rules.{syntax}"
+    path.write_text(text)
+    graph = load_source(path, relations=[relation])
+    info = graph.relation_info[relation]
+    assert info["symmetric"] and info["transitive"]
+    builder = OntologyQABuilder(graph, {"num_choices": 3}, relation=relation, probe_name="m")
+    questions = builder.build("m", random.Random("m"))
+    asked = {(q.notes["concept_id"], q.notes["answer_id"]) for q in questions}
+    first, second, third = ids
+    assert {(first, second), (second, first), (second, third), (third, second)} <= asked
+    assert all(q.notes["hops"] == 1 for q in questions)
+    for q in questions:      # the closure (a match of a match) is never a wrong answer
+        if q.notes["concept_id"] in (first, third):
+            assert not {first, third} & set(q.notes["distractor_ids"]), q.id
+    if syntax == "ttl":
+        assert all("is an exact match of" in q.stem for q in questions)
