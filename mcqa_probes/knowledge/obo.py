@@ -436,6 +436,7 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
         numbers = frame_lines.get(raw_id) or [None]
         this_frame = numbers[min(seen, len(numbers) - 1)]
         names_here = 0              # name clauses in this frame so far
+        synonyms_here = 0           # synonym clauses in this frame so far (for their lines)
         if kind == "TypedefFrame":
             earlier_info = data.relation_info.get(curie(raw_id))
             info = earlier_info or {"name": relation_name(raw_id), "transitive": False, "symmetric": False,
@@ -514,14 +515,16 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                     other_definitions.append(restore(str(value.value)))
             elif clause_kind == "SynonymClause":
                 synonym = clause.synonym
-                if str(synonym.scope).upper() in scopes:
-                    if synonym.type is not None and str(synonym.type) in obsolete_types:
-                        report.add("obsolete_synonym", path, concept.line, f"{concept_id} '{restore(str(synonym.desc))}'")
-                    else:
-                        concept.synonyms.append(restore(str(synonym.desc)))
-                        if synonym.type is not None and str(synonym.type) in respelling_types:
-                            concept.respellings.append(concept.synonyms[-1])
-                elif synonym.type is None or str(synonym.type) not in obsolete_types:
+                synonyms_here += 1
+                if synonym.type is not None and str(synonym.type) in obsolete_types:
+                    # of any scope: skipped and counted, at its own line
+                    report.add("obsolete_synonym", path, _clause_line(lines, this_frame, "synonym", synonyms_here)
+                               or concept.line, f"{concept_id} '{restore(str(synonym.desc))}'")
+                elif str(synonym.scope).upper() in scopes:
+                    concept.synonyms.append(restore(str(synonym.desc)))
+                    if synonym.type is not None and str(synonym.type) in respelling_types:
+                        concept.respellings.append(concept.synonyms[-1])
+                else:
                     # another scope: never asked, but no distractor named so (RawConcept.other_names)
                     concept.other_names.append(restore(str(synonym.desc)))
             elif clause_kind == "IsAClause":

@@ -1015,7 +1015,10 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             if respellings:
                 concept.respellings.extend(v for v in picked if (node, prop, str(v)) in respellings)
         for prop in other_synonym_props:     # OBO synonyms of the other scopes: never asked, no distractor
-            values = [v for v in texts(node, prop) if (node, prop, str(v)) not in obsolete_synonyms]
+            values = texts(node, prop)
+            for value in [v for v in values if (node, prop, str(v)) in obsolete_synonyms]:
+                values.remove(value)
+                counted.add("obsolete_synonym", path, None, f"{concept.id} '{value}'")
             concept.other_names.extend(_pick(values, vocabulary.lang, every=untagged_too, untagged_alone=untagged_too))
         for prop in example_props:
             concept.examples.extend(_pick(texts(node, prop), vocabulary.lang, every=untagged_too))
