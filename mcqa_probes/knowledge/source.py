@@ -48,7 +48,7 @@ from mcqa_probes.knowledge.ontology import (
     source_head, source_text,
 )
 from mcqa_probes.knowledge.rdf import line_naming, read_rdf
-from mcqa_probes.knowledge.text import camel_case_source, clean_definition, letters, readable_label
+from mcqa_probes.knowledge.text import camel_case_source, clean_definition, fold_accents, letters, readable_label
 from mcqa_probes.knowledge.tsv import PARENT_RELATIONS, read_tsv
 
 FORMATS = ("obo", "owl", "rdf", "skos", "tsv")
@@ -660,14 +660,16 @@ def load_source(
     if roots:
         by_label = {}
         for concept in concepts.values():
-            by_label.setdefault(concept.lemmas[0].lower(), []).append(concept.id)
+            # in any case and with or without its accents (--root cafe for café)
+            by_label.setdefault(fold_accents(concept.lemmas[0].lower()), []).append(concept.id)
         resolved = []
         for name in map(_clean_text, roots):
             concept_id = normalise(name)
             if concept_id not in concepts:
                 concept_id = normalise(name, data.namespaces)       # an IRI of a namespace with a prefix
             if concept_id not in concepts:
-                matches = by_label.get(name.replace("_", " ").lower(), []) + by_label.get(name.lower(), [])
+                matches = (by_label.get(fold_accents(name.replace("_", " ").lower()), [])
+                           + by_label.get(fold_accents(name.lower()), []))
                 if len(set(matches)) > 1:
                     raise SourceError(where, f"--root {name}: {len(set(matches))} concepts have this label "
                                              f"({', '.join(sorted(set(matches)))}); give one of their ids")

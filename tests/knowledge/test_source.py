@@ -215,6 +215,16 @@ def test_a_root_label_that_two_concepts_share_is_an_error_naming_both(tmp_path):
         load_source(path, root="aircraft")
 
 
+def test_a_root_label_is_found_in_any_case_and_with_or_without_its_accents(tmp_path):
+    """--root cafe (or CAFÉ) for a concept labelled *café*, as names are compared elsewhere (was: "no
+    such concept" without the accent)."""
+    path = tmp_path / "places.obo"
+    path.write_text("format-version: 1.2\nontology: pl\n\n[Term]\nid: PL:1\nname: place\n\n"
+                    "[Term]\nid: PL:2\nname: café\nis_a: PL:1\n\n[Term]\nid: PL:3\nname: tea room\nis_a: PL:2\n")
+    for given in ("café", "cafe", "CAFÉ", "Cafe"):
+        assert sorted(load_source(path, root=given).concepts) == ["PL:2", "PL:3"], given
+
+
 def test_an_all_only_relationship_is_counted_alike_in_obo_and_in_its_owl_rendering(tmp_path):
     """engine part_of car {all_only="true"} is no some link: skipped and counted in the OBO file; its
     OWL rendering, an owl:allValuesFrom restriction, is counted too (was: left out without a word, so
