@@ -89,6 +89,8 @@ ONTOLOGY_SETTINGS: Dict[str, object] = {
 MASK = "___"
 #: an English indefinite article before the mask (``An ___``), whose form tells how the masked name begins
 _ARTICLE_BEFORE_MASK = re.compile(r"\b([Aa])[Nn]?(\s+)(?=" + re.escape(MASK) + ")")
+#: the closing punctuation that :meth:`OntologyQABuilder.choice_key` leaves out (with the spaces after it)
+_CLOSING = " \t.;:,!?"
 #: what :meth:`OntologyQABuilder._example_context` returns for a question to drop (``leakage: drop``)
 _DROPPED = ("", "")
 
@@ -256,8 +258,9 @@ class OntologyQABuilder(WordNetQABuilder):
         return found
 
     def choice_key(self, text: str) -> str:
-        """Two choices may not be one name respelled (:func:`~mcqa_probes.knowledge.text.name_key`)."""
-        return name_key(text, self.english)
+        """Two choices may not be one name respelled (:func:`~mcqa_probes.knowledge.text.name_key`), nor
+        one text but for its closing stop (two definitions copied from one another, one without it)."""
+        return name_key(text.rstrip(_CLOSING), self.english)
 
     def namesakes(self, concept_id: str) -> Tuple[str, ...]:
         """The other concepts that share a name (label or synonym) with this one."""

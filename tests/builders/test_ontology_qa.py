@@ -1180,3 +1180,28 @@ def test_a_relation_both_symmetric_and_transitive_is_asked_one_hop_both_ways(tmp
             assert not {first, third} & set(q.notes["distractor_ids"]), q.id
     if syntax == "ttl":
         assert all("is an exact match of" in q.stem for q in questions)
+
+
+def test_two_definitions_one_text_but_for_case_and_closing_stop_are_never_two_choices(tmp_path):
+    """A definition copied to another concept without its full stop (and in lower case) reads as one
+    text: the definitions probe never offers both in one question (was: both, seen at a glance)."""
+    terms = [("worker", "Someone employed to do a job for pay."),
+             ("sommelier", "A waiter who advises guests on wine and serves it."),
+             ("wine waiter", "a waiter who advises guests on wine and serves it"),
+             ("chef", "Someone who plans and leads the cooking of a kitchen."),
+             ("baker", "Someone who makes bread and cakes in an oven."), ("porter", "Someone who carries luggage."),
+             ("cashier", "Someone who takes payments at a till."), ("cleaner", "Someone who keeps rooms tidy."),
+             ("driver", "Someone who steers a bus or a lorry.")]
+    path = tmp_path / "jobs.obo"
+    path.write_text("format-version: 1.2\nontology: jb\n\n" + "".join(
+        f'[Term]\nid: JB:{i}\nname: {name}\ndef: "{text}" []\n' + ("is_a: JB:0\n" if i else "") + "\n"
+        for i, (name, text) in enumerate(terms)))
+    graph = load_source(path)
+    both = 0
+    for seed in range(6):
+        builder = OntologyQABuilder(graph, {"min_answer_pool": 0})
+        for question in builder.build("definitions", random.Random(seed)):
+            keys = [choice.lower().rstrip(". ") for choice in question.choices]
+            assert len(set(keys)) == len(keys), question.choices
+            both += "a waiter who advises guests on wine and serves it" in keys
+    assert both      # the copied definition is offered (once per question)
