@@ -168,8 +168,11 @@ def validity_lines(result: Dict[str, object]) -> List[str]:
                                                  "min_answer_pool answers)"),
     ]
     for probe, summary in result["validity"].items():
+        # a hyponymy answer (a kind of the term) names the term inside it: "nurse" in "paediatric nurse"
+        said = dict(wording, **({"answer_named_in_term": "terms named inside the answer (kept)"}
+                                if probe == "hyponymy" else {}))
         parts = [text if key.startswith("random_") else f"{summary[key]} {text}"
-                 for key, text in wording if summary.get(key)]
+                 for key, text in said.items() if summary.get(key)]
         lines.append(f"  {probe}: " + ", ".join(parts))
     for probe, reason in result["skipped"].items():
         lines.append(f"  {probe}: left out ({reason})")

@@ -156,6 +156,10 @@ def test_the_manifest_names_the_source_and_the_stats_hold_each_probes_validity_s
     assert hypernymy["leakage_masked"] > 0
     lines = validity_lines(result)
     assert any(line.startswith("  hypernymy: ") and "definition naming the answer masked" in line for line in lines)
+    # hyponymy's answer (a kind of the term) holds the term: said so (was: "answers named inside the term")
+    assert stats["hyponymy"]["validity"]["answer_named_in_term"] == 2
+    hyponymy = next(line for line in lines if line.startswith("  hyponymy: "))
+    assert "2 terms named inside the answer (kept)" in hyponymy and "answers named inside" not in hyponymy
 
 
 def test_splits_are_concept_disjoint_and_a_small_probe_keeps_dev_and_test(tmp_path):
