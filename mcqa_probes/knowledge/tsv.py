@@ -126,28 +126,34 @@ def _rows(path: Path, columns: Tuple[str, ...]):
             else:
                 first = handle.readline()
                 handle.seek(0)
-                # a spreadsheet in a language with decimal commas exports its CSV with semicolons
-                reader = csv.reader(lines(), dialect="excel", delimiter=";" if first.count(";") > first.count(",") else ",")
+                # Excel's first line "sep=;" names the separator (and is no header); else a spreadsheet
+                # in a language with decimal commas exports its CSV with semicolons
+                hint = re.fullmatch(r"\ufeff?sep=(.)", first.rstrip("\r\n"))
+                separator = hint.group(1) if hint else ";" if first.count(";") > first.count(",") else ","
+                reader = csv.reader(lines(), dialect="excel", delimiter=separator)
+                if hint:
+                    next(reader)
             header = next(reader, None)
             if header is None:
-                raise SourceError(str(path), f"empty file (expected a header {', '.join(columns)})", 1)
+                raise SourceError(str(path), f"empty file (expected a header {', '.join(columns)})", reader.line_num or 1)
+            header_line = reader.line_num
             names = _column_names(header, columns)
             while names and not names[-1]:       # a spreadsheet's empty last header cells
                 names.pop()
             twice = sorted({name for name in columns if names.count(name) > 1})
             if twice:
                 raise SourceError(str(path), f"header is {', '.join(header)!s}: {twice[0]} is named by "
-                                             f"{names.count(twice[0])} columns (expected one column of each name)", 1)
+                                             f"{names.count(twice[0])} columns (expected one column of each name)", header_line)
             separated = next((cell for cell, name in zip(header, names) if name == "synonyms"
                               and re.search(r"\((?=[^)]*(?:comma|semicolon|[,;]\s*-?\s*separated))", cell, re.I)), None)
             if separated:
                 raise SourceError(str(path), f"the header says {separated.strip()!r} (expected synonyms separated "
-                                             "by | in one cell)", 1)
+                                             "by | in one cell)", header_line)
             missing = [column for column in columns if column not in names]
             if missing:
                 raise SourceError(str(path), f"header is {', '.join(header)!s}; expected the columns "
                                              f"{', '.join(columns)} (in any order; then any others: "
-                                             f"{', '.join(OPTIONAL_COLUMNS)} is read, the rest ignored)", 1)
+                                             f"{', '.join(OPTIONAL_COLUMNS)} is read, the rest ignored)", header_line)
             where = [names.index(column) for column in columns]
             others = [(index, name) for index, name in enumerate(names) if name not in columns]
             ended = reader.line_num            # the line the previous row ended on

@@ -5,6 +5,7 @@ import pytest
 
 from mcqa_probes.builders.ontology_templates import relation_phrase
 from mcqa_probes.knowledge.ontology import SourceError, SourceReport, Vocabulary
+from mcqa_probes.knowledge.source import load_source
 from mcqa_probes.knowledge.tsv import read_tsv
 from tests.conftest import FIXTURES
 
@@ -305,3 +306,22 @@ def test_headers_as_spreadsheets_write_them_and_rows_without_their_empty_optiona
     (folder / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\tname\nA\tthing\t\tA thing.\tThing\n")
     (folder / "edges.tsv").write_text("child\trelation\tparent\n")
     assert read(folder).concepts["A"].label == "thing"
+
+
+def test_excels_sep_line_names_the_separator_and_is_no_header(tmp_path):
+    """Excel writes ``sep=;`` as a CSV's first line when asked to keep the separator: it is read as the
+    separator, and the header is the next line (was: "header is sep=" with the columns garbled)."""
+    rows = [("A", "animal", "", "A living being that moves."), ("B", "dog", "hound", "A domestic animal, it barks."),
+            ("C", "cat", "", "A small domestic animal that purrs.")]
+    plain, hinted = tmp_path / "plain", tmp_path / "hinted"
+    for folder, head in ((plain, ""), (hinted, "sep=;\r\n")):
+        folder.mkdir()
+        (folder / "concepts.csv").write_text(head + "id;label;synonyms;definition\r\n" + "".join(
+            ";".join(f'"{cell}"' if "," in cell else cell for cell in row) + "\r\n" for row in rows), encoding="utf-8-sig")
+        (folder / "edges.csv").write_text(head + "child;relation;parent\r\nB;is_a;A\r\nC;is_a;A\r\n", encoding="utf-8")
+    first, second = load_source(plain, format="tsv"), load_source(hinted, format="tsv")
+    assert first.concepts == second.concepts and list(second.hypernyms("B")) == ["A"]
+    assert second["B"].definition == "A domestic animal, it barks."
+    (hinted / "concepts.csv").write_text("sep=;\nid;name\n", encoding="utf-8")
+    with pytest.raises(SourceError, match=r"concepts\.csv:2: header is id, name; expected the columns"):
+        load_source(hinted, format="tsv")
