@@ -452,8 +452,25 @@ def _error_line(error: Exception) -> Optional[int]:
 _BYTES_AROUND_CARET = re.compile(r"""b(['"])((?:\\.|(?!\1).)*)\1\^b(['"])((?:\\.|(?!\3).)*)\3""")
 
 
+def _bytes_literal(quote: str, body: str) -> bytes:
+    """The bytes of a Python bytes literal's body as rdflib's message shows it (``imp\\xc3\\xb4t``)."""
+    try:
+        return ast.literal_eval(f"b{quote}{body}{quote}")
+    except (ValueError, SyntaxError):
+        return body.encode("utf-8", "replace")
+
+
+def _around_caret(match) -> str:
+    """The text around rdflib's caret, decoded (``impôt``, not ``imp\\xc3\\xb4t``), the caret after a
+    character that it cut in two."""
+    before, after = _bytes_literal(*match.group(1, 2)), _bytes_literal(*match.group(3, 4))
+    while after and 0x80 <= after[0] < 0xC0:       # a UTF-8 continuation byte: its character goes before
+        before, after = before + after[:1], after[1:]
+    return before.decode("utf-8", "replace") + "^" + after.decode("utf-8", "replace")
+
+
 def _reason(error: Exception) -> str:
-    text = " ".join(_BYTES_AROUND_CARET.sub(r"\2^\4", str(error)).split())
+    text = " ".join(_BYTES_AROUND_CARET.sub(_around_caret, str(error)).split())
     text = re.sub(r"^at line \d+ of <[^>]*>:\s*", "", text)
     text = _RDF_XML_WHERE.sub("", text)
     if text == "Invalid line:":     # N-Triples, at the end of the file

@@ -832,3 +832,14 @@ def test_a_thesaurus_of_several_schemes_is_named_and_versioned_by_its_main_schem
         'skos:hasTopConcept ex:c9 .', 'skos:hasTopConcept ex:c9 ; owl:versionInfo "1.0" .'))
     graph = load_source(path)        # the main scheme has no version: the other's, the name still the main one's
     assert (graph.source, graph.version) == ("Public administration", "1.0")
+
+
+def test_a_turtle_errors_text_shows_its_letters_not_their_utf8_bytes(tmp_path):
+    """rdflib shows the text around the fault as bytes (``imp\\xc3\\xb4t``, the caret sometimes inside a
+    letter's two bytes): the error says the letters (``impôt``), the caret after a letter it cut."""
+    path = tmp_path / "taxes.ttl"
+    path.write_text('@prefix ex: <http://example.org/t/> .\nex:a ex:label "impôt sur la fortune" ex:c .\n', encoding="utf-8")
+    with pytest.raises(SourceError) as raised:
+        load_source(path)
+    message = str(raised.value)
+    assert "impôt sur la fortune" in message and "\\x" not in message, message
