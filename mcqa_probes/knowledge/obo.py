@@ -560,20 +560,23 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
             # logical definitions (see SourceData.implied_parents): C = G and R some D
             elif clause_kind == "IntersectionOfClause":
                 target = curie(str(clause.term))
+                # each axiom at its own clause's line (an error or a count names it there)
                 if clause.typedef is None:
-                    genus_lines.append((target, concept_id,
-                                        _clause_line(lines, this_frame, "intersection_of", value=str(clause.term))))
-                    implied.append((concept_id, target, concept.line))
+                    genus_line = _clause_line(lines, this_frame, "intersection_of", value=str(clause.term))
+                    genus_lines.append((target, concept_id, genus_line))
+                    implied.append((concept_id, target, genus_line or concept.line))
                     genus.append(target)
                 else:
                     differentia.append((curie(str(clause.typedef)), target))
-                    implied_links.append((*differentia[-1], concept.line))
+                    implied_links.append((*differentia[-1], _clause_line(lines, this_frame, "intersection_of",
+                                                                         value=str(clause.typedef)) or concept.line))
             elif clause_kind == "UnionOfClause":              # C = M1 or M2: each member is a kind of C
-                implied.append((curie(str(clause.term)), concept_id, concept.line))
+                implied.append((curie(str(clause.term)), concept_id,
+                                _clause_line(lines, this_frame, "union_of", value=str(clause.term)) or concept.line))
                 data.unions.setdefault(concept_id, []).append(curie(str(clause.term)))
             elif clause_kind == "EquivalentToClause":
-                implied.extend([(concept_id, curie(str(clause.term)), concept.line),
-                                (curie(str(clause.term)), concept_id, concept.line)])
+                line = _clause_line(lines, this_frame, "equivalent_to", value=str(clause.term)) or concept.line
+                implied.extend([(concept_id, curie(str(clause.term)), line), (curie(str(clause.term)), concept_id, line)])
         every_definition = set(definitions + other_definitions)
         if obsolete:
             data.obsolete.add(concept_id)

@@ -1566,7 +1566,8 @@ def test_a_logical_axiom_naming_a_concept_never_defined_is_counted_and_an_error_
     graph = load_source(defined)
     report = graph.provenance["report"].to_json()
     assert report["undefined_in_axiom"]["count"] == 1
-    line = (text + "\n[Term]\n").count("\n") + 1                    # the term's id line
+    # the intersection_of line that names it (was: the term's id line)
+    line = (text + "\n" + stanza).count("\n") + 1
     with pytest.raises(SourceError, match=rf"genus.obo:{line}: a logical axiom of VO:0000040 and VO:0000999: "
                                           r"VO:0000999 is never defined"):
         load_source(defined, strict=True)
