@@ -164,6 +164,8 @@ def validity_lines(result: Dict[str, object]) -> List[str]:
         ("definition_names_its_concept", "definitions naming their own concept masked"),
         ("answer_named_in_term", "answers named inside the term (kept)"),
         ("template_names_answer", "asked in another template (the template's own words name the answer)"),
+        ("random_distractors_from_answer_branches", "random distractors from the answers' branches of the "
+                                                    "hierarchy (fewer than min_answer_pool answers)"),
         ("random_distractors_from_all_concepts", "random distractors from all concepts (fewer than "
                                                  "min_answer_pool answers)"),
     ]

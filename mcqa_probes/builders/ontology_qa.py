@@ -403,14 +403,41 @@ class OntologyQABuilder(WordNetQABuilder):
 
     def answer_pool(self, probe: str, concepts: Optional[List[str]] = None) -> Dict[str, List[str]]:
         """The paper's answer pool for random distractors (the answers of the concepts asked), unless it
-        has too few distinct concepts to fill the questions (a small relation): then every concept,
-        and the summary says so."""
+        has too few distinct concepts to fill the questions (a small relation): then the concepts of
+        the answers' branches of the hierarchy (:meth:`answer_branches`: the wholes' branch for part_of,
+        not the skills and occupations beside it, which a choice-only model would rule out at sight),
+        else every concept; the summary says which."""
         pools = super().answer_pool(probe, concepts)
         needed = int(self.settings["min_answer_pool"])
         if sum(len(set(members)) for members in pools.values()) < needed:
+            branches = self.answer_branches({answer for members in pools.values() for answer in members}, needed)
+            if branches is not None:
+                self.summary["random_distractors_from_answer_branches"] = 1
+                return branches
             self.summary["random_distractors_from_all_concepts"] = 1
             return self.random_pools
         return pools
+
+    def answer_branches(self, answers: Set[str], needed: int) -> Optional[Dict[str, List[str]]]:
+        """Every concept under the answers' ancestors at the shallowest depth that leaves some concepts
+        out (the roots' level, or under a single root its children's, ...), the answers themselves and
+        those above that depth included, by part of speech; None when no depth leaves concepts out
+        with at least ``needed`` concepts in."""
+        isa, pos = self.isa, set(self.settings["pos"])
+        every = [c for c in self.base.ids(pos)]
+        for level in range(4):
+            heads = {found for answer in answers for found in (answer, *isa.ancestors(answer))
+                     if isa.depth(found) == level or (found == answer and isa.depth(answer) < level)}
+            members = heads.union(*map(isa.descendants, heads)) if heads else set()
+            members = {c for c in members if c in self.base and self.base[c].pos in pos}
+            if len(members) < needed:
+                return None
+            if len(members) < len(every):
+                pools: Dict[str, List[str]] = {}
+                for concept in sorted(members):
+                    pools.setdefault(self.base[concept].pos, []).append(concept)
+                return pools
+        return None
 
     # ------------------------------------------------------------------ exactly one correct answer
     def entailed(self, concept_id: str) -> FrozenSet[str]:

@@ -1205,3 +1205,36 @@ def test_two_definitions_one_text_but_for_case_and_closing_stop_are_never_two_ch
             assert len(set(keys)) == len(keys), question.choices
             both += "a waiter who advises guests on wine and serves it" in keys
     assert both      # the copied definition is offered (once per question)
+
+
+def test_a_small_relations_random_distractors_come_from_its_answers_branch_of_the_hierarchy(tmp_path):
+    """A relation with fewer answers than min_answer_pool (part_of among workplaces, in a taxonomy of
+    occupations, skills and workplaces): random distractors from the answers' branch (workplaces), not
+    from every concept (was: skills and occupations beside the wholes, ruled out at sight by a
+    choice-only model); the summary says so."""
+    branches = {"occupation": ["nurse", "cook", "waiter", "porter", "cashier", "surgeon"],
+                "skill": ["cooking", "nursing", "serving wine", "lifting", "counting", "cutting"],
+                "workplace": ["hospital", "ward", "theatre", "restaurant", "kitchen", "bar", "hotel", "lobby", "school",
+                              "classroom", "library", "reading room", "station", "platform", "airport", "gate",
+                              "shop", "till", "office", "desk", "factory", "workshop"]}
+    parts = {"ward": "hospital", "theatre": "hospital", "kitchen": "restaurant", "bar": "hotel", "lobby": "hotel"}
+    ids, text, number = {}, "format-version: 1.2\nontology: es\n\n[Typedef]\nid: part_of\nis_transitive: true\n\n", 0
+    for head, members in branches.items():
+        for name in [head, *members]:
+            ids[name] = f"ES:{number}"
+            number += 1
+    for head, members in branches.items():
+        for name in [head, *members]:
+            text += (f'[Term]\nid: {ids[name]}\nname: {name}\ndef: "The {name} as the staff of a business know it." []\n'
+                     + (f"is_a: {ids[head]}\n" if name != head else "")
+                     + (f"relationship: part_of {ids[parts[name]]}\n" if name in parts else "") + "\n")
+    path = tmp_path / "esco.obo"
+    path.write_text(text)
+    graph = load_source(path, relations=["part_of"])
+    builder = OntologyQABuilder(graph, {"num_choices": 3}, relation="part_of", probe_name="part_of")
+    questions = builder.build("part_of", random.Random(1))
+    assert questions and builder.summary.get("random_distractors_from_answer_branches") == 1
+    assert "random_distractors_from_all_concepts" not in builder.summary
+    workplaces = {ids[name] for name in ["workplace", *branches["workplace"]]}
+    randoms = {other for q in questions for other in q.notes["random_distractors"]}
+    assert randoms and randoms <= workplaces, sorted(randoms - workplaces)
