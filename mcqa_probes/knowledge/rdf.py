@@ -1082,12 +1082,17 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     if merged:
         # what this file says of resources it does not make concepts (no type, no label here), for a
         # merge with files that do (a thesaurus split into a file of labels and one of skos:narrower
-        # triples; one file of labels per language): their names, and the hierarchy edges from them
-        for node in sorted({n for prop in label_props for n in graph.subjects(prop, None)
-                            if isinstance(n, rdflib.URIRef) and n not in candidates}, key=str):
+        # triples; one file of labels per language; an ontology's definitions and restrictions in a file
+        # of their own): their names and definitions, and the hierarchy edges from them
+        if not definition_props:        # a file of no concepts of its own: the definitions it gives others
+            definition_props[:] = next(([prop] for prop in props(definition_names)
+                                        if any(isinstance(s, rdflib.URIRef) for s in graph.subjects(prop, None))), [])
+        described = {n for prop in (*label_props, *definition_props, *synonym_props) for n in graph.subjects(prop, None)
+                     if isinstance(n, rdflib.URIRef) and n not in candidates}
+        for node in sorted(described, key=str):
             if not any(_is_vocabulary_type(t) for t in graph.objects(node, rdflib.RDF.type)):
                 concept = named(node, SourceReport(), Counter())
-                if concept.label:
+                if concept.label or concept.definition or concept.synonyms:
                     data.loose_concepts[concept.id] = concept
         hierarchy = [(child, parent) for prop in parent_props for child, parent in graph.subject_objects(prop)]
         if rdflib.URIRef(SKOS + "broader") in parent_props:
@@ -1101,6 +1106,16 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         own = set(concept_nodes)
         equivalences = (rdflib.URIRef(OWL + "equivalentClass"), rdflib.URIRef(SKOS + "exactMatch"))
         loose_links, loose_implied = set(), set()
+        # the some-restrictions a class that is no concept here is under (part_of some car, the class
+        # defined in the other file), as a concept's are read above
+        for prop in parent_props:
+            for subject, parent in graph.subject_objects(prop):
+                if isinstance(subject, rdflib.URIRef) and subject not in candidates and isinstance(parent, rdflib.BNode):
+                    on_property, target = restriction(parent)
+                    if on_property is not None and isinstance(target, rdflib.URIRef):
+                        relation = relation_of(on_property)
+                        data.existential_relations.add(relation)
+                        loose_links.add((cid(subject), relation, cid(target), None))
         for subject, predicate, obj in graph:
             if not (isinstance(subject, rdflib.URIRef) and isinstance(obj, rdflib.URIRef)) or subject == obj:
                 continue

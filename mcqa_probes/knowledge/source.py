@@ -44,7 +44,8 @@ from mcqa_probes.knowledge.graph import CODE, OTHER_NAME, RESPELLING, Concept, K
 from mcqa_probes.knowledge.identifiers import expand, is_iri, local_name, normalise, relation_name
 from mcqa_probes.knowledge.obo import read_obo
 from mcqa_probes.knowledge.ontology import (
-    COMPRESSIONS, SYNTAX_BY_SUFFIX, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, file_of, inner_suffix,
+    COMPRESSIONS, SYNTAX_BY_SUFFIX, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, file_name, file_of,
+    inner_suffix,
     source_head, source_text,
 )
 from mcqa_probes.knowledge.rdf import line_naming, read_rdf
@@ -163,8 +164,12 @@ def read_file(path: PathLike, format: Optional[str], vocabulary: Vocabulary, rep
 def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
     if len(parts) == 1:
         return parts[0]
+    # named after the files that name an ontology (or a scheme); a file that names none (its name its
+    # file's, no version: a file of definitions or of links for the others) adds nothing to the name
+    naming = [p for p in parts if not (p.version == "unknown" and p.name == file_name(p.path))] or parts
     merged = SourceData(path="+".join(p.path for p in parts), format="+".join(sorted({p.format for p in parts})),
-                        name="+".join(p.name for p in parts), version="+".join(p.version for p in parts))
+                        name="+".join(dict.fromkeys(p.name for p in naming)),
+                        version="+".join(dict.fromkeys(p.version for p in naming)))
     for part in parts:
         for concept_id, concept in part.concepts.items():
             mine = merged.concepts.get(concept_id)

@@ -298,3 +298,34 @@ def test_the_validity_summary_says_why_a_short_definition_is_not_asked(tmp_path)
     lines = validity_lines(build(source, tmp_path / "four", probes=["definitions"],
                                  settings={"min_answer_pool": 1, "min_definition_words": 4}))
     assert "2 definitions with fewer than 4 content words besides the concept's own names (not asked)" in lines[0]
+
+
+def test_an_owl_ontology_split_into_its_classes_and_a_file_of_definitions_and_restrictions_merges_whole(tmp_path):
+    """vehicles.owl as two Turtle files: the classes (types, labels, synonyms, is-a) in one, and the
+    definitions and the part_of restrictions of those classes, untyped there, in the other. Merged (in
+    either order) they give the one file's probe files byte for byte, named after the ontology (was: no
+    definition and no part_of link read from the second file, and the source named 'vo+restrictions')."""
+    import rdflib
+
+    whole = rdflib.Graph().parse(ONTOLOGIES / "vehicles.owl", format="xml")
+    iao = rdflib.URIRef("http://purl.obolibrary.org/obo/IAO_0000115")
+    restrictions = {o for s, o in whole.subject_objects(rdflib.RDFS.subClassOf) if isinstance(o, rdflib.BNode)}
+    classes, extra = rdflib.Graph(), rdflib.Graph()
+    for prefix, namespace in whole.namespaces():
+        classes.bind(prefix, namespace)
+        extra.bind(prefix, namespace)
+    for triple in whole:
+        s, p, o = triple
+        moved = p == iao or (p == rdflib.RDFS.subClassOf and o in restrictions) or s in restrictions
+        (extra if moved else classes).add(triple)
+    assert len(extra) > 20 and not set(extra.subjects(rdflib.RDF.type, rdflib.OWL.Class))
+    classes.serialize(tmp_path / "vehicles_classes.ttl", format="turtle")
+    extra.serialize(tmp_path / "restrictions.ttl", format="turtle")
+    build(ONTOLOGIES / "vehicles.owl", tmp_path / "one", ["part_of"])
+    for order in ((tmp_path / "vehicles_classes.ttl", tmp_path / "restrictions.ttl"),
+                  (tmp_path / "restrictions.ttl", tmp_path / "vehicles_classes.ttl")):
+        out = tmp_path / order[0].stem
+        graph = load_source(list(order), relations=["part_of"])
+        assert (graph.source, graph.version) == ("vo", "2026-11-01")
+        build_ontology_probes(out, graph, relations=["part_of"])
+        _same_probe_files(tmp_path / "one", out)
