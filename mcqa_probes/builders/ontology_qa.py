@@ -424,7 +424,7 @@ class OntologyQABuilder(WordNetQABuilder):
         those above that depth included, by part of speech; None when no depth leaves concepts out
         with at least ``needed`` concepts in."""
         isa, pos = self.isa, set(self.settings["pos"])
-        every = [c for c in self.base.ids(pos)]
+        total = len(self.base.ids(pos))
         for level in range(4):
             heads = {found for answer in answers for found in (answer, *isa.ancestors(answer))
                      if isa.depth(found) == level or (found == answer and isa.depth(answer) < level)}
@@ -432,7 +432,7 @@ class OntologyQABuilder(WordNetQABuilder):
             members = {c for c in members if c in self.base and self.base[c].pos in pos}
             if len(members) < needed:
                 return None
-            if len(members) < len(every):
+            if len(members) < total:
                 pools: Dict[str, List[str]] = {}
                 for concept in sorted(members):
                     pools.setdefault(self.base[concept].pos, []).append(concept)
