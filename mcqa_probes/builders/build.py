@@ -170,7 +170,7 @@ def _start_child(function, probes, results):
                     error = (ValueError if isinstance(error, ValueError) else OSError)(str(error))
                 sender.send(("input", error))
                 return
-            sender.send(("error", f"{type(error).__name__}: {error}\n{traceback.format_exc()}"))
+            sender.send(("error", (f"{type(error).__name__}: {error}", traceback.format_exc())))
         finally:
             sender.close()
 
@@ -178,6 +178,10 @@ def _start_child(function, probes, results):
     process.start()
     sender.close()
     return process, receiver
+
+
+class WorkerTraceback(Exception):
+    """The traceback of an error in a build worker, as the cause of the parent's error (its text)."""
 
 
 #: in a forked build worker, what :func:`build_from_queue`'s ``build_one`` calls returned (empty here)
@@ -239,7 +243,9 @@ def _join_child(child, results) -> None:
     if status == "input":
         raise payload
     if status != "ok":
-        raise RuntimeError(f"the build worker failed: {payload}")
+        summary, where = payload
+        # the worker's traceback is shown as the cause, the error line stays one short line
+        raise RuntimeError(f"the build worker failed: {summary}") from WorkerTraceback(where)
     for mine, theirs in zip(results, payload):
         mine.update(theirs)
 

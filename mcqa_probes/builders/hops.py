@@ -12,7 +12,7 @@ Results are memoised per concept; iteration is over sorted ids, so every result 
 """
 from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
 
-from mcqa_probes.knowledge.graph import KnowledgeGraph, reachable
+from mcqa_probes.knowledge.graph import KnowledgeGraph, parents_first, reachable
 
 Chain = Tuple[str, ...]
 
@@ -114,11 +114,14 @@ class Taxonomy:
             up, implied = self.graph.hypernyms, self.graph.implied_hypernyms
             found = self._ancestors[concept] = frozenset(reachable(concept, lambda c: (*up(c), *implied(c))))
         if found is None:
-            collected = set()
-            for parent in self.graph.hypernyms(concept):
-                collected.add(parent)
-                collected.update(self.ancestors(parent))
-            found = self._ancestors[concept] = frozenset(collected)
+            up, memo = self.graph.hypernyms, self._ancestors
+            for node in parents_first(concept, up, memo):
+                collected = set()
+                for parent in up(node):
+                    collected.add(parent)
+                    collected.update(memo[parent])
+                memo[node] = frozenset(collected)
+            found = memo[concept]
         return found
 
     def is_ancestor(self, ancestor: str, concept: str) -> bool:
@@ -128,9 +131,11 @@ class Taxonomy:
         """Length of the shortest ``isa↑`` path to a root (a root has depth 0)."""
         found = self._depth.get(concept)
         if found is None:
-            parents = self.graph.hypernyms(concept)
-            found = 0 if not parents else 1 + min(self.depth(parent) for parent in parents)
-            self._depth[concept] = found
+            up, memo = self.graph.hypernyms, self._depth
+            for node in parents_first(concept, up, memo):
+                parents = up(node)
+                memo[node] = 1 + min(memo[parent] for parent in parents) if parents else 0
+            found = memo[concept]
         return found
 
     # ------------------------------------------------------------------ sisters

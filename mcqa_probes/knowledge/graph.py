@@ -30,6 +30,27 @@ def reachable(start: str, step: Callable[[str], Iterable[str]]) -> Set[str]:
     return seen
 
 
+def parents_first(start: str, step: Callable[[str], Iterable[str]], done) -> List[str]:
+    """``start`` and what ``step`` reaches from it, leaving out what ``done`` holds (and what only
+    leads through it), each after everything its ``step`` reaches: the order in which a memoised
+    recursion over ``step`` fills its memo, without recursion (a hierarchy thousands of levels deep
+    would pass Python's recursion limit). A cycle is cut where it closes."""
+    order: List[str] = []
+    entered, finished, stack = set(), set(), [start]
+    while stack:
+        node = stack[-1]
+        if node in done or node in finished:
+            stack.pop()
+        elif node not in entered:
+            entered.add(node)
+            stack.extend(following for following in step(node) if following not in done and following not in entered)
+        else:
+            stack.pop()
+            finished.add(node)
+            order.append(node)
+    return order
+
+
 class Relation(str, Enum):
     ISA_UP = "isa↑"      # hypernym
     ISA_DOWN = "isa↓"    # hyponym

@@ -100,3 +100,23 @@ def test_the_shared_sister_pools_are_the_sister_layers(seed):
             assert [pool[i] for i in range(len(pool))] == list(layer)
             assert all(tax.sister_chain(concept, level, other) == chain for other, chain in layer.items())
     assert single > 60 and several > 20
+
+
+def test_a_hierarchy_thousands_of_levels_deep_has_its_depths_and_ancestors_without_recursion():
+    """A chain of 2,000 concepts and a diamond at its foot: depth and ancestors are walks, not
+    recursions (a recursion passed Python's limit near 1,000 levels: RecursionError)."""
+    from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph
+
+    graph = KnowledgeGraph(source="chain", version="1")
+    names = [f"c{i:04d}" for i in range(2000)] + ["left", "right", "foot"]
+    for name in names:
+        graph.add(Concept(id=name, pos="n", lemmas=(name,), definition=""))
+    for child, parent in zip(names[1:2000], names[:1999]):
+        graph.add_isa(child, parent)
+    for child, parent in [("left", "c1999"), ("right", "c0500"), ("foot", "left"), ("foot", "right")]:
+        graph.add_isa(child, parent)
+    tax = Taxonomy(graph)
+    assert tax.depth("foot") == 502 and tax.depth("left") == 2000 and tax.depth("c1999") == 1999
+    assert tax.ancestors("foot") == frozenset(names[:2000]) | {"left", "right"}
+    assert tax.ancestors("right") == frozenset(names[:501])
+    assert tax.depth("c0000") == 0 and tax.ancestors("c0000") == frozenset()

@@ -329,3 +329,24 @@ def test_an_owl_ontology_split_into_its_classes_and_a_file_of_definitions_and_re
         assert (graph.source, graph.version) == ("vo", "2026-11-01")
         build_ontology_probes(out, graph, relations=["part_of"])
         _same_probe_files(tmp_path / "one", out)
+
+
+def test_a_table_thousands_of_levels_deep_builds_its_hypernymy_probe(tmp_path):
+    """A taxonomy kept as a table, one chain of 1,500 concepts: the read and the build walk it
+    without recursion (a RecursionError in the worker, about 100 KB of traceback, exit 1, was what
+    depth ~1,000 gave), and every question's answer is one of the concept's ancestors."""
+    source = tmp_path / "chain"
+    source.mkdir()
+    words = ["amber", "basil", "cedar", "dune", "ember", "fern", "grove", "heath", "iris", "juniper"]
+    label = lambda i: " ".join(words[int(digit)] for digit in f"{i:04d}")     # noqa: E731
+    (source / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\n" + "".join(
+        f"T{i}\t{label(i)}\t\tThe stage numbered {i} of a long sequence.\n" for i in range(1500)))
+    (source / "edges.tsv").write_text("child\trelation\tparent\n" + "".join(
+        f"T{i}\tis_a\tT{i - 1}\n" for i in range(1, 1500)))
+    build(source, tmp_path / "out", probes=["hypernymy"])
+    questions = [json.loads(line) for split in ("train", "dev", "test")
+                 for line in (tmp_path / "out" / "hypernymy" / f"{split}.jsonl").open()]
+    assert len({q["notes"]["concept_id"] for q in questions}) > 1000
+    for question in questions[:500]:
+        concept, answer = (int(question["notes"][key][1:]) for key in ("concept_id", "answer_id"))
+        assert answer < concept and all(int(d[1:]) > concept for d in question["notes"]["distractor_ids"])
