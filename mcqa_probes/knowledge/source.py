@@ -27,7 +27,9 @@ Steps, each counted in the graph's validity report (``graph.provenance["report"]
 Relations named in ``relations`` must exist (an unknown name is an error listing those found); a
 relation's transitivity comes from the source (OBO ``is_transitive``, ``owl:TransitiveProperty``)
 or, when the source says nothing, from :data:`TRANSITIVE_BY_NAME` (however a table spells the name:
-``Part of``, ``partOf``).
+``Part of``, ``partOf``); so does its symmetry (OBO ``is_symmetric``, ``owl:SymmetricProperty``, else
+:data:`SYMMETRIC_BY_NAME`: a table's ``related to``) and its inverse (OBO ``inverse_of``,
+``owl:inverseOf``, else :data:`INVERSES_BY_NAME`: BFO's *part of* and *has part*, by id or name).
 """
 import graphlib
 import itertools
@@ -59,6 +61,17 @@ TRANSITIVE_BY_NAME = {"part_of", "has_part", "BFO:0000050", "BFO:0000051", "loca
 #: the same, as :func:`~mcqa_probes.knowledge.text.letters` writes them: a table's ``Part of`` or
 #: ``partOf`` chains as ``part_of`` does (one relation however its rows spell it)
 _TRANSITIVE_LETTERS = frozenset(map(letters, TRANSITIVE_BY_NAME))
+#: relations read both ways when the source does not say (however a table spells them: ``related to``,
+#: ``Related``, ``relatedTo``): "A related to B" says B is related to A, so B's own link back is no
+#: wrong answer; the Relation Ontology's *interacts with* by its id too. (Not ``adjacent_to`` or
+#: ``overlaps``: the Relation Ontology does not declare them symmetric, and between classes they are not)
+SYMMETRIC_BY_NAME = {"related", "related_to", "is_related_to", "skos:related", "associated_with", "similar_to",
+                     "sibling_of", "interacts_with", "RO:0002434"}
+_SYMMETRIC_LETTERS = frozenset(map(letters, SYMMETRIC_BY_NAME))
+#: pairs of relations each the other read backwards when the source declares no ``inverse_of``
+#: (BFO's part of / has part, the Relation Ontology's located in / location of), by id or name
+INVERSES_BY_NAME = (("part_of", "has_part"), ("BFO:0000050", "BFO:0000051"), ("located_in", "location_of"),
+                    ("RO:0001025", "RO:0001015"))
 #: readable names of common OBO Relation Ontology ids, for a source that uses them without a Typedef
 KNOWN_RELATION_NAMES = {"BFO:0000050": "part of", "BFO:0000051": "has part", "RO:0001025": "located in",
                         "RO:0001015": "location of", "RO:0002202": "develops from", "RO:0002131": "overlaps",
@@ -69,6 +82,25 @@ PathLike = Union[str, Path]
 HIERARCHY_NAMES = PARENT_RELATIONS | {"is_a", "skos:narrower", "narrower", "skos:broadertransitive",
                                       "skos:narrowertransitive", "broadertransitive", "narrowertransitive",
                                       "skos:broadmatch", "skos:narrowmatch", "broadmatch", "narrowmatch"}
+
+
+def _known_as(relation: str, info: dict, names: Iterable[str]) -> Set[str]:
+    """Which of ``names`` (as :func:`~mcqa_probes.knowledge.text.letters` writes them) the relation
+    is, by its id, its id's local part (``ex:relatedTo``) or its name (``part of`` for ``BFO:0000050``)."""
+    spellings = (relation, relation.partition(":")[2], info.get("name") or "")
+    return {letters(spelling) for spelling in spellings if spelling} & set(names)
+
+
+def _inverses_by_name(data: "SourceData") -> List[Tuple[str, str]]:
+    """The pairs of :data:`INVERSES_BY_NAME` that the source's relations are (both of them there)."""
+    by_name: Dict[str, Set[str]] = {}
+    known = {letters(name) for pair in INVERSES_BY_NAME for name in pair}
+    for relation in set(data.relation_info) | {r for _, r, _, _ in data.links}:
+        for found in _known_as(relation, data.relation_info.get(relation, {}), known):
+            by_name.setdefault(found, set()).add(relation)
+    return sorted({(relation, other) for first, second in INVERSES_BY_NAME
+                   for relation in by_name.get(letters(first), ()) for other in by_name.get(letters(second), ())
+                   if relation != other})
 
 
 def _declares(prefixed: str, iri: str) -> Pattern:
@@ -632,6 +664,10 @@ def load_source(
             if other != relation:
                 inverses.setdefault(relation, []).append(other)
                 inverses.setdefault(other, []).append(relation)
+    for relation, other in _inverses_by_name(data):      # part_of / has_part with no inverse_of said
+        if other not in inverses.get(relation, ()):
+            inverses.setdefault(relation, []).append(other)
+            inverses.setdefault(other, []).append(relation)
 
     def assemble(concepts, parents, links, implied, implied_links) -> Tuple[KnowledgeGraph, List[Tuple[str, str]]]:
         """The graph of these concepts and edges, with what the inverses, sub-relations and defined
@@ -761,6 +797,8 @@ def load_source(
         info = dict(data.relation_info.get(relation, {}))
         if letters(relation) in _TRANSITIVE_LETTERS:
             info["transitive"] = True
+        if _known_as(relation, info, _SYMMETRIC_LETTERS):
+            info["symmetric"] = True
         graph.relation_info[relation] = {"name": info.get("name") or KNOWN_RELATION_NAMES.get(relation)
                                          or relation_name(relation) or relation.replace("_", " "),
                                          "transitive": bool(info.get("transitive")),

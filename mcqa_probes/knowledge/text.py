@@ -182,7 +182,11 @@ def name_key(name: str, english: bool = True) -> str:
     key are one name: a distractor spelled so like the answer is the answer. (String methods, no
     pattern or cache: called for every name of every concept, 500,000 concepts and more.)"""
     key = letters(name)
-    if not english or len(key) < 5:
+    if not english:
+        return key
+    if len(key) < 6 and key in _SHORT_PLURALS:
+        return _SHORT_PLURALS[key]
+    if len(key) < 5:
         return key
     if key.endswith("s") and not key.endswith(("ss", "us", "is")):
         if key.endswith("ies"):
@@ -212,9 +216,27 @@ def name_key(name: str, english: bool = True) -> str:
 #: plural to one key (*knife*, *knives*: ``knif``; *olive*, *olives*: ``olif``). A
 #: singular can land on another word's key (*basis*, *base*): two names taken for one are never
 #: both offered, a question lost; two taken for two could both be right.
-_IRREGULAR = (("feet", "foot"), ("teeth", "tooth"), ("mata", "ma"), ("ina", "en"), ("ion", "ia"),
+_IRREGULAR = (("feet", "foot"), ("teeth", "tooth"), ("nge", "nx"), ("mata", "ma"), ("ina", "en"), ("ion", "ia"),
               ("ix", "ice"), ("ex", "ice"), ("is", "e"), ("us", "i"), ("um", "a"), ("ve", "f"), ("fe", "f"))
 _IRREGULAR_ENDINGS = tuple(ending for ending, _ in _IRREGULAR) + ("ae",)
+#: Germanic plurals of words under five letters, which :func:`name_key` keys as their singulars
+#: (*foot* / *feet*, *mouse* / *mice*; the longer ones, *clubfeet*, *teeth*, by their endings). A
+#: Greek plural in *-nges* (*phalanges*, *larynges*, *meninges*) is keyed as its singular in *-nx*
+#: (:data:`_IRREGULAR`: ``nge`` once the ``s`` is off).
+_SHORT_PLURAL_WORDS = (("feet", "foot"), ("mice", "mouse"), ("lice", "louse"), ("men", "man"), ("oxen", "ox"),
+                       ("geese", "goose"))
+
+
+def _short_plurals() -> Dict[str, str]:
+    keys = {}
+    for plural, singular in _SHORT_PLURAL_WORDS:
+        keys[singular] = singular if len(singular) < 5 else name_key(singular)
+        keys[plural] = keys[singular]
+    return keys
+
+
+#: :func:`name_key` of each word of :data:`_SHORT_PLURAL_WORDS` (filled once :func:`_irregular` is defined)
+_SHORT_PLURALS: Dict[str, str] = {}
 
 
 def _irregular(key: str) -> str:
@@ -230,17 +252,20 @@ def _irregular(key: str) -> str:
     return key
 
 
+_SHORT_PLURALS.update(_short_plurals())
+
+
 #: the endings of a Latin, Greek or Germanic plural and of its singular (:data:`_IRREGULAR`'s pairs,
 #: plural first), to tell which of two names of one key is the singular
 _PLURAL_ENDINGS = (("i", "us"), ("a", "um"), ("ia", "ion"), ("es", "is"), ("ices", "ix"), ("ices", "ex"),
                    ("mata", "ma"), ("ina", "en"), ("feet", "foot"), ("teeth", "tooth"), ("ves", "fe"),
-                   ("ves", "f"), ("ae", "a"))
+                   ("ves", "f"), ("ae", "a"), ("nges", "nx"))
 
 
 def _is_plural_of(plural: str, singular: str) -> bool:
     """``plural`` (letters as :func:`letters` writes them) is the plural of ``singular``: regular
     (:func:`_plural_of`) or Latin, Greek or Germanic (*alveoli*, *alveolus*; *bacteria*, *bacterium*)."""
-    return _plural_of(plural, singular) or any(
+    return _plural_of(plural, singular) or _SHORT_PLURAL_OF.get(plural) == singular or any(
         plural.endswith(many) and singular.endswith(one) and plural[:-len(many)] == singular[:-len(one)]
         and len(singular) > len(one) + 1 for many, one in _PLURAL_ENDINGS)
 
@@ -258,6 +283,12 @@ def _plural_of(plural: str, singular: str) -> bool:
 #: *plough* / *plow*, *sulphur* / *sulfur*, *programme* / *program*, *aluminium* / *aluminum*,
 #: *tyre* / *tire*, *grey* / *gray*, *ageing* / *aging*, *judgement* / *judgment*, *defence* / *defense*
 _REGIONAL_FOLDS = tuple((re.compile(pattern), replacement) for pattern, replacement in (
+    # words of their own first (before "ou" and "ae" take their letters): *moustache* / *mustache*,
+    # *neurone*, *leucocyte*, *artefact*, *jewellery*, *axe*, *pyjamas*, *cosy*, *draught*, *disc*
+    ("jewellery", "jewelry"), ("leuc", "leuk"), ("artef", "artif"), (r"\baxe\b", "ax"), ("moust", "must"),
+    ("pyjam", "pajam"), (r"\bcosy", "cozy"), (r"urone\b", "uron"), ("draught", "draft"),
+    ("doughnut", "donut"), ("cheque", "check"), ("scept", "skept"), (r"\btonne\b", "ton"), (r"\bkerb", "curb"),
+    ("storey", "story"), (r"\bgaol", "jail"), (r"\bdisc\b", "disk"), (r"\bannexe\b", "annex"), ("ciality", "cialty"),
     ("ough", "ow"), (r"yre\b", "ire"), ("grey", "gray"), ("ae", "e"), ("oe", "e"), ("ou", "o"),
     (r"(?<=[^aeiou])re\b", "er"), (r"ogue\b", "og"), (r"mme\b", "m"), (r"nium\b", "num"), ("ll", "l"),
     ("ph", "f"), (r"(?<=[iy])s", "z"), (r"eing\b", "ing"), (r"gement\b", "gment"), (r"nce\b", "nse"),
@@ -359,9 +390,14 @@ def _accent_free_pattern(variants: Tuple[str, ...], english: bool = True) -> Opt
 
 #: the singular and plural endings that :func:`name_key` folds (:data:`_IRREGULAR`), as written:
 #: the leakage check finds *vertebrae* for *vertebra*, *diverticulum* for *diverticula*
-_IRREGULAR_NUMBERS = (("foot", "feet"), ("tooth", "teeth"), ("ma", "mata"), ("en", "ina"), ("ion", "ia"),
+_IRREGULAR_NUMBERS = (("foot", "feet"), ("tooth", "teeth"), ("nx", "nges"), ("ma", "mata"), ("en", "ina"), ("ion", "ia"),
                       ("ix", "ices"), ("ex", "ices"), ("is", "es"), ("us", "i"), ("um", "a"), ("a", "ae"),
                       ("fe", "ves"), ("f", "ves"))
+
+
+_SHORT_PLURAL_OF = dict(_SHORT_PLURAL_WORDS)
+#: each word of :data:`_SHORT_PLURAL_WORDS` and its other number
+_SHORT_PLURAL_FORMS = {**dict(_SHORT_PLURAL_WORDS), **{singular: plural for plural, singular in _SHORT_PLURAL_WORDS}}
 
 
 @functools.lru_cache(maxsize=200_000)
@@ -373,6 +409,9 @@ def _last_word_endings(word: str, irregular: bool, english: bool = False) -> Tup
     ``iae``/``ion``/``ium``/``ia``: a form that is no word costs nothing)."""
     if _ies_plural(word):
         return word[:-1], ("ies", "y")
+    other = _SHORT_PLURAL_FORMS.get(word) if english else None
+    if other:                                   # foot, feet; mouse, mice
+        return "", tuple(sorted({word, other}, key=lambda e: (-len(e), e)))
     if english and not irregular and len(word) == 4 and word.endswith("f") and word.isalpha():
         return word[:-1], ("ves", "f")          # leaf, leaves; wolf, half, calf, loaf (not cafe, caves)
     others = []

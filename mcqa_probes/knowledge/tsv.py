@@ -310,7 +310,9 @@ def relation_info(relation: str) -> dict:
     """What a table says of a relation by its name alone: SKOS's own relations as a SKOS file reads
     them (``skos:related``: *related to*, symmetric), any other one by its name without its prefix (a
     table's prefix is a namespace's: ``ex:partOf``: *partOf*, made words by the question templates;
-    an opaque id such as ``RO:0002131`` by its known name), neither transitive nor symmetric."""
+    an opaque id such as ``RO:0002131`` by its known name), neither transitive nor symmetric here (the
+    source reader then reads by their names the ones that chain, ``part_of``, and the ones that go both
+    ways, ``related to``: :data:`~mcqa_probes.knowledge.source.TRANSITIVE_BY_NAME`, ``SYMMETRIC_BY_NAME``)."""
     if relation in SKOS_RELATIONS:
         return dict(SKOS_RELATIONS[relation], aliases=[])
     name = relation_name(relation, prefixes=[relation.partition(":")[0]])

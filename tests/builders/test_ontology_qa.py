@@ -39,11 +39,12 @@ def build(graph, probe, relation=None, **settings):
 
 def tsv_taxonomy(folder, rows, edges, **load):
     """A TSV pair in ``folder``: ``rows`` (id, label, synonyms, definition), ``edges`` (child, parent) of
-    is_a; read with ``load``'s options."""
+    is_a or (child, relation, parent); read with ``load``'s options."""
     folder.mkdir()
     (folder / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\n" + "".join("\t".join(r) + "\n" for r in rows),
                                          encoding="utf-8")
-    (folder / "edges.tsv").write_text("child\trelation\tparent\n" + "".join(f"{c}\tis_a\t{p}\n" for c, p in edges))
+    (folder / "edges.tsv").write_text("child\trelation\tparent\n" + "".join(
+        "\t".join(edge if len(edge) == 3 else (edge[0], "is_a", edge[1])) + "\n" for edge in edges))
     return load_source(folder, **load)
 
 
@@ -1033,19 +1034,61 @@ def test_a_symmetric_relation_keeps_what_is_related_to_a_kind_of_the_concept_out
     assert asked
 
 
-@pytest.mark.parametrize("syntax", ["obo", "ttl"])
+@pytest.mark.parametrize("spelling", ["related_to", "related to", "Related", "relatedTo", "associated_with"])
+def test_a_table_relation_named_related_to_is_read_both_ways(tmp_path, spelling):
+    """A table's ``book of hours related_to rosary`` says the rosary is related to the book of hours:
+    "'rosary' is related to" never offers the book of hours as a wrong answer (was: offered, the
+    relation read one way as any other table relation), and may ask it as the answer."""
+    names = ["devotional object", "rosary", "book of hours", "candle", "icon", "altar", "censer", "chalice",
+             "bell", "banner", "vestment", "psalter", "hymnal", "missal"]
+    rows = [(f"T:{i}", name, "", "") for i, name in enumerate(names)]
+    links = [("T:2", spelling, "T:1"), ("T:3", spelling, "T:4"), ("T:5", spelling, "T:6"), ("T:7", spelling, "T:8"),
+             ("T:11", spelling, "T:12"), ("T:13", spelling, "T:9")]
+    graph = tsv_taxonomy(tmp_path / "devotion", rows, [(f"T:{i}", "T:0") for i in range(1, len(names))] + links,
+                         relations=[spelling])
+    relation = resolved(graph, spelling)
+    assert graph.relation_info[relation]["symmetric"] and not graph.relation_info[relation]["transitive"]
+    linked = {(a, b) for a, _, b in links} | {(b, a) for a, _, b in links}
+    asked = answered_back = 0
+    for seed in range(6):
+        builder = OntologyQABuilder(graph, {"min_answer_pool": 0}, relation=relation, probe_name="related")
+        for question in builder.build("related", random.Random(f"{seed}:related")):
+            concept = question.notes["concept_id"]
+            asked += 1
+            answered_back += (concept, question.notes["answer_id"]) in {(b, a) for a, _, b in links}
+            assert not {(concept, other) for other in question.notes["distractor_ids"]} & linked, question.notes
+    assert asked and answered_back
+
+
+@pytest.mark.parametrize("syntax", ["obo", "ttl", "obo-undeclared", "ttl-bfo-undeclared", "tsv"])
 def test_a_link_of_a_relation_is_a_link_of_its_inverse_the_other_way(tmp_path, syntax):
     """``part_of inverse_of has_part`` (OWL ``owl:inverseOf``): *river mouth* part_of *river*, so "'river'
     has part" never offers the river mouth (nor a kind of it) as a wrong answer, and "'river mouth'
-    is part of" never offers the river; the stated links stay the answers (was: offered)."""
+    is part of" never offers the river; the stated links stay the answers (was: offered). BFO's part
+    of / has part are that pair where the source does not say so (``-undeclared``: Typedefs without
+    ``inverse_of``, BFO's OWL ids without ``owl:inverseOf``; a table's rows): was offered there."""
     parts = [("T:1", "river", None), ("T:2", "river mouth", None), ("T:3", "estuary", "T:2"), ("T:4", "ocean", None),
              ("T:5", "bay", None)]
     links = [("T:2", "part_of", "T:1"), ("T:4", "has_part", "T:5")]
-    if syntax == "obo":
+    if syntax == "tsv":
+        graph = tsv_taxonomy(tmp_path / "rivers", [(i, name, "", "") for i, name, _ in parts],
+                             [(i, "is_a", p) for i, _, p in parts if p] + links, relations=["part_of", "has_part"])
+    elif syntax.startswith("obo"):
         text = "format-version: 1.4\nontology: t\n\n" + "".join(
             f"[Term]\nid: {i}\nname: {name}\n" + (f"is_a: {p}\n" if p else "")
             + "".join(f"relationship: {r} {o}\n" for s_, r, o in links if s_ == i) + "\n" for i, name, p in parts)
-        text += "[Typedef]\nid: part_of\nname: part of\ninverse_of: has_part\n\n[Typedef]\nid: has_part\nname: has part\n"
+        inverse = "" if syntax.endswith("undeclared") else "inverse_of: has_part\n"
+        text += (f"[Typedef]\nid: part_of\nname: part of\nxref: BFO:0000050\n{inverse}\n"
+                 "[Typedef]\nid: has_part\nname: has part\nxref: BFO:0000051\n")
+    elif syntax == "ttl-bfo-undeclared":
+        bfo = {"part_of": "obo:BFO_0000050", "has_part": "obo:BFO_0000051"}
+        text = ("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                "@prefix obo: <http://purl.obolibrary.org/obo/> .\n@prefix T: <http://example.org/t#> .\n"
+                'obo:BFO_0000050 a owl:ObjectProperty ; rdfs:label "part of" .\n'
+                'obo:BFO_0000051 a owl:ObjectProperty ; rdfs:label "has part" .\n')
+        text += "".join(f'T:{i[2:]} a owl:Class ; rdfs:label "{name}"' + (f" ; rdfs:subClassOf T:{p[2:]}" if p else "")
+                        + "".join(f" ; rdfs:subClassOf [ a owl:Restriction ; owl:onProperty {bfo[r]} ; owl:someValuesFrom T:{o[2:]} ]"
+                                  for s_, r, o in links if s_ == i) + " .\n" for i, name, p in parts)
     else:
         text = ("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
                 "@prefix T: <http://example.org/t#> .\nT:part_of a owl:ObjectProperty ; owl:inverseOf T:has_part .\n"
@@ -1053,9 +1096,10 @@ def test_a_link_of_a_relation_is_a_link_of_its_inverse_the_other_way(tmp_path, s
         text += "".join(f'T:{i[2:]} a owl:Class ; rdfs:label "{name}"' + (f" ; rdfs:subClassOf T:{p[2:]}" if p else "")
                         + "".join(f" ; rdfs:subClassOf [ a owl:Restriction ; owl:onProperty T:{r} ; owl:someValuesFrom T:{o[2:]} ]"
                                   for s_, r, o in links if s_ == i) + " .\n" for i, name, p in parts)
-    path = tmp_path / f"rivers.{syntax}"
-    path.write_text(text)
-    graph = load_source(path, relations=["part_of", "has_part"])
+    if syntax != "tsv":
+        path = tmp_path / f"rivers.{syntax[:3]}"
+        path.write_text(text)
+        graph = load_source(path, relations=["part_of", "has_part"])
     has_part = OntologyQABuilder(graph, {}, relation=resolved(graph, "has_part"), probe_name="has_part")
     part_of = OntologyQABuilder(graph, {}, relation=resolved(graph, "part_of"), probe_name="part_of")
     assert {"T:2", "T:3"} <= has_part.entailed("T:1") and "T:4" in part_of.entailed("T:5")

@@ -83,9 +83,12 @@ def test_a_name_is_found_in_its_latin_greek_or_germanic_plural_and_singular():
         assert count == 1 and masked.count("#") == 1, (text, names, masked)
     assert mask_names("Fusion of two vertebrae.", ["vertebra"], "#") == ("Fusion of two #.", 1)
     assert mask_names("Blue nevi and blue nevuses.", ["blue nevus"], "#") == ("# and #.", 2)
-    # whole words only; a name under five letters (an acronym) and other languages keep the regular endings
+    # whole words only; a name under five letters (an acronym) and other languages keep the regular
+    # endings, but for the few short Germanic plurals (foot / feet, mouse / mice) and the Greek -nx / -nges
     assert not mentions("vertebraeque", ["vertebra"]) and not mentions("a helicest", ["helix"])
-    assert not mentions("the feet", ["foot"]) and mentions("club feet", ["club foot"])
+    assert mentions("the feet", ["foot"]) and mentions("club feet", ["club foot"]) and mentions("A foot.", ["feet"])
+    assert mentions("Three mice.", ["mouse"]) and not mentions("the fleet", ["foot"])
+    assert mentions("Fused phalanges.", ["phalanx"]) and mentions("the larynx", ["larynges"])
     assert not mentions("blue nevi", ["blue nevus"], "ja") and not mentions("las vertebrae", ["vertebra"], "ja")
     assert mentions("les vertebras", ["vertebra"], "ja")
 
@@ -267,6 +270,14 @@ def test_respellings_share_a_key_and_are_one_name():
         "vena cava", "caval vein", "chordae tendineae"]
     assert distinct_names(["sports news", "sport new", "blood vessels of hearts", "blood vessel of heart"]) == [
         "sports news", "sport new", "blood vessels of hearts"]
+    # the Greek -nx / -nges and the short Germanic plurals (was: *phalanges* asked as another name of
+    # *phalanx*, *feet* of *foot*)
+    assert distinct_names(["phalanx", "phalanges", "larynges", "larynx", "meninges", "meninx", "foot", "feet"]) == [
+        "phalanx", "larynx", "meninx", "foot"]
+    assert distinct_names(["bone", "mice", "mouse", "geese", "goose", "ox", "oxen", "fleet"]) == [
+        "bone", "mouse", "goose", "ox", "fleet"]
+    assert name_key("phalanges") == name_key("phalanx") and name_key("feet") == name_key("foot")
+    assert name_key("range") != name_key("rank") and name_key("syringes") == name_key("syringe")
 
 
 
@@ -282,7 +293,12 @@ def test_a_british_or_american_spelling_of_a_name_is_a_respelling_of_it():
              ("sulphur", "sulfur"), ("programme", "program"), ("aluminium", "aluminum"), ("tyre", "tire"),
              ("grey matter", "gray matter"), ("ageing", "aging"), ("judgement", "judgment"), ("defence", "defense"),
              ("analyse", "analyze"), ("paediatrician", "pediatrician"), ("tumour", "tumor"), ("litre", "liter"),
-             ("paralogue", "paralog"), ("centre", "center")]
+             ("paralogue", "paralog"), ("centre", "center"),
+             # words of their own (was: asked as another name): neurone, leucocyte, artefact, ...
+             ("neurone", "neuron"), ("motor neurone", "motor neuron"), ("leucocyte", "leukocyte"),
+             ("artefact", "artifact"), ("jewellery", "jewelry"), ("axe", "ax"), ("moustache", "mustache"),
+             ("pyjamas", "pajamas"), ("cosy", "cozy"), ("draught", "draft"), ("intervertebral disc", "intervertebral disk"),
+             ("sceptic", "skeptic"), ("storey", "story")]
     for british, american in pairs:
         assert distinct_names([british, american]) == [british], (british, american)
         assert distinct_names([american, british]) == [american], (british, american)
