@@ -321,7 +321,7 @@ class WordNetQABuilder:
             prefix = f"{probe}-{concept.number}-"
             pos = concept.pos
             index = 0
-            summary["concepts"] += 1
+            made_before = len(questions)
             for answer_id, chain in answers(kind, concept_id, rng):
                 answer_text = text_of(answer_id)
                 valid = valid_for(kind, concept_id, answer_id)
@@ -351,6 +351,7 @@ class WordNetQABuilder:
                                                        [choices[i] for i in order], order.index(0), concept_id,
                                                        cluster_key, notes))
                     index += 1
+            summary["concepts"] += len(questions) > made_before     # asked: one question kept at least
         return questions
 
     def _perturbations(self, rng, families, max_perturbations, concept_id, pos, valid, key_of, answer_key, count,

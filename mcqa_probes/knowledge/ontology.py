@@ -185,6 +185,8 @@ REPORT_KINDS = OrderedDict([
                        "cardinality restriction; not a 'some' link), skipped (one of at least one kept out of the "
                        "distractors)"),
     ("undefined_parent", "edges to a concept that is never defined, dropped"),
+    ("undeclared_relation", "relations of relationship clauses that no [Typedef] declares, read by their ids "
+                            "alone (at the first such clause)"),
     ("undefined_in_axiom", "logical axioms (intersection_of, union_of, equivalent_to, a restriction, a range or "
                            "domain) naming a concept that is never defined, left out"),
     ("self_parent", "edges from a concept to itself (C is_a C, C rdfs:subClassOf C, C part_of C), dropped"),

@@ -193,6 +193,27 @@ def read_file(path: PathLike, format: Optional[str], vocabulary: Vocabulary, rep
     return read_rdf(str(path), vocabulary, report, kind=None if kind == "rdf" else kind, shared=shared, merged=merged)
 
 
+def _undeclared_obo_relations(parts: List[SourceData], data: SourceData, report: SourceReport, strict: bool) -> None:
+    """A ``relationship:`` clause of an OBO file naming a relation that no ``[Typedef]`` of the source
+    declares (OBO 1.4 asks for one; a misspelt id, ``attached_to`` for ``attaches_to``, reads so):
+    counted, once per relation at its first clause, the relation read by its id alone (neither
+    transitive nor symmetric unless its name says so); with ``strict``, an error there."""
+    for part in parts:
+        if part.format != "obo":
+            continue
+        first: Dict[str, Optional[int]] = {}
+        for _, relation, _, line in part.links:
+            if relation not in data.relation_info and (first.get(relation) is None or (line and line < first[relation])):
+                first[relation] = line
+        for relation, line in sorted(first.items()):
+            if strict:
+                raise SourceError(file_of(line, part.path) or part.path,
+                                  f"relationship {relation}: no [Typedef] declares the relation {relation} (expected "
+                                  f"a [Typedef] frame with 'id: {relation}'; without --strict it is read by its id "
+                                  f"alone and counted)", line)
+            report.add("undeclared_relation", file_of(line, part.path), line, relation)
+
+
 def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
     if len(parts) == 1:
         return parts[0]
@@ -427,6 +448,7 @@ def load_source(
     data = _merge(parts, report)
     where = data.path
     _refuse_control_in_ids(data)
+    _undeclared_obo_relations(parts, data, report, strict)
     for concept_id in data.obsolete & set(data.concepts):   # obsolete in one frame or file: skipped, as reported
         del data.concepts[concept_id]
 
@@ -531,6 +553,9 @@ def load_source(
         if target in concepts:
             return [target]
         if target in data.concepts or target in data.obsolete:
+            kind = "edge_lifted" if lift and lifted(target) else "edge_to_dropped" if lift else "link_to_dropped"
+            if not line and report.counts.get(kind, 0) < report.keep:     # RDF: the line first naming the child
+                line = first_naming(child)
             if lift and lifted(target):
                 report.add("edge_lifted", file_of(line, where), line,
                            f"{child} {what} {target} -> {', '.join(lifted(target))}")

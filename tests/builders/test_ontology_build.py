@@ -155,7 +155,7 @@ def test_the_manifest_names_the_source_and_the_stats_hold_each_probes_validity_s
         + stats["hypernymy"]["duplicates_dropped"]
     assert hypernymy["leakage_masked"] > 0
     lines = validity_lines(result)
-    assert any(line.startswith("  hypernymy: ") and "definition naming the answer masked" in line for line in lines)
+    assert any(line.startswith("  hypernymy: ") and "definitions naming the answer masked" in line for line in lines)
     # hyponymy's answer (a kind of the term) holds the term: said so (was: "answers named inside the term")
     assert stats["hyponymy"]["validity"]["answer_named_in_term"] == 2
     hyponymy = next(line for line in lines if line.startswith("  hyponymy: "))
@@ -343,10 +343,15 @@ def test_a_table_thousands_of_levels_deep_builds_its_hypernymy_probe(tmp_path):
         f"T{i}\t{label(i)}\t\tThe stage numbered {i} of a long sequence.\n" for i in range(1500)))
     (source / "edges.tsv").write_text("child\trelation\tparent\n" + "".join(
         f"T{i}\tis_a\tT{i - 1}\n" for i in range(1, 1500)))
-    build(source, tmp_path / "out", probes=["hypernymy"])
+    result = build(source, tmp_path / "out", probes=["hypernymy"])
     questions = [json.loads(line) for split in ("train", "dev", "test")
                  for line in (tmp_path / "out" / "hypernymy" / f"{split}.jsonl").open()]
     assert len({q["notes"]["concept_id"] for q in questions}) > 1000
+    # "asked" counts the concepts that kept a question, as the counts table does (was: every concept
+    # tried, though some lost every question for want of distractors)
+    summary = result["validity"]["hypernymy"]
+    assert summary["no_valid_distractors"] and summary["askable"] > summary["concepts"]
+    assert summary["concepts"] == len({q["notes"]["concept_id"] for q in questions}) == result["stats"]["hypernymy"]["concepts"]
     for question in questions[:500]:
         concept, answer = (int(question["notes"][key][1:]) for key in ("concept_id", "answer_id"))
         assert answer < concept and all(int(d[1:]) > concept for d in question["notes"]["distractor_ids"])

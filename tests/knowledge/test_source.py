@@ -117,6 +117,27 @@ def test_a_relation_link_from_a_concept_to_itself_is_dropped_and_counted_in_obo_
         assert list(graph.related("VO:2", "part_of")) == ["VO:1"] and not list(graph.related("VO:1", "part_of")), path
 
 
+def test_a_relationship_by_a_relation_no_typedef_declares_is_counted_and_with_strict_an_error(tmp_path):
+    """``relationship: attached_to VO:1`` where no [Typedef] declares attached_to (a misspelt id reads
+    so): counted at its first clause, once per relation, its links kept; --strict: an error at that
+    line (was: accepted without a word, even with --strict). A declared one is neither."""
+    path = tmp_path / "vo.obo"
+    path.write_text("format-version: 1.2\nontology: vo\n\n[Term]\nid: VO:1\nname: vehicle\n\n"
+                    "[Term]\nid: VO:2\nname: wheel\nrelationship: attached_to VO:1\nrelationship: part_of VO:1\n\n"
+                    "[Term]\nid: VO:3\nname: mirror\nrelationship: attached_to VO:1\n\n"
+                    "[Typedef]\nid: part_of\nname: part of\n")
+    graph = load_source(path, relations=["attached_to"])
+    report = graph.provenance["report"]
+    assert report.counts["undeclared_relation"] == 1 and report.examples["undeclared_relation"] == [f"{path}:11 attached_to"]
+    assert any("no [Typedef] declares" in line for line in report.lines())
+    assert sorted(graph.inverse_related("VO:1", "attached_to")) == ["VO:2", "VO:3"]
+    with pytest.raises(SourceError) as raised:
+        load_source(path, strict=True)
+    assert str(raised.value).startswith(f"{path}:11: relationship attached_to: no [Typedef] declares the relation")
+    path.write_text(path.read_text() + "\n[Typedef]\nid: attached_to\nname: attached to\n")
+    assert "undeclared_relation" not in load_source(path, strict=True).provenance["report"].counts
+
+
 def test_a_cycle_in_the_parent_relation_is_an_error_with_a_line(tmp_path):
     path = tmp_path / "cycle.obo"
     text = VEHICLES.read_text().replace("id: VO:0000001\nname: vehicle\n", "id: VO:0000001\nname: vehicle\n"
@@ -920,6 +941,10 @@ def test_an_alternative_id_is_counted_apart_from_obsolete_terms_in_obo_and_in_it
         assert report.counts["obsolete"] == 2 and report.counts["alternative_id"] == 2, path
         assert list(graph.hypernyms("VO:5")) == ["VO:2"], path    # is_a VO:9, an alt_id of VO:2: is_a VO:2
         assert report.counts["edge_lifted"] == 1 and "undefined_parent" not in report.counts, path
+        # the lifted edge's example names its file and line: RDF's the first naming the child (was: no file)
+        line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if "VO_5" in text or "is_a: VO:9" in text)
+        assert report.examples["edge_lifted"][0].startswith(f"{path}:{line} VO:5 is_a VO:9 -> VO:2"), (
+            path, report.examples["edge_lifted"])
         found.append(([e.split(" ", 1)[1] for e in report.examples["alternative_id"]],
                       sorted(e.split(" ", 1)[1] for e in report.examples["obsolete"])))
         # an alt_id as --root names its term (was: "obsolete / deprecated"); one of an obsolete term is obsolete
