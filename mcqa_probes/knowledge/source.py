@@ -755,8 +755,15 @@ def load_source(
                                                  "no concept of the build (expected a concept with a label; "
                                                  "another --lang, or one of its children)")
                     example = next(iter(sorted(concepts)), "")
+                    # a synonym is no label: say whose it is (was: "no such concept" only)
+                    wanted_key = _name_key(name.replace("_", " "))
+                    having = sorted(c.id for c in concepts.values() if any(_name_key(s) == wanted_key for s in c.lemmas[1:]))
+                    if having:
+                        shown = ", ".join(f"{c} ({concepts[c].lemmas[0]})" for c in having[:5])
+                        raise SourceError(where, f"--root {name}: a synonym of {shown}, not a label (expected an id "
+                                                 f"or a concept's label: --root {having[0]})")
                     raise SourceError(where, f"--root {name}: no such concept (expected an id such as {example}, "
-                                             "or a unique label)")
+                                             "or a unique label; synonyms are not taken)")
                 concept_id = matches[0]
             resolved.append(concept_id)
         # classified on the whole source first: a defined class whose definition names a concept

@@ -151,9 +151,12 @@ def _rows(path: Path, columns: Tuple[str, ...]):
                                              "by | in one cell)", header_line)
             missing = [column for column in columns if column not in names]
             if missing:
+                # the optional columns read are the concepts' (edges.tsv reads none: was named there too)
+                others_read = (f"{', '.join(OPTIONAL_COLUMNS)} is read, the rest ignored" if columns == CONCEPT_COLUMNS
+                               else "ignored")
                 raise SourceError(str(path), f"header is {', '.join(header)!s}; expected the columns "
-                                             f"{', '.join(columns)} (in any order; then any others: "
-                                             f"{', '.join(OPTIONAL_COLUMNS)} is read, the rest ignored)", header_line)
+                                             f"{', '.join(columns)} (in any order; then any others: {others_read})",
+                                  header_line)
             where = [names.index(column) for column in columns]
             others = [(index, name) for index, name in enumerate(names) if name not in columns]
             ended = reader.line_num            # the line the previous row ended on
@@ -174,6 +177,11 @@ def _rows(path: Path, columns: Tuple[str, ...]):
                     row = row + [""] * (len(names) - len(row))      # only optional columns are missing
                 if len(row) != len(names):
                     comment = " (a comment line? a table has none)" if row[0].lstrip().startswith("#") else ""
+                    if not comment and len(row) < len(names):
+                        # a cell of the required columns is written, empty or not (a row short of one may
+                        # have lost a separator in the middle: which cell is missing is not known)
+                        comment = (f" (the cells of {', '.join(columns)} are written, empty or not; only those of "
+                                   f"columns after them may be left out)")
                     raise SourceError(str(path), f"{len(row)} column{'s' if len(row) != 1 else ''}, expected "
                                                  f"{len(names)} ({', '.join(names)}){comment}", start)
                 yield (Line(start, str(path)), [row[index].strip() for index in where],
@@ -287,6 +295,9 @@ def read_tsv(directory: str, vocabulary: Vocabulary, report: SourceReport) -> So
         data.concepts[concept_id] = RawConcept(
             id=concept_id, label=label or None, definition=definition or None, line=line,
             synonyms=[s.strip() for s in synonyms.split("|") if s.strip()])
+    if not data.concepts and not data.obsolete:
+        raise SourceError(str(concepts_path), "a header and no rows after it (expected one row per concept: "
+                                              f"{', '.join(CONCEPT_COLUMNS)})", 1)
     spellings: Dict[str, str] = {}      # a relation's name as letters() writes it -> its first spelling
     for line, (child, relation, parent), _extra in _rows(edges_path, EDGE_COLUMNS):
         if not child or not parent or not relation:

@@ -158,6 +158,10 @@ def test_a_root_keeps_its_sub_tree_and_an_unknown_root_is_an_error():
     assert load_source(VEHICLES, root="aircraft").concepts == graph.concepts
     with pytest.raises(SourceError, match=r"--root VO:9999999: no such concept \(expected an id such as VO:0000001"):
         load_source(VEHICLES, root="VO:9999999")
+    # a synonym is no label: the error names whose synonym it is (was: "no such concept" only)
+    with pytest.raises(SourceError, match=r"--root flying machine: a synonym of VO:0000004 \(aircraft\), not a label "
+                                          r"\(expected an id or a concept's label: --root VO:0000004\)"):
+        load_source(VEHICLES, root="flying machine")
     # part_of links the aircraft to parts outside the sub-tree only: the error says so (was: "no such
     # relation between concepts (found: none besides the parent relation)", as if the source had none)
     with pytest.raises(SourceError, match=r"--relations part_of: no part_of link between two concepts under --root "

@@ -87,6 +87,14 @@ def test_csv_files_with_semicolons_as_spreadsheets_write_them_are_read_alike(tmp
      "3 columns, expected 4"),
     ("concepts.tsv", "id\tlabel\tsynonyms\tdefinition", "id\tterm\tsynonyms\tdefinition", 1, "header is"),
     ("edges.tsv", "P:9\tis_a\tP:7", "P:9\tis_a", 9, "2 columns, expected 3"),
+    # the edges' header error names no column of concepts.tsv (was: "deprecated, obsolete is read")
+    ("edges.tsv", "child\trelation\tparent", "kid\trelation\tparent", 1,
+     "header is kid, relation, parent; expected the columns child, relation, parent (in any order; then any "
+     "others: ignored)"),
+    # a row short of its (empty) definition cell: said which cells a row may leave out
+    ("concepts.tsv", "P:6\tstool\t\tA seat without a back or arms.", "P:6\tstool\t", 7,
+     "3 columns, expected 4 (id, label, synonyms, definition) (the cells of id, label, synonyms, definition are "
+     "written, empty or not; only those of columns after them may be left out)"),
     ("concepts.tsv", "P:4\tchair", "P:3\tchair", 5, "P:3 is defined twice"),
     ("concepts.tsv", "P:6\tstool", "# checked by ann\nP:6\tstool", 7,
      "1 column, expected 4 (id, label, synonyms, definition) (a comment line? a table has none)"),
@@ -102,6 +110,17 @@ def test_csv_files_with_semicolons_as_spreadsheets_write_them_are_read_alike(tmp
 ])
 def test_a_malformed_table_is_an_error_naming_file_and_line(tmp_path, name, old, new, line, what):
     assert_error_at(tmp_path, name, old, new, line, what)
+
+
+def test_a_concepts_table_with_a_header_and_no_rows_is_an_error_at_its_file(tmp_path):
+    """(was: "no concepts left after reading and filtering", naming the folder and no line)"""
+    folder = tmp_path / "products"
+    shutil.copytree(PRODUCTS, folder)
+    (folder / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\n")
+    with pytest.raises(SourceError) as raised:
+        read(folder)
+    assert str(raised.value) == (f"{folder / 'concepts.tsv'}:1: a header and no rows after it (expected one row per "
+                                 "concept: id, label, synonyms, definition)")
 
 
 def assert_error_at(tmp_path, name, old, new, line, what, encoding="utf-8"):
