@@ -181,6 +181,8 @@ def name_key(name: str, english: bool = True) -> str:
     Latin, Greek or Germanic plural given its singular's key (:data:`_IRREGULAR`). Names with one
     key are one name: a distractor spelled so like the answer is the answer. (String methods, no
     pattern or cache: called for every name of every concept, 500,000 concepts and more.)"""
+    if english and ("'" in name or "\u2019" in name):
+        name = _POSSESSIVE.sub("", name)        # Brunner's gland, Brunner gland: one name
     key = letters(name)
     if not english:
         return key
@@ -304,6 +306,145 @@ def _regional_key(name: str) -> str:
     for pattern, replacement in _REGIONAL_FOLDS:
         text = pattern.sub(replacement, text)
     return name_key(text)
+
+
+#: an English possessive *'s* after a word (*Brunner's gland*, *Auerbach’s plexus*): eponyms are
+#: written with and without it (*Brunner gland*), one name
+_POSSESSIVE = re.compile(r"(?<=\w)['\u2019]s\b")
+
+#: the British and American spellings that a text may use for another concept's name (the leakage
+#: check: *The first feces passed by a newborn* names *faeces*), folded word by word: fewer and
+#: narrower than :data:`_REGIONAL_FOLDS`, which compare only the names of one concept (across
+#: concepts, *house* must not meet *hose*, *shoe* *she*, *canoe* *cane*). Words of their own at any
+#: length, then the spelling rules in words of five letters or more.
+_CROSS_WORD_FOLDS = tuple((re.compile(pattern), replacement) for pattern, replacement in (
+    (r"^leuc", "leuk"), (r"^sulph", "sulf"), (r"^artef", "artif"), (r"^moust", "must"), (r"^pyjam", "pajam"),
+    (r"urones?$", "uron"), (r"^aluminium", "aluminum"), (r"^tyre", "tire"), (r"^grey", "gray"), (r"^programme", "program"),
+    (r"^cheque", "check"), (r"^discs?$", "disk"), (r"^axes?$", "ax"), (r"^mould", "mold"), (r"^smould", "smold"),
+    (r"plough", "plow"), (r"^draught", "draft"), (r"^storey", "story"), (r"^kerb", "curb"), (r"^gaol", "jail"),
+    (r"^jewellery", "jewelry"), (r"^cosy$", "cozy"), (r"^(def|lic|off|pret)ence", r"\1ense"),
+))
+_CROSS_LONG_FOLDS = tuple((re.compile(pattern), replacement) for pattern, replacement in (
+    (r"^oe|oe(?=[a-z]{2})", "e"), (r"oea$", "ea"), (r"ae(?=[a-z])", "e"),
+    (r"our(?=s?$|ed$|ing$|ite|able|ful|less)", "or"), (r"(?<=[tbgv])re(?=[sd]?$)", "er"),
+    (r"(?<=[a-z]{2})is(?=e$|es$|ed$|ing$|ations?$|ers?$)", "iz"), (r"(?<=[a-z])ys(?=e$|es$|ed$|ing$)", "yz"),
+    (r"ogue(?=s?$)", "og"), (r"(?<=e)ll(?=ing$|ed$|ors?$|ery$|ous$)", "l"),
+))
+#: a text (or a name) with a word that :data:`_CROSS_WORD_FOLDS` or :data:`_CROSS_LONG_FOLDS` may
+#: fold, or a possessive: only such texts and names are looked at word by word (:func:`loose_spans`).
+#: Each pattern is searched only in a text holding its letters (the first item: plain substring
+#: tests, much cheaper than one pattern of all of them, which every text would get)
+_CROSS_MARKS = tuple((letters, re.compile(pattern)) for letters, pattern in (
+    (("'s", "\u2019s"), r"\w['\u2019]s\b"),
+    (("oe",), r"\boe|oe[a-z]{2}|oea\b"), (("ae",), r"ae[a-z]"),
+    (("our",), r"our(?:s?\b|ed\b|ing\b|ite|able|ful|less)"), (("re",), r"[tbgv]re[sd]?\b"),
+    (("is",), r"[a-z]{2}is(?:e|es|ed|ing|ations?|ers?)\b"), (("ys",), r"[a-z]ys(?:e|es|ed|ing)\b"),
+    (("ogue",), r"ogues?\b"), (("ell",), r"ell(?:ing|ed|ors?|ery|ous)\b"),
+    (("leuc", "sulph", "artef", "moust", "pyjam", "aluminium", "tyre", "grey", "programme", "cheque", "mould",
+      "draught", "storey", "kerb", "gaol", "jewellery", "cosy", "disc", "axe", "ence", "plough", "urone"),
+     r"\b(?:leuc|sulph|artef|moust|pyjam|aluminium|tyre|grey|programme|cheque|mould|smould|draught|storey|kerb|"
+     r"gaol|jewellery|cosy\b|discs?\b|axes?\b|(?:def|lic|off|pret)ence)|plough|urones?\b"),
+))
+#: a word of a text or a name, with its possessive *'s* (left out of its key)
+_LOOSE_WORD = re.compile(r"\w+(?:['\u2019]s\b)?")
+
+
+@functools.lru_cache(maxsize=400_000)
+def _loose_word(word: str) -> str:
+    """A word's :func:`name_key` with an English possessive taken off and its British spelling
+    folded to the American one (:data:`_CROSS_WORD_FOLDS`, :data:`_CROSS_LONG_FOLDS`)."""
+    word = _POSSESSIVE.sub("", word.lower())
+    for pattern, replacement in _CROSS_WORD_FOLDS:
+        word = pattern.sub(replacement, word)
+    if len(word) >= 5:
+        for pattern, replacement in _CROSS_LONG_FOLDS:
+            word = pattern.sub(replacement, word)
+    return name_key(word)
+
+
+@functools.lru_cache(maxsize=400_000)
+def _loose_tokens(text: str) -> Tuple[Tuple[int, int, str], ...]:
+    """``(start, end, key)`` of each word of ``text`` (without accents: one character for one)."""
+    return tuple((m.start(), m.end(), _loose_word(m.group())) for m in _LOOSE_WORD.finditer(fold_accents(text)))
+
+
+@functools.lru_cache(maxsize=400_000)
+def _loose_letters(text: str) -> str:
+    """The keys of ``text``'s words run together: a name whose words' keys, run together, are not in
+    it is not in the text (the quick test before :func:`loose_spans`)."""
+    return "".join(map(_loose_word, _LOOSE_WORD.findall(fold_accents(text))))
+
+
+@functools.lru_cache(maxsize=200_000)
+def _loose_names(names: Tuple[str, ...]) -> Tuple[Tuple[str, ...], ...]:
+    """The word keys of each of ``names`` (:func:`name_variants`: longest first), as
+    :func:`_loose_tokens` keys a text's words."""
+    found = [tuple(key for _, _, key in _loose_tokens(name)) for name in _name_variants(names)]
+    return tuple(words for words in found if words and all(words))
+
+
+def loose_spans(text: str, names: Sequence[str]) -> List[Tuple[int, int]]:
+    """``(start, end)`` of each place where an English ``text`` writes one of ``names`` word by word
+    in another country's spelling or with or without a possessive (*feces* for *faeces*, *Auerbach
+    plexus* for *Auerbach's plexus*), each word in either number, space, ``_`` or ``-`` between words;
+    the longest name first, places not overlapping; looked for only where the text or a name has a
+    word that a fold may change, or a possessive (:data:`_CROSS_MARKS`). The leakage check's second
+    look, after the names' own patterns (:func:`mentions`, :func:`mask_names`)."""
+    key = tuple(names)
+    if not _loosely_named(text, key):
+        return []
+    wanted = _loose_names(key)
+    squashed = _loose_letters(text)
+    wanted = [words for words in wanted if "".join(words) in squashed]
+    if not wanted:
+        return []
+    tokens = _loose_tokens(text)
+    spans, index = [], 0
+    while index < len(tokens):
+        size = 0
+        for words in wanted:
+            count = len(words)
+            if (index + count <= len(tokens) and all(tokens[index + k][2] == words[k] for k in range(count))
+                    and all(_BETWEEN_WORDS.fullmatch(text, tokens[index + k][1], tokens[index + k + 1][0])
+                            for k in range(count - 1))):
+                size = count
+                break
+        if size:
+            spans.append((tokens[index][0], tokens[index + size - 1][1]))
+            index += size
+        else:
+            index += 1
+    return spans
+
+
+@functools.lru_cache(maxsize=400_000)
+def _marked(text: str) -> bool:
+    """Whether ``text`` has a word that the cross-concept folds may change, or a possessive (:data:`_CROSS_MARKS`)."""
+    lowered = text.lower()
+    return any(any(part in lowered for part in parts) and pattern.search(lowered) is not None
+               for parts, pattern in _CROSS_MARKS)
+
+
+@functools.lru_cache(maxsize=200_000)
+def _names_marked(names: Tuple[str, ...]) -> bool:
+    return any(map(_marked, names))
+
+
+@functools.lru_cache(maxsize=200_000)
+def _loose_joined(names: Tuple[str, ...]) -> Tuple[str, ...]:
+    """Each name's word keys run together (:func:`_loose_names`)."""
+    return tuple("".join(words) for words in _loose_names(names))
+
+
+def _loosely_named(text: str, names: Tuple[str, ...]) -> bool:
+    """The quick test of :func:`loose_spans` (False: it finds nothing): the text or a name is
+    :func:`_marked`, and some name's word keys, run together, are in the text's (:func:`_loose_letters`)."""
+    if not text:
+        return False
+    if not _names_marked(names) and not _marked(text):
+        return False
+    squashed = _loose_letters(text)
+    return any(letters in squashed for letters in _loose_joined(names))
 
 
 def distinct_names(names: Sequence[str], language: Optional[str] = None) -> List[str]:
@@ -488,12 +629,14 @@ def mentions(text: str, names: Sequence[str], language: Optional[str] = None) ->
     english = is_english(language)
     found = _named_variants(text, names, english)
     stem = stemmer(language) if language is not None and text else None
-    if not found and stem is None:
+    if not found and stem is None and not (english and _loosely_named(text.replace("_", " "), tuple(names))):
         return False
     spaced = text.replace("_", " ")
     if found and (_written_as_listed(spaced, found) or _accent_free_pattern(found, english).search(
             fold_accents(spaced)) is not None):
         return True
+    if english and text and _loosely_named(spaced, tuple(names)) and loose_spans(spaced, names):
+        return True         # another country's spelling, a possessive: loose_spans
     return stem is not None and bool(inflected_spans(spaced, names, stem))
 
 
@@ -504,13 +647,20 @@ def mention_test(names: Sequence[str], language: Optional[str] = None) -> Callab
     key = tuple(names)
     if language is not None and stemmer(language) is not None:     # inflected forms: mentions itself
         return lambda text: mentions(text, key, language)
-    wanted = _squashed_names(key, is_english(language))
+    english = is_english(language)
+    wanted = _squashed_names(key, english)
+    names_marked = english and _names_marked(key)
 
     def test(text: str) -> bool:
         if text:
             squashed = _squashed(text)
             for letters in wanted:
                 if letters in squashed:
+                    return mentions(text, key, language)
+            # another country's spelling, a possessive (loose_spans): only where a name or the text has one
+            if english:
+                spaced = text.replace("_", " ") if "_" in text else text
+                if (names_marked or _marked(spaced)) and _loosely_named(spaced, key):
                     return mentions(text, key, language)
         return False
 
@@ -647,6 +797,12 @@ def mask_names(text: str, names: Sequence[str], mask: str = "___", language: Opt
         for start, end in reversed(spans):
             masked = masked[:start] + mask + masked[end:]
         count = len(spans)
+    # (the quick test on the text as given, whose answer is cached: masking only takes words away)
+    if english and masked and _loosely_named(text, tuple(names)):
+        spans = loose_spans(masked, names)      # another country's spelling, a possessive
+        for start, end in reversed(spans):
+            masked = masked[:start] + mask + masked[end:]
+        count += len(spans)
     stem = stemmer(language) if language is not None and text else None
     if stem is None:
         return masked, count

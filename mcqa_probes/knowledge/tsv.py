@@ -140,6 +140,9 @@ def _rows(path: Path, columns: Tuple[str, ...]):
             names = _column_names(header, columns)
             while names and not names[-1]:       # a spreadsheet's empty last header cells
                 names.pop()
+            spare = len(header) - len(names)     # as many empty cells end every row of such an export
+            style: Optional[Tuple[int, int]] = None     # (empty cells past the header, line) of the first row with more
+            plain: Optional[Tuple[int, int]] = None     # (cells, line) of the first row without
             twice = sorted({name for name in columns if names.count(name) > 1})
             if twice:
                 raise SourceError(str(path), f"header is {', '.join(header)!s}: {twice[0]} is named by "
@@ -171,8 +174,33 @@ def _rows(path: Path, columns: Tuple[str, ...]):
                 # to the end of the file without taking a line more)
                 if ended > start or '"' in row_lines[0]:
                     _check_cells_across_lines(path, row, start, ended, reader.dialect, len(names), where[0], row_lines)
+                cells = len(row)
                 while len(row) > len(names) and not row[-1].strip():     # Excel's trailing empty cells
                     row = row[:-1]
+                past = cells - len(row)
+                if past > spare:
+                    # a row ending in separators past the header (each row of a file written so has as
+                    # many) or one with a stray separator inside a cell, its last cell empty: the cells
+                    # after the separator are shifted, and only rows ending otherwise than the others tell
+                    if style is None and plain is not None:
+                        raise SourceError(str(path), f"{cells} cells, where line {plain[1]} has {plain[0]} (expected "
+                                                     f"{len(names)} columns, {', '.join(names)}, and the same number "
+                                                     "of separators on every row: a separator inside a cell that is "
+                                                     "not quoted shifts the cells after it)", start)
+                    if style is None:
+                        style = (past, start)
+                    elif past != style[0]:
+                        raise SourceError(str(path), f"{cells} cells where line {style[1]} has {len(names) + style[0]} "
+                                                     f"(expected {len(names)} columns, {', '.join(names)}, and the same "
+                                                     "number of separators on every row: a separator inside a cell "
+                                                     "that is not quoted shifts the cells after it)", start)
+                elif style is not None and style[0] > spare:
+                    raise SourceError(str(path), f"{len(names) + style[0]} cells, where the other rows have "
+                                                 f"{cells} (expected {len(names)} columns, {', '.join(names)}: a "
+                                                 "separator inside a cell that is not quoted shifts the cells after "
+                                                 "it)", style[1])
+                elif plain is None:
+                    plain = (cells, start)
                 if max(where) < len(row) < len(names):      # an export that leaves out empty cells at the end:
                     row = row + [""] * (len(names) - len(row))      # only optional columns are missing
                 if len(row) != len(names):

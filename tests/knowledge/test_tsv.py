@@ -112,6 +112,33 @@ def test_a_malformed_table_is_an_error_naming_file_and_line(tmp_path, name, old,
     assert_error_at(tmp_path, name, old, new, line, what)
 
 
+@pytest.mark.parametrize("stray_row", [0, 1, 3])
+def test_a_stray_separator_in_a_row_whose_last_cell_is_empty_is_an_error_not_a_shift(tmp_path, stray_row):
+    """``T2;hacksaw;A saw with a fine blade; for metal.;`` (a ``;`` inside the definition, the synonyms
+    cell empty): one cell more than the other rows, its last one empty. It was read with the cells
+    shifted, the definition's end taken as a synonym and asked; now an error at the row (or, the
+    first row being the odd one, at the row after it, naming it). A file whose every row ends in one
+    separator more is read as before."""
+    folder = tmp_path / "tools"
+    folder.mkdir()
+    rows = [("T1", "saw", "A tool with a toothed blade, for wood."), ("T2", "hacksaw", "A saw with a fine blade, for metal."),
+            ("T3", "jigsaw", "A saw with a thin blade, for curves."), ("T4", "handsaw", "A saw with a wide blade, for one hand.")]
+    (folder / "edges.csv").write_text("child;relation;parent\nT2;is_a;T1\nT3;is_a;T1\nT4;is_a;T1\n")
+
+    def write(lines):
+        (folder / "concepts.csv").write_text("id;label;definition;synonyms\n" + "\n".join(lines) + "\n")
+
+    write([f"{i};{label};{definition};;" for i, label, definition in rows])     # every row one ; more: as before
+    assert read(folder).concepts["T3"].definition == "A saw with a thin blade, for curves." and not read(folder).concepts["T3"].synonyms
+    write([f"{i};{label};{definition.replace(', for', '; for') if n == stray_row else definition};"
+           for n, (i, label, definition) in enumerate(rows)])
+    with pytest.raises(SourceError) as raised:
+        read(folder)
+    expected = (f"concepts.csv:{stray_row + 2}: 5 cells, where line 2 has 4" if stray_row else
+                "concepts.csv:2: 5 cells, where the other rows have 4")
+    assert expected in str(raised.value) and "a separator inside a cell" in str(raised.value), str(raised.value)
+
+
 def test_a_concepts_table_with_a_header_and_no_rows_is_an_error_at_its_file(tmp_path):
     """(was: "no concepts left after reading and filtering", naming the folder and no line)"""
     folder = tmp_path / "products"
@@ -231,6 +258,11 @@ def test_a_deprecated_cell_in_a_spreadsheets_language_is_read_and_one_neither_tr
     assert list(data.concepts) == ["A", "D"] and data.obsolete == {"B", "C"}
     (folder / "concepts.csv").write_text("ID;Label;Synonyms;Definition;Deprecated;;\n"
                                          "A;thing;;A thing.;;;\nD;bench;;A long seat; for three.;;;\n")
+    with pytest.raises(SourceError, match=r"concepts.csv:3: 8 cells, where line 2 has 7 .*a separator inside a cell"):
+        read(folder)
+    # the same push where no empty cell ends the rows: the deprecated cell says it
+    (folder / "concepts.csv").write_text("ID;Label;Synonyms;Definition;Deprecated\n"
+                                         "A;thing;;A thing.;\nD;bench;;A long seat; for three.\n")
     with pytest.raises(SourceError, match=r"concepts.csv:3: the deprecated cell holds 'for three.' \(expected true or false"):
         read(folder)
 
