@@ -427,7 +427,10 @@ def _marked(text: str) -> bool:
 
 @functools.lru_cache(maxsize=200_000)
 def _names_marked(names: Tuple[str, ...]) -> bool:
-    return any(map(_marked, names))
+    """Whether a name is :func:`_marked`, or is one whose head comes first (*unit of gene expression*:
+    a text writes *units of gene expression*, the number on a word before the last, which the names'
+    own patterns leave alone)."""
+    return any(_marked(name) or " of " in name.lower().replace("_", " ") for name in names)
 
 
 @functools.lru_cache(maxsize=200_000)

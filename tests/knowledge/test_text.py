@@ -400,6 +400,11 @@ def test_a_text_naming_another_concept_in_another_countrys_spelling_or_with_a_po
                       ["Brunner gland", "tumor center", "color"]) == ("___ and the ___; the ___ of oesophagi.", 3)
     assert mentions("Raised leucocyte counts.", ["leukocyte"]) and mentions("A catheterised vein.", ["catheterized vein"])
     assert mentions("Haemoglobin levels.", ["hemoglobin"]) and mentions("An analogue of it.", ["analog"])
+    # a name whose head comes first, its number on a word before the last (the Sequence Ontology's
+    # *regulon*: "A set of units of gene expression ..." names *unit of gene expression*)
+    assert mask_names("A set of units of gene expression directly regulated.", ["unit of gene expression"]) == (
+        "A set of ___ directly regulated.", 1)
+    assert not mentions("A set of units of gene.", ["unit of gene expression"])
     for text, name in [("A house.", "hose"), ("She wore it.", "shoe"), ("A cane.", "canoe"), ("He dug.", "hoe"),
                        ("Four legs.", "for")]:
         assert not mentions(text, [name]), (text, name)
