@@ -666,6 +666,12 @@ class OntologyQABuilder(WordNetQABuilder):
             names_inner = mention_test(inner.lemmas, self.language)
             if any(names_inner(name.replace("_", " ")) for name in outer.lemmas):
                 summary["answer_named_in_term"] = summary.get("answer_named_in_term", 0) + 1
+            elif kind == "hyponymy":
+                # the kind named inside its grouping class (HPO's *Nausea and vomiting* over *Nausea*,
+                # *Aplasia/Hypoplasia of X* over *Hypoplasia of X*): kept, counted
+                names_answer = mention_test(answer.lemmas, self.language)
+                if any(names_answer(name.replace("_", " ")) for name in concept.lemmas):
+                    summary["answer_named_in_grouping_term"] = summary.get("answer_named_in_grouping_term", 0) + 1
         notes = {
             "concept_id": concept_id,
             "answer_id": answer_id,

@@ -135,8 +135,11 @@ def name_variants(names: Sequence[str]) -> Tuple[str, ...]:
 
 @functools.lru_cache(maxsize=200_000)
 def _name_variants(names: Tuple[str, ...]) -> Tuple[str, ...]:
-    # a hyphen between words is a space too ("ON-bipolar cell" names the "ON bipolar cell" of a text)
-    found = {" ".join(name.replace("_", " ").replace("-", " ").split()).lower() for name in names if name and name.strip()}
+    # a hyphen between words is a space too ("ON-bipolar cell" names the "ON bipolar cell" of a text),
+    # and a slash a word of its own, spaces around it or not (HPO's *dyslexia/alexia* in a definition's
+    # "dyslexia / alexia": was left unmasked)
+    found = {" ".join(name.replace("_", " ").replace("-", " ").replace("/", " / ").split()).lower()
+             for name in names if name and name.strip()}
     found.discard("")
     return tuple(sorted(found, key=lambda n: (-len(n), n)))
 
@@ -186,7 +189,7 @@ def name_key(name: str, english: bool = True) -> str:
     key = letters(name)
     if not english:
         return key
-    if len(key) < 6 and key in _SHORT_PLURALS:
+    if len(key) < 9 and key in _SHORT_PLURALS:
         return _SHORT_PLURALS[key]
     if len(key) < 5:
         return key
@@ -226,7 +229,7 @@ _IRREGULAR_ENDINGS = tuple(ending for ending, _ in _IRREGULAR) + ("ae",)
 #: Greek plural in *-nges* (*phalanges*, *larynges*, *meninges*) is keyed as its singular in *-nx*
 #: (:data:`_IRREGULAR`: ``nge`` once the ``s`` is off).
 _SHORT_PLURAL_WORDS = (("feet", "foot"), ("mice", "mouse"), ("lice", "louse"), ("men", "man"), ("oxen", "ox"),
-                       ("geese", "goose"))
+                       ("geese", "goose"), ("women", "woman"), ("children", "child"), ("teeth", "tooth"))
 
 
 def _short_plurals() -> Dict[str, str]:
@@ -288,7 +291,7 @@ _REGIONAL_FOLDS = tuple((re.compile(pattern), replacement) for pattern, replacem
     # words of their own first (before "ou" and "ae" take their letters): *moustache* / *mustache*,
     # *neurone*, *leucocyte*, *artefact*, *jewellery*, *axe*, *pyjamas*, *cosy*, *draught*, *disc*
     ("jewellery", "jewelry"), ("leuc", "leuk"), ("artef", "artif"), (r"\baxe\b", "ax"), ("moust", "must"),
-    ("pyjam", "pajam"), (r"\bcosy", "cozy"), (r"urone\b", "uron"), ("draught", "draft"),
+    ("pyjam", "pajam"), (r"\bcosy", "cozy"), (r"urone(?=s?\b)", "uron"), ("draught", "draft"),
     ("doughnut", "donut"), ("cheque", "check"), ("scept", "skept"), (r"\btonne\b", "ton"), (r"\bkerb", "curb"),
     ("storey", "story"), (r"\bgaol", "jail"), (r"\bdisc\b", "disk"), (r"\bannexe\b", "annex"), ("ciality", "cialty"),
     ("ough", "ow"), (r"yre\b", "ire"), ("grey", "gray"), ("ae", "e"), ("oe", "e"), ("ou", "o"),
@@ -310,7 +313,7 @@ def _regional_key(name: str) -> str:
 
 #: an English possessive *'s* after a word (*Brunner's gland*, *Auerbach’s plexus*): eponyms are
 #: written with and without it (*Brunner gland*), one name
-_POSSESSIVE = re.compile(r"(?<=\w)['\u2019]s\b")
+_POSSESSIVE = re.compile(r"(?<=\w)['\u2019]s\b|(?<=s)['\u2019](?!\w)")
 
 #: the British and American spellings that a text may use for another concept's name (the leakage
 #: check: *The first feces passed by a newborn* names *faeces*), folded word by word: fewer and
@@ -320,46 +323,62 @@ _POSSESSIVE = re.compile(r"(?<=\w)['\u2019]s\b")
 _CROSS_WORD_FOLDS = tuple((re.compile(pattern), replacement) for pattern, replacement in (
     (r"^leuc", "leuk"), (r"^sulph", "sulf"), (r"^artef", "artif"), (r"^moust", "must"), (r"^pyjam", "pajam"),
     (r"urones?$", "uron"), (r"^aluminium", "aluminum"), (r"^tyre", "tire"), (r"^grey", "gray"), (r"^programme", "program"),
-    (r"^cheque", "check"), (r"^discs?$", "disk"), (r"^axes?$", "ax"), (r"^mould", "mold"), (r"^smould", "smold"),
-    (r"plough", "plow"), (r"^draught", "draft"), (r"^storey", "story"), (r"^kerb", "curb"), (r"^gaol", "jail"),
-    (r"^jewellery", "jewelry"), (r"^cosy$", "cozy"), (r"^(def|lic|off|pret)ence", r"\1ense"),
+    (r"^discs?$", "disk"), (r"^mould", "mold"), (r"^smould", "smold"), (r"plough", "plow"), (r"^gaol", "jail"),
+    (r"^jewellery", "jewelry"), (r"^cosy$", "cozy"), (r"^(def|lic|off|pret)ence", r"\1ense"), (r"^doughnut", "donut"),
+    (r"geing$", "ging"), (r"gement(?=s?$)", "gment"), (r"ciality$", "cialty"),
 ))
 _CROSS_LONG_FOLDS = tuple((re.compile(pattern), replacement) for pattern, replacement in (
     (r"^oe|oe(?=[a-z]{2})", "e"), (r"oea$", "ea"), (r"ae(?=[a-z])", "e"),
-    (r"our(?=s?$|ed$|ing$|ite|able|ful|less)", "or"), (r"(?<=[tbgv])re(?=[sd]?$)", "er"),
-    (r"(?<=[a-z]{2})is(?=e$|es$|ed$|ing$|ations?$|ers?$)", "iz"), (r"(?<=[a-z])ys(?=e$|es$|ed$|ing$)", "yz"),
-    (r"ogue(?=s?$)", "og"), (r"(?<=e)ll(?=ing$|ed$|ors?$|ery$|ous$)", "l"),
+    (r"our(?=s?$|ed$|ite|able|ful|less|al|hood|y$|ist)", "or"), (r"(?<=[tbgv])re(?=[sd]?$)", "er"),
+    (r"(?<=[a-z]{2})is(?=e$|es$|ed$|ing$|ation|ers?$|able$)", "iz"), (r"(?<=[a-z])ys(?=e$|es$|ed$|ing$|ers?$)", "yz"),
+    (r"ogue(?=s?$)", "og"), (r"ogued$", "oged"), (r"(?<=e)ll(?=ing$|ed$|ors?$|ery$|ous$|ers?$)", "l"), (r"(?<=a)ll(?=ing$|ed$)", "l"),
 ))
 #: a text (or a name) with a word that :data:`_CROSS_WORD_FOLDS` or :data:`_CROSS_LONG_FOLDS` may
 #: fold, or a possessive: only such texts and names are looked at word by word (:func:`loose_spans`).
 #: Each pattern is searched only in a text holding its letters (the first item: plain substring
 #: tests, much cheaper than one pattern of all of them, which every text would get)
 _CROSS_MARKS = tuple((letters, re.compile(pattern)) for letters, pattern in (
-    (("'s", "\u2019s"), r"\w['\u2019]s\b"),
+    (("'", "\u2019"), r"\w['\u2019]s\b|s['\u2019](?!\w)"),
     (("oe",), r"\boe|oe[a-z]{2}|oea\b"), (("ae",), r"ae[a-z]"),
-    (("our",), r"our(?:s?\b|ed\b|ing\b|ite|able|ful|less)"), (("re",), r"[tbgv]re[sd]?\b"),
-    (("is",), r"[a-z]{2}is(?:e|es|ed|ing|ations?|ers?)\b"), (("ys",), r"[a-z]ys(?:e|es|ed|ing)\b"),
-    (("ogue",), r"ogues?\b"), (("ell",), r"ell(?:ing|ed|ors?|ery|ous)\b"),
-    (("leuc", "sulph", "artef", "moust", "pyjam", "aluminium", "tyre", "grey", "programme", "cheque", "mould",
-      "draught", "storey", "kerb", "gaol", "jewellery", "cosy", "disc", "axe", "ence", "plough", "urone"),
-     r"\b(?:leuc|sulph|artef|moust|pyjam|aluminium|tyre|grey|programme|cheque|mould|smould|draught|storey|kerb|"
-     r"gaol|jewellery|cosy\b|discs?\b|axes?\b|(?:def|lic|off|pret)ence)|plough|urones?\b"),
+    (("our",), r"our(?:s?\b|ed\b|ite|able|ful|less|al|hood|y\b|ist)"), (("re",), r"[tbgv]re[sd]?\b"),
+    (("is",), r"[a-z]{2}is(?:e\b|es\b|ed\b|ing\b|ation|ers?\b|able\b)"), (("ys",), r"[a-z]ys(?:e|es|ed|ing|ers?)\b"),
+    (("ogue",), r"ogue[sd]?\b"),
+    (("mice", "feet", "lice", "men", "oxen", "geese", "children", "teeth"),
+     r"\b(?:mice|feet|lice|men|women|oxen|geese|children|teeth)\b"), (("ll",), r"ell(?:ing|ed|ors?|ery|ous|ers?)\b|all(?:ing|ed)\b"),
+    (("leuc", "sulph", "artef", "moust", "pyjam", "aluminium", "tyre", "grey", "programme", "mould", "gaol",
+      "jewellery", "cosy", "disc", "ence", "plough", "urone", "doughnut", "geing", "gement", "ciality"),
+     r"\b(?:leuc|sulph|artef|moust|pyjam|aluminium|tyre|grey|programme|mould|smould|gaol|jewellery|cosy\b|discs?\b|"
+     r"(?:def|lic|off|pret)ence|doughnut)|plough|urones?\b|geing\b|gements?\b|ciality\b"),
 ))
+#: a name of words only (and spaces, ``-``, ``_``, apostrophes, stops): one with a symbol (*C++*,
+#: *G+*, *A+*) would lose it word by word, and is left to its own pattern
+_PLAIN_NAME = re.compile(r"[\w\s.'\u2019-]+")
 #: a word of a text or a name, with its possessive *'s* (left out of its key)
 _LOOSE_WORD = re.compile(r"\w+(?:['\u2019]s\b)?")
 
 
 @functools.lru_cache(maxsize=400_000)
 def _loose_word(word: str) -> str:
-    """A word's :func:`name_key` with an English possessive taken off and its British spelling
-    folded to the American one (:data:`_CROSS_WORD_FOLDS`, :data:`_CROSS_LONG_FOLDS`)."""
+    """A word in lower case with an English possessive taken off, its British spelling folded to the
+    American one (:data:`_CROSS_WORD_FOLDS`, :data:`_CROSS_LONG_FOLDS`) and a regular plural (or a
+    short Germanic one: *children*, *mice*) in the singular. Not :func:`name_key`'s Latin and Greek
+    endings, which would take words of their own for one (*thesis*, *these*; *leaf*, *leave*). A
+    short word in capitals is an acronym, as it is (*MEN* is no plural of *man*)."""
+    if len(word) <= 5 and word.isupper():
+        return word.lower()
     word = _POSSESSIVE.sub("", word.lower())
     for pattern, replacement in _CROSS_WORD_FOLDS:
         word = pattern.sub(replacement, word)
     if len(word) >= 5:
         for pattern, replacement in _CROSS_LONG_FOLDS:
             word = pattern.sub(replacement, word)
-    return name_key(word)
+    if word in _SHORT_PLURAL_OF:
+        return _SHORT_PLURAL_OF[word]
+    if len(word) >= 5 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        if word.endswith("ies"):
+            return word[:-3] + "y"
+        return word[:-2] if word.endswith(("sses", "xes", "ches", "shes")) else word[:-1]
+    return word
 
 
 @functools.lru_cache(maxsize=400_000)
@@ -379,8 +398,11 @@ def _loose_letters(text: str) -> str:
 def _loose_names(names: Tuple[str, ...]) -> Tuple[Tuple[str, ...], ...]:
     """The word keys of each of ``names`` (:func:`name_variants`: longest first), as
     :func:`_loose_tokens` keys a text's words."""
-    found = [tuple(key for _, _, key in _loose_tokens(name)) for name in _name_variants(names)]
-    return tuple(words for words in found if words and all(words))
+    # the names as written (a short word in capitals is an acronym: _loose_word), longest first
+    written = {" ".join(name.replace("_", " ").replace("-", " ").split()) for name in names if name and name.strip()}
+    written = sorted((name for name in written if name and _PLAIN_NAME.fullmatch(name)), key=lambda n: (-len(n), n))
+    found = [tuple(key for _, _, key in _loose_tokens(name)) for name in written]
+    return tuple(dict.fromkeys(words for words in found if words and all(words)))
 
 
 def loose_spans(text: str, names: Sequence[str]) -> List[Tuple[int, int]]:
@@ -788,6 +810,17 @@ def _written_as_listed(text: str, variants: Tuple[str, ...]) -> bool:
     return False
 
 
+def _masked_span(text: str, start: int, end: int, mask: str) -> str:
+    """``text`` with ``[start:end]`` replaced by ``mask``, an ``_`` joining it to a word written as a
+    space (*homologous_region* with *region* masked: "homologous ___", not "homologous____")."""
+    before, after = text[:start], text[end:]
+    if before.endswith("_"):
+        before = before[:-1] + " "
+    if after.startswith("_"):
+        after = " " + after[1:]
+    return before + mask + after
+
+
 def mask_names(text: str, names: Sequence[str], mask: str = "___", language: Optional[str] = None) -> Tuple[str, int]:
     """``text`` with every mention of ``names`` replaced by ``mask``; returns the count too (in another
     ``language``, the inflected mentions as well: :func:`mentions`)."""
@@ -795,16 +828,19 @@ def mask_names(text: str, names: Sequence[str], mask: str = "___", language: Opt
     found = _named_variants(text, names, english)
     masked, count = text, 0
     if found:            # else no pattern to compile
-        # matched in the text without accents (one character for one), replaced in the text as written
-        spans = [match.span() for match in _accent_free_pattern(found, english).finditer(fold_accents(text))]
+        # matched in the text without accents (one character for one) and with ``_`` read as a space,
+        # as mentions() reads it (*frameshift* in "frameshift_variant": was found there, not masked),
+        # replaced in the text as written
+        spans = [match.span() for match in _accent_free_pattern(found, english).finditer(
+            fold_accents(text.replace("_", " ")))]
         for start, end in reversed(spans):
-            masked = masked[:start] + mask + masked[end:]
+            masked = _masked_span(masked, start, end, mask)
         count = len(spans)
     # (the quick test on the text as given, whose answer is cached: masking only takes words away)
     if english and masked and _loosely_named(text, tuple(names)):
         spans = loose_spans(masked, names)      # another country's spelling, a possessive
         for start, end in reversed(spans):
-            masked = masked[:start] + mask + masked[end:]
+            masked = _masked_span(masked, start, end, mask)
         count += len(spans)
     stem = stemmer(language) if language is not None and text else None
     if stem is None:

@@ -1282,3 +1282,17 @@ def test_a_small_relations_random_distractors_come_from_its_answers_branch_of_th
     workplaces = {ids[name] for name in ["workplace", *branches["workplace"]]}
     randoms = {other for q in questions for other in q.notes["random_distractors"]}
     assert randoms and randoms <= workplaces, sorted(randoms - workplaces)
+
+
+def test_a_kind_named_inside_its_grouping_class_is_counted_in_the_hyponymy_summary(tmp_path):
+    """HPO's *Nausea and vomiting* over *Nausea*: "A more specific kind of 'nausea and vomiting' is"
+    answered *nausea* names the answer in the term; kept, and counted (was: in no count)."""
+    rows = [("S:0", "sign", "", ""), ("S:1", "nausea and vomiting", "", ""), ("S:2", "nausea", "", ""),
+            ("S:3", "vomiting", "", ""), ("S:4", "fever", "", ""), ("S:5", "rash", "", ""), ("S:6", "cough", "", ""),
+            ("S:7", "itch", "", ""), ("S:8", "pallor", "", ""), ("S:9", "tremor", "", "")]
+    edges = [("S:1", "S:0"), ("S:2", "S:1"), ("S:3", "S:1")] + [(f"S:{i}", "S:0") for i in range(4, 10)]
+    graph = tsv_taxonomy(tmp_path / "signs", rows, edges)
+    builder, questions = build(graph, "hyponymy", min_answer_pool=0)
+    grouped = [q for q in questions if q.notes["concept_id"] == "S:1"]
+    # counted once per question made before its distractor families (as the other counts are)
+    assert grouped and builder.summary["answer_named_in_grouping_term"] == len({(q.stem, q.notes["answer_id"]) for q in grouped})
