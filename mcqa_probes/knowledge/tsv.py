@@ -307,7 +307,10 @@ def read_tsv(directory: str, vocabulary: Vocabulary, report: SourceReport) -> So
                                           "and edges.tsv)")
     concepts_path, edges_path = table_path(folder, "concepts"), table_path(folder, "edges")
     data = SourceData(path=str(folder), format="tsv", name=folder.name, version="unknown")
+    labelled, named_otherwise = False, False      # a label on some row; a 'Name' column beside an empty 'Label'
     for line, (concept_id, label, synonyms, definition), extra in _rows(concepts_path, CONCEPT_COLUMNS):
+        labelled = labelled or bool(label)
+        named_otherwise = named_otherwise or bool(extra.get("name", "").strip())
         if not concept_id:
             raise SourceError(str(concepts_path), "empty id (expected an identifier in the first column)", line)
         concept_id = normalise(concept_id)
@@ -326,6 +329,11 @@ def read_tsv(directory: str, vocabulary: Vocabulary, report: SourceReport) -> So
     if not data.concepts and not data.obsolete:
         raise SourceError(str(concepts_path), "a header and no rows after it (expected one row per concept: "
                                               f"{', '.join(CONCEPT_COLUMNS)})", 1)
+    if not labelled:
+        hint = (": the table has a 'Name' column too, which is read as the label only where there is no label "
+                "column (remove the empty one)" if named_otherwise else "")
+        raise SourceError(str(concepts_path), f"the label column is empty on every row (expected a label per "
+                                              f"concept){hint}", 1)
     spellings: Dict[str, str] = {}      # a relation's name as letters() writes it -> its first spelling
     for line, (child, relation, parent), _extra in _rows(edges_path, EDGE_COLUMNS):
         if not child or not parent or not relation:

@@ -150,6 +150,21 @@ def test_a_concepts_table_with_a_header_and_no_rows_is_an_error_at_its_file(tmp_
                                  "concept: id, label, synonyms, definition)")
 
 
+def test_an_empty_label_column_beside_a_name_column_is_an_error_that_says_which_is_read(tmp_path):
+    """A spreadsheet with both ``Name`` (filled) and ``Label`` (empty): the label column is read, so
+    every concept had no label (was: "no concepts left after reading and filtering", naming the folder)."""
+    folder = tmp_path / "tools"
+    folder.mkdir()
+    (folder / "concepts.csv").write_text("Definition;Name;ID;Synonyms;Label\nA tool.;tool;T1;;\nA hand tool.;hand tool;T2;;\n")
+    (folder / "edges.csv").write_text("child;relation;parent\nT2;is_a;T1\n")
+    with pytest.raises(SourceError) as raised:
+        read(folder)
+    assert str(raised.value).startswith(f"{folder / 'concepts.csv'}:1: the label column is empty on every row")
+    assert "a 'Name' column too" in str(raised.value)
+    (folder / "concepts.csv").write_text("Definition;Name;ID;Synonyms\nA tool.;tool;T1;\nA hand tool.;hand tool;T2;\n")
+    assert read(folder).concepts["T2"].label == "hand tool"
+
+
 def assert_error_at(tmp_path, name, old, new, line, what, encoding="utf-8"):
     """The fixture with ``old`` replaced by ``new`` in ``name`` (written in ``encoding``) fails at ``line``."""
     folder = tmp_path / "products"
