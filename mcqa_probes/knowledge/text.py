@@ -294,6 +294,7 @@ _REGIONAL_FOLDS = tuple((re.compile(pattern), replacement) for pattern, replacem
     ("pyjam", "pajam"), (r"\bcosy", "cozy"), (r"urone(?=s?\b)", "uron"), ("draught", "draft"),
     ("doughnut", "donut"), ("cheque", "check"), ("scept", "skept"), (r"\btonne\b", "ton"), (r"\bkerb", "curb"),
     ("storey", "story"), (r"\bgaol", "jail"), (r"\bdisc\b", "disk"), (r"\bannexe\b", "annex"), ("ciality", "cialty"),
+    (r"\bhaem\b", "heme"), ("mollusc", "mollusk"), ("ochre", "ocher"), ("moult", "molt"),
     ("ough", "ow"), (r"yre\b", "ire"), ("grey", "gray"), ("ae", "e"), ("oe", "e"), ("ou", "o"),
     (r"(?<=[^aeiou])re\b", "er"), (r"ogue\b", "og"), (r"mme\b", "m"), (r"nium\b", "num"), ("ll", "l"),
     ("ph", "f"), (r"(?<=[iy])s", "z"), (r"eing\b", "ing"), (r"gement\b", "gment"), (r"nce\b", "nse"),
@@ -325,11 +326,14 @@ _CROSS_WORD_FOLDS = tuple((re.compile(pattern), replacement) for pattern, replac
     (r"urones?$", "uron"), (r"^aluminium", "aluminum"), (r"^tyre", "tire"), (r"^grey", "gray"), (r"^programme", "program"),
     (r"^discs?$", "disk"), (r"^mould", "mold"), (r"^smould", "smold"), (r"plough", "plow"), (r"^gaol", "jail"),
     (r"^jewellery", "jewelry"), (r"^cosy$", "cozy"), (r"^(def|lic|off|pret)ence", r"\1ense"), (r"^doughnut", "donut"),
-    (r"geing$", "ging"), (r"gement(?=s?$)", "gment"), (r"ciality$", "cialty"),
+    (r"geing$", "ging"), (r"gement(?=s?$)", "gment"), (r"ciality$", "cialty"), (r"^haem$", "heme"),
+    (r"^mollusc", "mollusk"), (r"^ochre", "ocher"), (r"^moult", "molt"), (r"^(fib|cent|lit|met)re(?=[a-z])", r"\1er"),
+    (r"^centred$", "centered"),
 ))
 _CROSS_LONG_FOLDS = tuple((re.compile(pattern), replacement) for pattern, replacement in (
-    (r"^oe|oe(?=[a-z]{2})", "e"), (r"oea$", "ea"), (r"ae(?=[a-z])", "e"),
-    (r"our(?=s?$|ed$|ite|able|ful|less|al|hood|y$|ist)", "or"), (r"(?<=[tbgv])re(?=[sd]?$)", "er"),
+    (r"^oe", "e"), (r"oea$", "ea"), (r"(?<=f)oet|(?<=c)oel|(?<=m)oeb|(?<=n)oeuv|(?<=m)oeo", lambda m: m.group()[1:]),
+    (r"ae(?=[a-z])", "e"),
+    (r"our(?=s?$|ed$|ite|able|ful|less|al|hood|y$|ist)|(?<=[lvbnm])our(?=ing|ation|ous|igen|imetr|is|iz)", "or"), (r"(?<=[tbgv])re(?=[sd]?$)", "er"),
     (r"(?<=[a-z]{2})is(?=e$|es$|ed$|ing$|ation|ers?$|able$)", "iz"), (r"(?<=[a-z])ys(?=e$|es$|ed$|ing$|ers?$)", "yz"),
     (r"ogue(?=s?$)", "og"), (r"ogued$", "oged"), (r"(?<=e)ll(?=ing$|ed$|ors?$|ery$|ous$|ers?$)", "l"), (r"(?<=a)ll(?=ing$|ed$)", "l"),
 ))
@@ -339,22 +343,24 @@ _CROSS_LONG_FOLDS = tuple((re.compile(pattern), replacement) for pattern, replac
 #: tests, much cheaper than one pattern of all of them, which every text would get)
 _CROSS_MARKS = tuple((letters, re.compile(pattern)) for letters, pattern in (
     (("'", "\u2019"), r"\w['\u2019]s\b|s['\u2019](?!\w)"),
-    (("oe",), r"\boe|oe[a-z]{2}|oea\b"), (("ae",), r"ae[a-z]"),
-    (("our",), r"our(?:s?\b|ed\b|ite|able|ful|less|al|hood|y\b|ist)"), (("re",), r"[tbgv]re[sd]?\b"),
+    (("oe",), r"\boe|oea\b|foet|coel|moeb|noeuv|moeo"), (("ae",), r"ae[a-z]"),
+    (("our",), r"our(?:s?\b|ed\b|ite|able|ful|less|al|hood|y\b|ist)|[lvbnm]our(?:ing|ation|ous|igen|imetr|is|iz)"), (("re",), r"[tbgv]re[sd]?\b"),
     (("is",), r"[a-z]{2}is(?:e\b|es\b|ed\b|ing\b|ation|ers?\b|able\b)"), (("ys",), r"[a-z]ys(?:e|es|ed|ing|ers?)\b"),
     (("ogue",), r"ogue[sd]?\b"),
     (("mice", "feet", "lice", "men", "oxen", "geese", "children", "teeth"),
      r"\b(?:mice|feet|lice|men|women|oxen|geese|children|teeth)\b"), (("ll",), r"ell(?:ing|ed|ors?|ery|ous|ers?)\b|all(?:ing|ed)\b"),
     (("leuc", "sulph", "artef", "moust", "pyjam", "aluminium", "tyre", "grey", "programme", "mould", "gaol",
-      "jewellery", "cosy", "disc", "ence", "plough", "urone", "doughnut", "geing", "gement", "ciality"),
+      "jewellery", "cosy", "disc", "ence", "plough", "urone", "doughnut", "geing", "gement", "ciality", "haem",
+      "mollusc", "ochre", "moult", "ibre", "ntre", "itre", "etre", "centred"),
      r"\b(?:leuc|sulph|artef|moust|pyjam|aluminium|tyre|grey|programme|mould|smould|gaol|jewellery|cosy\b|discs?\b|"
-     r"(?:def|lic|off|pret)ence|doughnut)|plough|urones?\b|geing\b|gements?\b|ciality\b"),
+     r"(?:def|lic|off|pret)ence|doughnut|haem\b|mollusc|ochre|moult|(?:fib|cent|lit|met)re[a-z]|centred\b)|plough|"
+     r"urones?\b|geing\b|gements?\b|ciality\b"),
 ))
 #: a name of words only (and spaces, ``-``, ``_``, apostrophes, stops): one with a symbol (*C++*,
 #: *G+*, *A+*) would lose it word by word, and is left to its own pattern
 _PLAIN_NAME = re.compile(r"[\w\s.'\u2019-]+")
 #: a word of a text or a name, with its possessive *'s* (left out of its key)
-_LOOSE_WORD = re.compile(r"\w+(?:['\u2019]s\b)?")
+_LOOSE_WORD = re.compile(r"\w+(?:['\u2019]s\b|(?<=s)['\u2019](?!\w))?")
 
 
 @functools.lru_cache(maxsize=400_000)
@@ -377,7 +383,8 @@ def _loose_word(word: str) -> str:
     if len(word) >= 5 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         if word.endswith("ies"):
             return word[:-3] + "y"
-        return word[:-2] if word.endswith(("sses", "xes", "ches", "shes")) else word[:-1]
+        return word[:-2] if word.endswith(("sses", "xes", "ches", "shes")) or (
+            word.endswith("uses") and len(word) >= 7) else word[:-1]
     return word
 
 

@@ -419,8 +419,16 @@ def test_a_text_naming_another_concept_in_another_countrys_spelling_or_with_a_po
                        ("aging", "ageing"), ("an analyzer", "analyser"), ("cataloged", "catalogued"),
                        ("organizational", "organisational"), ("recognizable", "recognisable"), ("specialty", "speciality"),
                        ("judgment", "judgement"), ("Graves disease", "Graves' disease"), ("disease of children", "child"),
-                       ("women", "woman"), ("mice models", "mouse model"), ("Teeth grinding.", "tooth grinding")]:
+                       ("women", "woman"), ("mice models", "mouse model"), ("Teeth grinding.", "tooth grinding"),
+                       # a fourth review: a possessive after s in the text, -our before -ing, short and compound words
+                       ("Seen in Graves' disease.", "Graves disease"), ("Neighbouring cells", "neighboring cell"),
+                       ("Discolouration", "discoloration"), ("Haem oxygenase", "heme oxygenase"), ("a mollusc", "mollusk"),
+                       ("fibreglass", "fiberglass"), ("Foetuses", "fetus"), ("coeliac disease", "celiac disease")]:
         assert mentions(text, [name]), (text, name)
+    for text, name in [("A soil with less clay.", "loess"), ("Being there.", "Boeing"), ("Two poets.", "pets"),
+                       ("Pouring water.", "poring"), ("The scouring pad.", "scoring")]:
+        assert not mentions(text, [name]), (text, name)
+    assert distinct_names(["haem", "heme", "mollusc", "mollusk"]) == ["haem", "mollusc"]
     assert mask_names("A dialect of C++ that compiles C, in colour.", ["C++"]) == ("A dialect of ___ that compiles C, in colour.", 1)
     # _ read as a space in masking as in mentions (was: found there, not masked), the mask set apart
     assert mask_names("A homologous_region that is orthologous.", ["region"]) == ("A homologous ___ that is orthologous.", 1)
