@@ -343,7 +343,7 @@ _CROSS_LONG_FOLDS = tuple((re.compile(pattern), replacement) for pattern, replac
 #: tests, much cheaper than one pattern of all of them, which every text would get)
 _CROSS_MARKS = tuple((letters, re.compile(pattern)) for letters, pattern in (
     (("'", "\u2019"), r"\w['\u2019]s\b|s['\u2019](?!\w)"),
-    (("oe",), r"\boe|oea\b|foet|coel|moeb|noeuv|moeo"), (("ae",), r"ae[a-z]"),
+    (("oe",), r"\boe|oea\b|foet|coel|moeb|noeuv|moeo"), (("ae",), r"ae(?:[a-z]|\b)"),
     (("our",), r"our(?:s?\b|ed\b|ite|able|ful|less|al|hood|y\b|ist)|[lvbnm]our(?:ing|ation|ous|igen|imetr|is|iz)"), (("re",), r"[tbgv]re[sd]?\b"),
     (("is",), r"[a-z]{2}is(?:e\b|es\b|ed\b|ing\b|ation|ers?\b|able\b)"), (("ys",), r"[a-z]ys(?:e|es|ed|ing|ers?)\b"),
     (("ogue",), r"ogue[sd]?\b"),
@@ -380,6 +380,8 @@ def _loose_word(word: str) -> str:
             word = pattern.sub(replacement, word)
     if word in _SHORT_PLURAL_OF:
         return _SHORT_PLURAL_OF[word]
+    if len(word) >= 5 and word.endswith("ae"):         # a Latin plural: venae cavae, chordae tendineae
+        return word[:-1]
     if len(word) >= 5 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         if word.endswith("ies"):
             return word[:-3] + "y"

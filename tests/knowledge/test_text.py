@@ -423,7 +423,8 @@ def test_a_text_naming_another_concept_in_another_countrys_spelling_or_with_a_po
                        # a fourth review: a possessive after s in the text, -our before -ing, short and compound words
                        ("Seen in Graves' disease.", "Graves disease"), ("Neighbouring cells", "neighboring cell"),
                        ("Discolouration", "discoloration"), ("Haem oxygenase", "heme oxygenase"), ("a mollusc", "mollusk"),
-                       ("fibreglass", "fiberglass"), ("Foetuses", "fetus"), ("coeliac disease", "celiac disease")]:
+                       ("fibreglass", "fiberglass"), ("Foetuses", "fetus"), ("coeliac disease", "celiac disease"),
+                       ("The venae cavae return blood.", "vena cava"), ("chordae tendineae", "chorda tendinea")]:
         assert mentions(text, [name]), (text, name)
     for text, name in [("A soil with less clay.", "loess"), ("Being there.", "Boeing"), ("Two poets.", "pets"),
                        ("Pouring water.", "poring"), ("The scouring pad.", "scoring")]:
