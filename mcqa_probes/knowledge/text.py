@@ -429,13 +429,21 @@ def loose_spans(text: str, names: Sequence[str]) -> List[Tuple[int, int]]:
     wanted = [words for words in wanted if "".join(words) in squashed]
     if not wanted:
         return []
-    tokens = _loose_tokens(text)
+    return _word_runs(text, _loose_tokens(text), wanted,
+                      lambda tokens, index, words: all(tokens[index + k][2] == words[k] for k in range(len(words))))
+
+
+def _word_runs(text: str, tokens, wanted, same: Callable) -> List[Tuple[int, int]]:
+    """``(start, end)`` of each run of ``tokens`` (``(start, end, form)``) that ``same(tokens, index,
+    words)`` takes for one of ``wanted`` (tuples of word forms, the first that fits taken), with only
+    space, ``_`` or ``-`` between its words; runs do not overlap. The one walk of
+    :func:`loose_spans` and :func:`inflected_spans`."""
     spans, index = [], 0
     while index < len(tokens):
         size = 0
         for words in wanted:
             count = len(words)
-            if (index + count <= len(tokens) and all(tokens[index + k][2] == words[k] for k in range(count))
+            if (index + count <= len(tokens) and same(tokens, index, words)
                     and all(_BETWEEN_WORDS.fullmatch(text, tokens[index + k][1], tokens[index + k + 1][0])
                             for k in range(count - 1))):
                 size = count
@@ -669,7 +677,7 @@ def mentions(text: str, names: Sequence[str], language: Optional[str] = None) ->
     if found and (_written_as_listed(spaced, found) or _accent_free_pattern(found, english).search(
             fold_accents(spaced)) is not None):
         return True
-    if english and text and _loosely_named(spaced, tuple(names)) and loose_spans(spaced, names):
+    if english and text and loose_spans(spaced, names):
         return True         # another country's spelling, a possessive: loose_spans
     return stem is not None and bool(inflected_spans(spaced, names, stem))
 
@@ -770,25 +778,14 @@ def inflected_spans(text: str, names: Sequence[str], stem) -> list:
     tokens = [(m.start(), m.end(), _forms(m.group().lower(), stem)) for m in _TOKEN.finditer(fold_accents(text))]
     wanted = [tuple(_forms(word, stem) for word in _TOKEN.findall(fold_accents(name))) for name in name_variants(names)]
     wanted = [words for words in wanted if words]
-    spans, index = [], 0
-    while index < len(tokens):
-        size = 0
-        for words in wanted:
-            count = len(words)
-            if index + count <= len(tokens) and all(
-                    _same_word(tokens[index + k][2], words[k]) or (count > 1 and _same_ending_apart(
-                        tokens[index + k][2], words[k])) for k in range(count)) and (
-                    count == 1 or any(_same_word(tokens[index + k][2], words[k]) for k in range(count))) and all(
-                    _BETWEEN_WORDS.fullmatch(text, tokens[index + k][1], tokens[index + k + 1][0])
-                    for k in range(count - 1)):
-                size = count
-                break
-        if size:
-            spans.append((tokens[index][0], tokens[index + size - 1][1]))
-            index += size
-        else:
-            index += 1
-    return spans
+
+    def same(tokens, index, words) -> bool:
+        count = len(words)
+        return all(_same_word(tokens[index + k][2], words[k]) or (count > 1 and _same_ending_apart(
+            tokens[index + k][2], words[k])) for k in range(count)) and (
+            count == 1 or any(_same_word(tokens[index + k][2], words[k]) for k in range(count)))
+
+    return _word_runs(text, tokens, wanted, same)
 
 
 def _is_word_character(character: str) -> bool:
