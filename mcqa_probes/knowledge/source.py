@@ -372,10 +372,35 @@ def _resolve_relations(wanted: Optional[Iterable[str]], data: SourceData) -> Dic
                                          "hyponymy probes ask (with hops, over its transitive closure); expected "
                                          f"another relation (found: {', '.join(used) or 'none besides the hierarchy'})")
         if key not in names:
+            unasked = _unasked_relation(key, data)
+            if unasked:
+                relation, count, line = unasked
+                raise SourceError(data.path, f"--relations {given}: {relation} links no two concepts as a question "
+                                             f"asks it (a 'some' link); its {count} link(s) in the source are "
+                                             "qualified (cardinality, all_only) or entailed by a logical definition, "
+                                             "kept out of the distractors but never asked (found: "
+                                             f"{', '.join(used) or 'none besides the parent relation'})", line)
             raise SourceError(data.path, f"--relations {given}: no such relation between concepts (found: "
                                          f"{', '.join(used) or 'none besides the parent relation'})")
         resolved[given] = names[key]
     return resolved
+
+
+def _unasked_relation(key: str, data: SourceData) -> Optional[Tuple[str, int, Optional[int]]]:
+    """``(relation, links, the first one's line)`` for a relation named ``key`` (id or name, as :func:`_resolve_relations`
+    keys them) whose only links are implied ones (``data.implied_links``: a cardinality or all_only
+    qualifier, a logical definition): it exists, but no question asks it; None otherwise."""
+    counts: Dict[str, int] = {}
+    first: Dict[str, Optional[int]] = {}
+    for _, relation, _, line in data.implied_links:
+        counts[relation] = counts.get(relation, 0) + 1
+        first.setdefault(relation, line)
+    for relation, count in sorted(counts.items()):
+        info = data.relation_info.get(relation, {})
+        aliases = [relation, normalise(relation), info.get("name", ""), *info.get("aliases", [])]
+        if key in {alias.lower().replace(" ", "_") for alias in aliases if alias}:
+            return relation, count, first[relation]
+    return None
 
 
 def _refuse_relation_outside_root(relations, cut: SourceData, links_of_source, data: SourceData, roots: List[str],
@@ -844,7 +869,9 @@ def load_source(
             graph.relation_info[relation]["inverses"] = sorted(backwards)
     data_for_names = SourceData(path=where, format=data.format, name=data.name, version=data.version,
                                 links=[(s, r, o, None) for (s, r, o), _ in links],
-                                relation_info=graph.relation_info, namespaces=data.namespaces)
+                                # the relations no question asks too (for the error that says so)
+                                relation_info={**data.relation_info, **graph.relation_info},
+                                implied_links=data.implied_links, namespaces=data.namespaces)
     try:
         resolved_relations = _resolve_relations(relations, data_for_names)
     except SourceError as error:

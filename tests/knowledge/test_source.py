@@ -1686,3 +1686,24 @@ def test_a_cycle_through_skos_broader_transitive_is_refused_as_one_through_broad
     path.write_text(head + 'ex:c a skos:Concept ; skos:prefLabel "gamma"@en ; skos:broader ex:a ; skos:exactMatch ex:d .\n'
                     'ex:d a skos:Concept ; skos:prefLabel "delta"@en ; skos:broader ex:a ; skos:exactMatch ex:c .\n')
     assert sorted(load_source(path).concepts) == ["ex:a", "ex:b", "ex:c", "ex:d"]
+
+
+def test_a_relation_whose_only_links_are_qualified_is_an_error_that_says_so(tmp_path):
+    """GO writes ``relationship: part_of X {cardinality="1"}``: no 'some' link, never asked. Asking
+    for that relation says why it has no question, at the link's line (was: "no such relation between
+    concepts", as if the file had no part_of at all)."""
+    path = tmp_path / "go.obo"
+    path.write_text("format-version: 1.4\nontology: go\n\n[Term]\nid: G:1\nname: process\n\n[Term]\nid: G:2\n"
+                    "name: catabolic process\nis_a: G:1\n"
+                    'relationship: part_of G:1 {cardinality="1"} ! process\n\n'
+                    "[Typedef]\nid: part_of\nname: part of\nis_transitive: true\n")
+    with pytest.raises(SourceError) as caught:
+        load_source(path, relations=["part_of"])
+    message = str(caught.value)
+    assert message.startswith(f"{path}:12: --relations part_of: part_of links no two concepts as a question asks it")
+    assert "its 1 link(s) in the source are qualified (cardinality, all_only)" in message
+    # by its name too; an unknown relation keeps the plain error
+    with pytest.raises(SourceError, match=r"part_of links no two concepts"):
+        load_source(path, relations=["part of"])
+    with pytest.raises(SourceError, match=r"--relations has_part: no such relation between concepts"):
+        load_source(path, relations=["has_part"])
