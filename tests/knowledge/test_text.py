@@ -140,7 +140,7 @@ def test_a_name_written_as_listed_is_found_as_the_pattern_finds_it():
     names and texts drawn at random (separators, plurals, case, -y/-ies, word parts, non-ASCII)."""
     import random
 
-    from mcqa_probes.knowledge.text import _written_as_listed, fold_accents, loose_spans, name_pattern
+    from mcqa_probes.knowledge.text import _split_acronyms, _written_as_listed, fold_accents, loose_spans, name_pattern
 
     rng = random.Random(7)
     words = ["eye", "abnormality", "of", "the", "dystrophy", "day", "cell", "cells", "s", "es", "x-ray", "a", "rod",
@@ -154,10 +154,14 @@ def test_a_name_written_as_listed_is_found_as_the_pattern_finds_it():
             names = [name.upper() if rng.random() < 0.5 else name.title() for name in names]
         text = "".join(rng.choice(words) + rng.choice(separators) for _ in range(rng.randint(1, 8)))
         text = text.title() if rng.random() < 0.3 else text
-        expected = name_pattern(names).search(fold_accents(text.replace("_", " "))) is not None
+        # an acronym (``S``, ``ROD`` after .title() or .upper()) is found in capitals only, the rest by the pattern
+        rest, acronyms = _split_acronyms(tuple(names))
+        in_capitals = acronyms is not None and acronyms.search(text.replace("_", " ")) is not None
+        expected = bool(rest) and name_pattern(rest).search(fold_accents(text.replace("_", " "))) is not None
         # (or, after the pattern, word by word in either number, another spelling: loose_spans)
-        assert mentions(text, names) == (expected or bool(loose_spans(text.replace("_", " "), names))), (text, names)
-        variants = tuple(" ".join(n.replace("_", " ").split()).lower() for n in names)
+        loosely = bool(rest) and bool(loose_spans(text.replace("_", " "), rest))
+        assert mentions(text, names) == (in_capitals or expected or loosely), (text, names)
+        variants = tuple(" ".join(n.replace("_", " ").split()).lower() for n in rest)
         if _written_as_listed(text.replace("_", " "), variants):
             assert expected, (text, names)          # a plain find is always a find of the pattern
             found_plainly += 1
@@ -444,3 +448,35 @@ def test_a_text_naming_another_concept_in_another_countrys_spelling_or_with_a_po
     assert distinct_names(["Graves' disease", "Graves disease", "Farmers' lung", "Farmer's lung", "neurones", "neurons"]) == [
         "Graves' disease", "Farmers' lung", "neurones"]
     assert name_key("Down's syndrome") == name_key("Down syndrome") and name_key("5' UTR") != name_key("5 UTR")
+
+
+def test_a_source_of_capitalised_nouns_is_no_source_of_code_names():
+    """A German thesaurus (``Gitarre``, ``Akustikgitarre``, ``E-Gitarre``) was read as code names and
+    its labels were lower-cased unevenly (``gitarre`` beside ``Flöte``); schema.org's still are."""
+    from mcqa_probes.knowledge.text import camel_case_source, readable_label
+
+    german = ["Gitarre", "Akustikgitarre", "Kontrabass", "Maultrommel", "Flöte", "Harfe", "Trommel", "Oboe",
+              "Fagott", "Klavier"]
+    assert not camel_case_source(german)
+    schema = ["Thing", "Hospital", "CivicStructure", "MedicalOrganization", "EmergencyService", "Place",
+              "LocalBusiness", "DVDFormat", "CreativeWork", "Person"]
+    assert camel_case_source(schema)
+    assert readable_label("CivicStructure", camel_case_source(schema)) == "civic structure"
+    assert readable_label("Gitarre", camel_case_source(german)) == "Gitarre"
+
+
+def test_an_acronym_is_named_only_in_capitals():
+    """A hospital table's *operating room* has the synonym *OR*: "surgery or other procedures" named
+    it (masked "surgery ___ other", and counted as a definition naming its concept); *MEN* (an
+    acronym) matched "man". An acronym is matched as written, a plural s after it."""
+    names = ["operating room", "OR", "operating theatre"]
+    assert mask_names("A room where surgery or other invasive procedures are performed.", names) == (
+        "A room where surgery or other invasive procedures are performed.", 0)
+    assert mask_names("Taken to the OR, then to the operating rooms; two ORs.", names) == (
+        "Taken to the ___, then to the ___; two ___.", 3)
+    assert not mentions("surgery or other", names) and mentions("surgery in the OR", names)
+    test = mention_test(names)
+    assert not test("surgery or other") and test("the OR team") and test("an operating theatre")
+    assert not mentions("a man and a woman", ["MEN"]) and mentions("a man", ["men"])
+    assert mask_names("A COVID-19 ward with MRI scanners", ["COVID-19", "MRI"]) == ("A ___ ward with ___ scanners", 2)
+    assert mask_names("Mri and mRNA", ["MRI"])[1] == 0 and mentions("mrna", ["mRNA"])   # mRNA: no acronym
