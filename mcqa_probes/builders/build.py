@@ -19,7 +19,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Union
 
 from mcqa_probes.builders.output import probe_stats, write_json, write_questions
 from mcqa_probes.builders.probe_question import ProbeQuestion
-from mcqa_probes.builders.splits import SPLITS, check_leakage, deduplicate, split_by_concept
+from mcqa_probes.builders.splits import SPLITS, answered_both_ways, check_leakage, deduplicate, split_by_concept
 from mcqa_probes.builders.wordnetqa import WORDNET_PROBES, WordNetQABuilder, merged_settings
 from mcqa_probes.knowledge.graph import KnowledgeGraph
 from mcqa_probes.common.io import BackgroundWriter, discard_writes_on_signal
@@ -51,16 +51,18 @@ def probe_rng(seed: int, probe: str, stage: str) -> random.Random:
 
 def write_probe(out: Path, probe: str, questions: List[ProbeQuestion], seed: int, train_size: Optional[int],
                 results, progress: Progress = _no_progress, log: Callable[[str], None] = lambda message: None,
-                compact: bool = False) -> None:
+                compact: bool = False, together: bool = False) -> None:
     """De-duplicate, split, check and write one probe into ``results`` = ``(stats, files, counts,
     timings)``; the one home of this step for every source (``compact``: see
-    :func:`mcqa_probes.builders.output.jsonl_bytes`)."""
+    :func:`mcqa_probes.builders.output.jsonl_bytes`; ``together``: two concepts that answer each
+    other's questions go to one split, :func:`~mcqa_probes.builders.splits.answered_both_ways`)."""
     stats, files, counts, timings = results
     start = time.perf_counter()
     forget_manifest(out)
     kept, dropped = deduplicate(questions)
-    splits = split_by_concept(kept, probe_rng(seed, probe, "split"), train_size)
-    check_leakage(splits)
+    pairs = answered_both_ways(kept) if together else []
+    splits = split_by_concept(kept, probe_rng(seed, probe, "split"), train_size, pairs)
+    check_leakage(splits, pairs)
     # each file is written (and waited for on the disk) on a thread while the next one is made
     with BackgroundWriter() as writer:
         for split in progress(SPLITS, desc=f"write {probe}", total=len(SPLITS)):
@@ -68,6 +70,8 @@ def write_probe(out: Path, probe: str, questions: List[ProbeQuestion], seed: int
             write_questions(out / relative, splits[split], int_labels=(probe == "dictionary"), compact=compact,
                             writer=writer, then=functools.partial(files.__setitem__, relative))
         stats[probe] = dict(probe_stats(splits), duplicates_dropped=dropped)
+        if together:
+            stats[probe]["pairs_answered_both_ways"] = len(pairs)
     counts[probe] = {split: len(splits[split]) for split in SPLITS}
     timings[f"split_and_write_{probe}"] = round(time.perf_counter() - start, 2)
     log(f"{probe}: {len(questions)} questions, {dropped} duplicates dropped")

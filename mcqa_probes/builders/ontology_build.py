@@ -105,7 +105,7 @@ def build_ontology_probes(
         train_limit = int(len(questions) * float(settings["train_fraction"]))
         train_limit = train_limit if train_size is None else min(int(train_size), train_limit)
         write_probe(out, probe, questions, seed, train_limit, (stats, files, counts, timings), progress, log,
-                    compact=True)
+                    compact=True, together=relation is not None)
         summary["questions"] = len(questions)
         summary["duplicates_dropped"] = stats[probe]["duplicates_dropped"]
         validity[probe] = summary

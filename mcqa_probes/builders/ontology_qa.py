@@ -749,6 +749,13 @@ class OntologyQABuilder(WordNetQABuilder):
         """``inverse`` for the family of a relation probe that follows the relation backwards."""
         return "inverse" if family.name == "hyponym" and self.relation is not None else family.name
 
+    def family_label(self, family: Family) -> str:
+        """A question's id names the family as its ``notes.distractor_type`` does: ``inverse1`` in a
+        relation probe (not ``hyponym1``)."""
+        if family.name == "hyponym" and self.relation is not None:
+            return "inverse" if family.depth is None else f"inverse{family.depth}"
+        return family.label
+
     def choice_id_notes(self, notes, choice_ids: List[str]) -> None:
         """The source's ids: ``choice_ids`` and ``distractor_ids`` (the choices but the answer)."""
         notes["choice_ids"] = choice_ids

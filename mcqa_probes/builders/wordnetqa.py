@@ -277,6 +277,10 @@ class WordNetQABuilder:
         notes["other_distractors"] = selection.from_family
         self.choice_id_notes(notes, choice_ids)
 
+    def family_label(self, family) -> str:
+        """The family's part of a question's id (``sister1``, ``hyponym2``): its label."""
+        return family.label
+
     def family_type(self, family) -> str:
         """``notes.distractor_type`` of a family: its name."""
         return family.name
@@ -314,6 +318,7 @@ class WordNetQABuilder:
         getrandbits = rng.getrandbits
         summary, answers, valid_for = self.summary, self.answers, self.valid_for
         question_text, perturbations, family_notes = self.question_text, self._perturbations, self.family_notes
+        family_label = self.family_label
         chosen_count = min(variants, len(templates))
         for concept_id in self.progress(to_ask, desc=f"{probe}"):
             concept = graph[concept_id]
@@ -347,7 +352,7 @@ class WordNetQABuilder:
                         shuffle(getrandbits, order)
                         notes = dict(base_notes)
                         family_notes(notes, family, selection, [ids[i - 1] if i else answer_id for i in order])
-                        questions.append(ProbeQuestion(f"{prefix}{index}-{family.label}", probe, stem,
+                        questions.append(ProbeQuestion(f"{prefix}{index}-{family_label(family)}", probe, stem,
                                                        [choices[i] for i in order], order.index(0), concept_id,
                                                        cluster_key, notes))
                     index += 1

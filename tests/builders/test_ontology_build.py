@@ -355,3 +355,28 @@ def test_a_table_thousands_of_levels_deep_builds_its_hypernymy_probe(tmp_path):
     for question in questions[:500]:
         concept, answer = (int(question["notes"][key][1:]) for key in ("concept_id", "answer_id"))
         assert answer < concept and all(int(d[1:]) > concept for d in question["notes"]["distractor_ids"])
+
+
+def test_the_two_concepts_of_a_symmetric_link_are_in_one_split_and_counted(tmp_path):
+    result = build(ONTOLOGIES / "kitchen_skos.ttl", tmp_path, ["skos:related"])
+    split_of, asked = {}, set()
+    for split in SPLITS:
+        for line in (tmp_path / "skos_related" / f"{split}.jsonl").read_text().splitlines():
+            notes = json.loads(line)["notes"]
+            split_of[notes["concept_id"]] = split
+            asked.add((notes["concept_id"], notes["answer_id"]))
+    both_ways = {tuple(sorted(pair)) for pair in asked if pair[::-1] in asked}
+    assert both_ways and result["stats"]["skos_related"]["pairs_answered_both_ways"] == len(both_ways)
+    for a, b in both_ways:
+        assert split_of[a] == split_of[b], (a, b)
+
+
+def test_a_relation_probes_ids_name_the_inverse_family_as_its_notes_do(tmp_path):
+    build(ONTOLOGIES / "vehicles.obo", tmp_path, ["part_of"])
+    lines = [json.loads(line) for split in SPLITS
+             for line in (tmp_path / "part_of" / f"{split}.jsonl").read_text().splitlines()]
+    inverse = [line for line in lines if line["notes"]["distractor_type"] == "inverse"]
+    assert inverse
+    for line in lines:
+        family = line["notes"]["distractor_type"]
+        assert line["id"].rsplit("-", 1)[1] == family + str(line["notes"].get("distractor_hops") or ""), line["id"]

@@ -3,7 +3,9 @@ import random
 import pytest
 
 from mcqa_probes.builders.probe_question import ProbeQuestion
-from mcqa_probes.builders.splits import LeakageError, check_leakage, deduplicate, split_by_concept
+from mcqa_probes.builders.splits import (
+    LeakageError, answered_both_ways, check_leakage, deduplicate, split_by_concept,
+)
 
 
 def q(concept, stem, answer="a", distractor="b", n=0):
@@ -43,3 +45,36 @@ def test_leakage_check_catches_cluster_keys():
     other = ProbeQuestion("z", "p", "s9", ["a", "b"], 0, "z", "p:x")
     with pytest.raises(LeakageError, match="cluster"):
         check_leakage({"train": [q("x", "s1")], "dev": [other], "test": []})
+
+
+def related(concept, answer, n=0):
+    """A question of a symmetric relation: ``concept related to ?`` answered by ``answer``."""
+    question = q(concept, f"{concept} related to? {n}", answer=answer, n=n)
+    question.notes["answer_id"] = answer
+    return question
+
+
+def test_two_concepts_that_answer_each_others_questions_go_to_one_split():
+    # c0 .. c59 in a ring of symmetric links: c_i related to c_(i+1) both ways, but for the pairs i = 9, 19, ...
+    questions = []
+    for i in range(60):
+        if i % 10 != 9:
+            questions.append(related(f"c{i:02d}", f"c{i + 1:02d}"))
+            questions.append(related(f"c{i + 1:02d}", f"c{i:02d}", n=1))
+    pairs = answered_both_ways(questions)
+    assert len(pairs) == 54 and pairs[0] == ("c00", "c01") and ("c09", "c10") not in pairs
+    # without the pairs, some of them are split apart (the leak the pairs close) and the check says so
+    apart = split_by_concept(questions, random.Random(1), train_size=40)
+    with pytest.raises(LeakageError, match="answer each other's questions"):
+        check_leakage(apart, pairs)
+    kept = split_by_concept(questions, random.Random(1), train_size=40, together=pairs)
+    check_leakage(kept, pairs)
+    split_of = {x.concept: name for name, split in kept.items() for x in split}
+    for a, b in pairs:
+        assert split_of[a] == split_of[b], (a, b)
+    # every group of ten goes whole to one split; train is capped and dev and test have some
+    assert sum(len(v) for v in kept.values()) == len(questions) and 0 < len(kept["train"]) <= 40
+    assert kept["dev"] and kept["test"]
+    # no pairs: exactly the split of before (the WordNet files are byte-identical)
+    assert {n: [x.id for x in v] for n, v in split_by_concept(questions, random.Random(1), 40, ()).items()} == \
+        {n: [x.id for x in v] for n, v in apart.items()}
