@@ -58,7 +58,7 @@ from mcqa_probes.builders.wordnetqa import WordNetQABuilder, merged_settings
 from mcqa_probes.knowledge.graph import Concept, KnowledgeGraph, Relation, RelationView
 from mcqa_probes.knowledge.identifiers import relation_probe_name
 from mcqa_probes.knowledge.text import (
-    content_words, distinct_names, is_english, mask_names, mention_test, mentions, name_key, stemmer,
+    content_words, distinct_names, is_english, mask_names, mention_test, mentions, name_key, stemmer, with_bare_names,
 )
 
 #: what an ontology build changes from the WordNet defaults (every key can be overridden)
@@ -300,7 +300,7 @@ class OntologyQABuilder(WordNetQABuilder):
         found = self._usable_definition.get(concept_id)
         if found is None:
             concept = self.graph[concept_id]
-            masked, _ = self.masked(concept.definition, concept.lemmas)
+            masked, _ = self.masked(concept.definition, with_bare_names(concept.lemmas))
             found = masked if content_words(masked, MASK) >= int(self.settings["min_definition_words"]) else ""
             self._usable_definition[concept_id] = found
         return found
@@ -310,7 +310,7 @@ class OntologyQABuilder(WordNetQABuilder):
         "___ is a ___." once an answer is masked too): as a question's context it tells nothing. A
         synonym is information (*ss oligo*: "A single stranded oligonucleotide."). The function words
         are English's and the template language's ("Un hôpital.")."""
-        return not content_words(mask_names(text, concept.lemmas[:1], MASK, self.language)[0], MASK,
+        return not content_words(mask_names(text, with_bare_names(concept.lemmas[:1]), MASK, self.language)[0], MASK,
                                  language_frames(self.template_language).function_words)
 
     def repeats_term(self, concept_id: str) -> bool:
@@ -508,7 +508,7 @@ class OntologyQABuilder(WordNetQABuilder):
         found = self._answer_names.get(answer.id)
         if found is None:
             others = [name for other in sorted(self.equivalents(answer.id)) for name in self.graph[other].lemmas]
-            found = self._answer_names[answer.id] = tuple(dict.fromkeys([*answer.lemmas, *others]))
+            found = self._answer_names[answer.id] = with_bare_names(tuple(dict.fromkeys([*answer.lemmas, *others])))
         return found
 
     def equivalents(self, concept_id: str) -> FrozenSet[str]:
@@ -558,7 +558,8 @@ class OntologyQABuilder(WordNetQABuilder):
             reached = reached.union(*map(self.objects_reached, twins))
         ancestors = tax.ancestors(concept_id) if probe == "hypernymy" and not relation else frozenset()
         answer_definition = self.usable_definition(answer_id) if probe == "definitions" else ""
-        names_term = mention_test(self.graph[concept_id].lemmas, self.language) if probe == "definitions" else None
+        names_term = (mention_test(with_bare_names(self.graph[concept_id].lemmas), self.language)
+                      if probe == "definitions" else None)
 
         # a distractor named like a correct answer (a synonym of another ancestor) is a correct answer too
         named_like_correct = relation or probe in ("hypernymy", "hyponymy")
@@ -608,7 +609,8 @@ class OntologyQABuilder(WordNetQABuilder):
         if template_kind == "synonymy":
             names = self.spellings(concept)[1:]
             own_answer = surface(names[index % len(names)])       # index counts every variant
-        if template_kind == "definitions" and mentions(concept.definition, concept.lemmas, self.language):
+        if template_kind == "definitions" and mentions(concept.definition, with_bare_names(concept.lemmas),
+                                                       self.language):
             summary["definition_names_its_concept"] = summary.get("definition_names_its_concept", 0) + 1
         example = None
         if template_id.split("+")[0].startswith("ctx"):

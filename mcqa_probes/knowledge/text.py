@@ -498,6 +498,23 @@ def _loosely_named(text: str, names: Tuple[str, ...]) -> bool:
     return any(letters in squashed for letters in _loose_joined(names))
 
 
+#: a name with a qualifier in brackets at its end, after a space (a thesaurus's *bow (music)*,
+#: *cold (temperature)*); not a chemical name's own brackets (*iron(III) chloride*, *poly(vinyl chloride)*)
+_QUALIFIED = re.compile(r"^(.*[^\W\d_].*?)\s+\([^()]*[^\W\d_][^()]*\)$")
+
+
+#: what a chemical name's brackets follow (*poly (methyl methacrylate)*, *bis (2-ethylhexyl) phthalate*): no qualifier
+_CHEMICAL_PREFIXES = frozenset({"poly", "bis", "tris", "tetrakis", "mono", "di", "tri", "tetra", "cyclo", "oligo"})
+
+
+def with_bare_names(names: Sequence[str]) -> Tuple[str, ...]:
+    """``names`` and, after them, each bracket-qualified name without its qualifier (*bow (music)*:
+    *bow*), the word a definition writes: what masks and leakage checks look for."""
+    bare = [match.group(1).strip() for name in names for match in [_QUALIFIED.match(name.strip())]
+            if match and match.group(1).strip().lower() not in _CHEMICAL_PREFIXES]
+    return tuple(dict.fromkeys([*names, *bare]))
+
+
 def distinct_names(names: Sequence[str], language: Optional[str] = None) -> List[str]:
     """``names`` without the respellings of an earlier one, in their order: the same :func:`name_key`,
     or in English one the plural of the other (``Deficit in non-word repetition`` after ``Deficit in

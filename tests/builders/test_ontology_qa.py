@@ -1296,3 +1296,34 @@ def test_a_kind_named_inside_its_grouping_class_is_counted_in_the_hyponymy_summa
     grouped = [q for q in questions if q.notes["concept_id"] == "S:1"]
     # counted once per question made before its distractor families (as the other counts are)
     assert grouped and builder.summary["answer_named_in_grouping_term"] == len({(q.stem, q.notes["answer_id"]) for q in grouped})
+
+
+def test_a_bracket_qualified_name_is_masked_where_a_definition_writes_it_bare(tmp_path):
+    """A thesaurus's *bow (music)*: a definition writes "a bow", which names the answer (or the term) as well."""
+    rows = [("M:1", "instrument", "", "An object made or used to make musical sounds."),
+            ("M:2", "accessory", "", "A thing used with an instrument to play or care for it."),
+            ("M:3", "bow (music)", "", "A bow is a stick strung with horsehair, drawn over strings."),
+            ("M:4", "violin", "", "A small chordophone whose strings are set vibrating by a bow."),
+            ("M:5", "viola", "", "A chordophone a little larger than the violin, played with a bow."),
+            ("M:6", "cello", "", "A large chordophone held between the knees and played with a bow."),
+            ("M:7", "guitar", "", "A chordophone with frets whose strings are plucked by hand."),
+            ("M:8", "harp", "", "A chordophone with strings in an open frame, plucked with the fingers."),
+            ("M:9", "rosin", "", "A resin rubbed on the hair so that it grips the strings."),
+            ("M:10", "mute (music)", "", "A clip fitted to a bridge to soften the tone of the strings."),
+            ("M:11", "tuner", "", "A device that shows how far a note is from its pitch."),
+            ("M:12", "case", "", "A hard box in which a chordophone is carried.")]
+    edges = [(f"M:{i}", "M:1") for i in (4, 5, 6, 7, 8)] + [(f"M:{i}", "M:2") for i in (3, 9, 10, 11, 12)]
+    edges += [("M:4", "used with", "M:3"), ("M:5", "used with", "M:3"), ("M:6", "used with", "M:3"),
+              ("M:9", "used with", "M:3")]
+    graph = tsv_taxonomy(tmp_path / "music", rows, edges, relations=["used with"])
+    _, questions = build(graph, "used_with", relation=resolved(graph, "used with"),
+                         max_perturbations=None)
+    with_context = [q for q in questions
+                    if q.concept in ("M:4", "M:5", "M:6") and not q.notes["template"].startswith("none+")]
+    assert with_context
+    for question in with_context:
+        assert not re.search(r"\bbow\b", question.stem.replace("'bow (music)'", "")), question.stem
+        assert question.notes["leakage"] == "masked"
+    _, definitions = build(graph, "definitions")
+    own = [q for q in definitions if q.concept == "M:3"]
+    assert own and all(q.choices[q.answer_index].startswith("A(n) ___ is a stick") for q in own)

@@ -480,3 +480,14 @@ def test_an_acronym_is_named_only_in_capitals():
     assert not mentions("a man and a woman", ["MEN"]) and mentions("a man", ["men"])
     assert mask_names("A COVID-19 ward with MRI scanners", ["COVID-19", "MRI"]) == ("A ___ ward with ___ scanners", 2)
     assert mask_names("Mri and mRNA", ["MRI"])[1] == 0 and mentions("mrna", ["mRNA"])   # mRNA: no acronym
+
+
+def test_a_bracket_qualified_name_has_its_bare_word_besides_but_a_chemical_name_keeps_its_brackets():
+    from mcqa_probes.knowledge.text import with_bare_names
+
+    assert with_bare_names(["bow (music)", "archet"]) == ("bow (music)", "archet", "bow")
+    assert with_bare_names(["cold (temperature)"]) == ("cold (temperature)", "cold")
+    for chemical in ("iron(III) chloride", "poly(vinyl chloride)", "poly (methyl methacrylate)", "vitamin B (12)"):
+        assert with_bare_names([chemical]) == (chemical,)
+    masked, hits = mask_names("A stick drawn by a bow.", with_bare_names(["bow (music)"]))
+    assert (masked, hits) == ("A stick drawn by a ___.", 1)
