@@ -147,7 +147,10 @@ def _name_variants(names: Tuple[str, ...]) -> Tuple[str, ...]:
     # a hyphen between words is a space too ("ON-bipolar cell" names the "ON bipolar cell" of a text),
     # and a slash a word of its own, spaces around it or not (HPO's *dyslexia/alexia* in a definition's
     # "dyslexia / alexia": was left unmasked)
-    found = {" ".join(name.replace("_", " ").replace("-", " ").replace("/", " / ").split()).lower()
+    # and a bracket a word's edge, so that *iron(III) chloride* is found written "iron (III) chloride"
+    # too, and back (words are joined by ``[ _-]*``: the space is optional)
+    found = {" ".join(name.replace("_", " ").replace("-", " ").replace("/", " / ").replace("(", " (")
+                      .replace(")", ") ").split()).lower()
              for name in names if name and name.strip()}
     found.discard("")
     return tuple(sorted(found, key=lambda n: (-len(n), n)))

@@ -491,3 +491,16 @@ def test_a_bracket_qualified_name_has_its_bare_word_besides_but_a_chemical_name_
         assert with_bare_names([chemical]) == (chemical,)
     masked, hits = mask_names("A stick drawn by a bow.", with_bare_names(["bow (music)"]))
     assert (masked, hits) == ("A stick drawn by a ___.", 1)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("iron(III) chloride", "A salt, iron (III) chloride, is used."),
+    ("iron (III) chloride", "A salt, iron(III) chloride, is used."),
+    ("poly(vinyl chloride)", "Pipes of poly (vinyl chloride) and more."),
+    ("DNA (cytosine-5)-methyltransferase", "An enzyme like DNA (cytosine-5) methyltransferase."),
+])
+def test_a_name_with_brackets_is_found_with_or_without_a_space_before_them(name, text):
+    masked, hits = mask_names(text, [name])
+    assert hits == 1 and "___" in masked and "(" not in masked, masked
+    assert mentions(text, [name]) and mention_test([name])(text)
+    assert not mentions(text.replace("chloride", "bromide").replace("cytosine", "guanine"), [name])
