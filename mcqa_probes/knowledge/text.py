@@ -833,9 +833,11 @@ def inflected_spans(text: str, names: Sequence[str], stem) -> list:
     wanted = [words for words in wanted if words]
 
     def same(tokens, index, words) -> bool:
+        # a short word written alike is that word (French *à*, *de*: "instruments à cordes" names
+        # *instrument à cordes*), but it vouches for no short stem (Spanish "de la casado" is no *de la casa*)
         count = len(words)
-        return all(_same_word(tokens[index + k][2], words[k]) or (count > 1 and _same_ending_apart(
-            tokens[index + k][2], words[k])) for k in range(count)) and (
+        return all(_same_word(tokens[index + k][2], words[k]) or tokens[index + k][2][0] == words[k][0] or (
+            count > 1 and _same_ending_apart(tokens[index + k][2], words[k])) for k in range(count)) and (
             count == 1 or any(_same_word(tokens[index + k][2], words[k]) for k in range(count)))
 
     return _word_runs(text, tokens, wanted, same)

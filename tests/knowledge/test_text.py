@@ -504,3 +504,12 @@ def test_a_name_with_brackets_is_found_with_or_without_a_space_before_them(name,
     assert hits == 1 and "___" in masked and "(" not in masked, masked
     assert mentions(text, [name]) and mention_test([name])(text)
     assert not mentions(text.replace("chloride", "bromide").replace("cytosine", "guanine"), [name])
+
+
+def test_a_name_with_a_short_word_inside_is_found_with_its_head_inflected():
+    # French *à*, *de* are written alike in every form of the name: they count as its words
+    assert mask_names("Les instruments à cordes frottées.", ["instrument à cordes frottées"], "___", "fr") == \
+        ("Les ___.", 1)
+    assert mentions("Des instruments de musique.", ["instrument de musique"], "fr")
+    # but no short word vouches for a short stem: Spanish *casado* is no form of *casa*
+    assert mask_names("Vive de la casado.", ["de la casa"], "___", "es") == ("Vive de la casado.", 0)
