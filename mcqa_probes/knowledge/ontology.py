@@ -164,6 +164,8 @@ REPORT_KINDS = OrderedDict([
     ("spelled_out_iri", "abbreviated IRIs with a character the functional syntax does not allow in a local "
                         "name (obo:hp.obo#layperson, as fastobo writes them), read as the full IRI"),
     ("obsolete", "obsolete or deprecated terms skipped"),
+    ("blank_concept", "concepts without an IRI (a blank node: [] a skos:Concept), which no edge or id can name, "
+                      "skipped"),
     ("alternative_id", "alternative ids of terms (OBO alt_id; in OWL a deprecated class without a label, merged "
                        "into its term), not concepts"),
     ("no_label", "concepts without a usable label, dropped"),

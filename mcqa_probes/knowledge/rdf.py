@@ -171,6 +171,23 @@ def _refuse_obo_graphs(path: str) -> None:
                                 "(expected JSON-LD: give the ontology as OBO, or as OWL in RDF/XML or Turtle)", 1)
 
 
+#: a JSON-LD keyword whose value must be a string (or null), followed by a value that is none: rdflib
+#: drops a node whose ``"@id": 42`` it cannot read (its concept lost without a word) and stops on an
+#: ``"@language": 5`` with a message of its own code ("argument of type 'int' is not iterable")
+_JSONLD_NOT_A_STRING = re.compile(r'"(@id|@language)"\s*:\s*(?![\s"]|null\b)([^,}\]\s]*)')
+
+
+def _check_jsonld_keywords(path: str) -> None:
+    """Refuse a JSON-LD file in which ``@id`` or ``@language`` has a value that is not a string, at its line."""
+    text = source_text(path, errors="replace")
+    bad = _JSONLD_NOT_A_STRING.search(text)
+    if bad:
+        keyword, value = bad.group(1), bad.group(2) or "a non-string value"
+        what = "an IRI or a compact IRI" if keyword == "@id" else "a language tag such as \"en\""
+        raise SourceError(path, f"not valid JSON-LD: {keyword} is {value}, which is not a string (expected "
+                                f"{what}, in quotes)", text.count("\n", 0, bad.start()) + 1)
+
+
 def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = None):
     import rdflib  # lazy: RDF support is needed only for RDF sources
 
@@ -179,6 +196,7 @@ def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = No
         used = _sniff(path, used)
     if used == "json-ld":
         _refuse_obo_graphs(path)
+        _check_jsonld_keywords(path)
     graph = rdflib.Graph()
     # OWL/XML, functional, Manchester: the RDF/XML that py-horned-owl writes, with the file's prefixes
     rdf_xml, prefixes = owl_syntax_as_rdf(path, used, report) if used in OWL_SYNTAXES else (None, [])
@@ -662,6 +680,26 @@ def identifiers_of(graph, path: str, shared: Optional[Dict[str, str]] = None) ->
     return namespaces, cid
 
 
+def _count_blank_concepts(graph, path: str, report: SourceReport, types: List, label_props: List) -> None:
+    """Count (with the line of the label, where the text has it) each concept that is a blank node
+    (``[] a skos:Concept ; skos:prefLabel "ocarina"``): no IRI names it, so no edge or id can, and it
+    is skipped."""
+    import rdflib  # lazy: as read_rdf
+
+    blank = sorted({node for type_ in types for node in graph.subjects(rdflib.RDF.type, type_)
+                    if isinstance(node, rdflib.BNode)}, key=str)
+    if not blank:
+        return
+    text = source_text(path, errors="replace")
+    found = []
+    for node in blank:
+        label = next((str(value) for prop in label_props for value in graph.objects(node, prop)), "")
+        at = text.find(f'"{label}"') if label and text else -1
+        found.append((text.count("\n", 0, at) + 1 if at >= 0 else None, label or "(no label)"))
+    for line, label in sorted(found, key=lambda item: (item[0] is None, item[0] or 0, item[1])):
+        report.add("blank_concept", path, line, label)
+
+
 def _is_vocabulary_type(type_node) -> bool:
     """A type from RDF, RDFS, OWL or SKOS themselves (a class, a property, a collection, a scheme), other
     than ``owl:NamedIndividual``: what keeps a resource linked by skos:broader from being read as a concept."""
@@ -715,6 +753,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                           if isinstance(s, rdflib.URIRef) and s not in candidates and has_label(s))
         candidates.discard(rdflib.URIRef(OWL + "Thing"))
     if kind in (None, "skos"):
+        _count_blank_concepts(graph, path, report, [rdflib.URIRef(SKOS + "Concept")], label_props)
         # SKOS's semantics make the subjects and objects of broader / narrower / related (and the top
         # concepts of a scheme) concepts: an export that leaves out "a skos:Concept" (which Skosify exists
         # to repair), or types its concepts by a class of its own only (QUDT's quantity kinds: "a

@@ -843,3 +843,35 @@ def test_a_turtle_errors_text_shows_its_letters_not_their_utf8_bytes(tmp_path):
         load_source(path)
     message = str(raised.value)
     assert "impôt sur la fortune" in message and "\\x" not in message, message
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ('"@id": "k:soup"', '"@id": 42', '@id is 42, which is not a string (expected an IRI or a compact IRI, in quotes)'),
+    ('"@language": "en"', '"@language": 5', '@language is 5, which is not a string (expected a language tag'),
+])
+def test_a_json_ld_keyword_that_is_no_string_is_an_error_at_its_line(tmp_path, old, new, expected):
+    # rdflib drops a node whose @id is a number (its concept lost without a word) and stops on a number
+    # as a language tag with a message of its own code
+    import rdflib
+
+    text = rdflib.Graph().parse(ONTOLOGIES / "kitchen_skos.ttl").serialize(format="json-ld", auto_compact=True,
+                                                                          encoding="utf-8").decode()
+    assert old in text
+    path = tmp_path / "kitchen.jsonld"
+    path.write_text(text.replace(old, new, 1))
+    with pytest.raises(SourceError) as caught:
+        load_source(path, format="skos")
+    line = text[:text.index(old)].count("\n") + 1
+    assert str(caught.value).startswith(f"{path}:{line}: not valid JSON-LD: {expected}"), str(caught.value)
+
+
+def test_a_concept_that_is_a_blank_node_is_skipped_and_counted_at_its_line(tmp_path):
+    text = (ONTOLOGIES / "kitchen_skos.ttl").read_text()
+    path = tmp_path / "kitchen.ttl"
+    path.write_text(text + '\n[] a skos:Concept ;\n    skos:prefLabel "ocarina"@en ; skos:broader k:dish .\n')
+    plain, blank = load_source(ONTOLOGIES / "kitchen_skos.ttl"), load_source(path)
+    assert blank.concepts == plain.concepts                              # nothing names it: no concept
+    report = blank.provenance["report"].to_json()
+    line = text.count("\n") + 3                                          # the line of its label
+    assert report["blank_concept"] == {"count": 1, "examples": [f"{path}:{line} ocarina"]}
+    assert "blank_concept" not in plain.provenance["report"].to_json()
