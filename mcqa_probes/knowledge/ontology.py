@@ -186,7 +186,7 @@ REPORT_KINDS = OrderedDict([
     ("qualified_link", "relationship clauses with an all_only or cardinality qualifier (in OWL an allValuesFrom or "
                        "cardinality restriction; not a 'some' link), skipped (one of at least one kept out of the "
                        "distractors)"),
-    ("undefined_parent", "edges to a concept that is never defined, dropped"),
+    ("undefined_parent", "edges to or from a concept that is never defined, dropped"),
     ("undeclared_relation", "relations of relationship clauses that no [Typedef] declares, read by their ids "
                             "alone (at the first such clause)"),
     ("undefined_in_axiom", "logical axioms (intersection_of, union_of, equivalent_to, a restriction, a range or "
@@ -196,8 +196,8 @@ REPORT_KINDS = OrderedDict([
     ("edge_to_dropped", "edges to an obsolete or dropped concept with no parent, dropped"),
     ("link_to_dropped", "links to an obsolete or dropped concept by a relation that does not pass on to its "
                         "parents (skos:related, a table's relation), dropped"),
-    ("relation_spelling", "table rows that spell a relation another way (Part of for part_of), read as the "
-                          "relation's first spelling"),
+    ("relation_spelling", "table rows that spell a relation another way than its first row (Part of after "
+                          "part_of), read as one relation"),
     ("merged", "concepts defined in more than one file, merged"),
     ("outside_root", "concepts outside the chosen root(s), left out"),
     ("shortened_definition", "definitions longer than the limit, cut at a sentence end (or at the limit, with '...')"),

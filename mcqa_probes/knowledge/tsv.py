@@ -346,11 +346,25 @@ def read_tsv(directory: str, vocabulary: Vocabulary, report: SourceReport) -> So
             # two relations would each miss the other's links in "exactly one correct answer"
             first = spellings.setdefault(letters(relation), relation)
             if first != relation:
-                report.add("relation_spelling", str(edges_path), line, f"{relation} read as {first}")
-            data.links.append((child, first, parent, line))
+                report.add("relation_spelling", str(edges_path), line, f"{relation} read as {table_relation_id(first)}")
+            data.links.append((child, table_relation_id(first), parent, line))
     for relation in sorted({link[1] for link in data.links}):
         data.relation_info[relation] = relation_info(relation)
     return data
+
+
+def table_relation_id(spelling: str) -> str:
+    """A table's relation by one id however its first row writes it: words in lower case joined by
+    ``_`` (``Part Of``, ``part-of``, ``partOf``: ``part_of``), so that its probe folder and question ids
+    do not follow a spreadsheet's capitals; a prefixed name or an IRI (``skos:related``,
+    ``RO:0002131``) is its namespace's id, kept as written."""
+    if ":" in spelling or "/" in spelling:
+        return spelling
+    return "_".join(part for part in re.split(r"[\s_-]+", _INNER_CAPITAL_JOIN.sub(" ", spelling)) if part).lower()
+
+
+#: where a name written as code joins two words (``partOf``, ``hasPart2``)
+_INNER_CAPITAL_JOIN = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 def relation_info(relation: str) -> dict:
