@@ -520,6 +520,10 @@ def line_naming(path: str, identifier: str, namespaces: Iterable[Tuple[str, str]
     forms += [start + re.escape(f"{prefix}:{iri[len(namespace):]}") + end
               for iri in sorted(iris) for prefix, namespace in pairs
               if namespace and iri.startswith(namespace) and len(iri) > len(namespace)]
+    # an XML entity for the namespace (``IRI="&obo;VO_0000023"``, as OWLAPI writes RDF/XML and OWL/XML)
+    forms += [re.escape(f"&{entity};{iri[len(namespace):]}") + end
+              for iri in sorted(iris) for entity, namespace in _XML_ENTITY.findall(text)
+              if namespace and iri.startswith(namespace) and len(iri) > len(namespace)]
     # not in an XML comment: OWLAPI writes ``<!-- http://purl.obolibrary.org/obo/PO_0000003 -->`` above
     # each class, and the error is for the statement under it
     comments = [match.span() for match in re.finditer(r"<!--.*?-->", text, re.S)] if "<!--" in text else []
@@ -535,6 +539,8 @@ def line_naming(path: str, identifier: str, namespaces: Iterable[Tuple[str, str]
 #: ``@prefix p: <ns> .`` / ``PREFIX p: <ns>`` (Turtle, SPARQL style) and ``xmlns:p="ns"`` (RDF/XML)
 _DECLARED_PREFIX = re.compile(r"(?:@prefix|PREFIX)\s+([A-Za-z0-9_.-]*):\s*<([^>]*)>", re.IGNORECASE)
 _XML_PREFIX = re.compile(r'xmlns:([A-Za-z0-9_.-]+)\s*=\s*"([^"]*)"')
+#: ``<!ENTITY obo "http://purl.obolibrary.org/obo/" >`` (RDF/XML, OWL/XML)
+_XML_ENTITY = re.compile(r'<!ENTITY\s+([A-Za-z0-9_.-]+)\s+"([^"]*)"')
 
 
 def _pick(values: List, lang: str, every: bool = False, untagged_alone: bool = True) -> List:
@@ -861,6 +867,12 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                        for value in graph.objects(None, prop) if isinstance(value, rdflib.Literal) and value.language}
     untagged_too = named_languages <= {vocabulary.lang.lower().split("-")[0]}
     narrower = rdflib.URIRef(SKOS + "narrower")
+
+    def example_line(kind: str, identifier: str) -> Optional[int]:
+        """The first line that names ``identifier``, for the examples the report keeps of ``kind``
+        (rdflib gives no lines; the file is searched for those few only)."""
+        return line_naming(path, identifier, namespaces) if report.counts.get(kind, 0) < report.keep else None
+
     for node in sorted(deprecated, key=str):
         data.obsolete.add(cid(node))
         for label in (value for prop in label_props for value in graph.objects(node, prop)):
@@ -871,12 +883,13 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             # an edge to it goes on to that term (as to an obsolete concept's parents)
             terms = sorted((term for term in graph.objects(node, rdflib.URIRef(REPLACED_BY))
                             if isinstance(term, rdflib.URIRef)), key=str)
-            report.add("alternative_id", path, None, " ".join([cid(node), *(f"of {cid(term)}" for term in terms)]))
+            report.add("alternative_id", path, example_line("alternative_id", cid(node)),
+                       " ".join([cid(node), *(f"of {cid(term)}" for term in terms)]))
             data.parents.extend((cid(node), cid(term), None) for term in terms)
             if len(terms) == 1:
                 data.alternatives[cid(node)] = cid(terms[0])
         else:
-            report.add("obsolete", path, None, cid(node))
+            report.add("obsolete", path, example_line("obsolete", cid(node)), cid(node))
         for prop in parent_props:       # kept so that the closure of a concept under it goes through it
             data.parents.extend((cid(node), cid(parent), None) for parent in graph.objects(node, prop)
                                 if isinstance(parent, rdflib.URIRef))
@@ -888,7 +901,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     for alternative, term in given:     # in the order of the alternative ids, as from OBO
         if (term in terms or term in deprecated) and alternative not in own and alternative not in data.obsolete:
             data.obsolete.add(alternative)
-            report.add("alternative_id", path, None, f"{alternative} of {cid(term)}")
+            report.add("alternative_id", path, example_line("alternative_id", alternative), f"{alternative} of {cid(term)}")
             data.parents.append((alternative, cid(term), None))
             data.alternatives.setdefault(alternative, cid(term))
     hierarchy_props: Set = set()        # properties read as the hierarchy, never relation links

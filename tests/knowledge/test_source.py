@@ -951,6 +951,14 @@ def test_an_alternative_id_is_counted_apart_from_obsolete_terms_in_obo_and_in_it
             path, report.examples["edge_lifted"])
         found.append(([e.split(" ", 1)[1] for e in report.examples["alternative_id"]],
                       sorted(e.split(" ", 1)[1] for e in report.examples["obsolete"])))
+        # every example names its file and a line: in RDF the first that names the id (was: none from RDF)
+        lines = path.read_text().splitlines()
+        for example in report.examples["alternative_id"] + report.examples["obsolete"]:
+            where, *ids = [word for word in example.split(" ") if word != "of"]
+            file, _, number = where.rpartition(":")
+            assert file == str(path) and number.isdigit(), example
+            named = lines[int(number) - 1]      # the id's line, or (OBO's alt_id) its term's frame
+            assert any(i in named or i.replace(":", "_") in named for i in ids), (example, named)
         # an alt_id as --root names its term (was: "obsolete / deprecated"); one of an obsolete term is obsolete
         with pytest.raises(SourceError, match=r"--root VO:9: an alternative id of VO:2 \(car\).*--root VO:2\)"):
             load_source(path, root="VO:9")
