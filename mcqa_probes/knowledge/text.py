@@ -886,12 +886,21 @@ def mask_names(text: str, names: Sequence[str], mask: str = "___", language: Opt
     """``text`` with every mention of ``names`` replaced by ``mask``; returns the count too (in another
     ``language``, the inflected mentions as well: :func:`mentions`)."""
     names, acronyms = _split_acronyms(tuple(names))
-    count = 0
-    if acronyms is not None and text:        # in capitals, as written (_split_acronyms)
-        spans = [match.span() for match in acronyms.finditer(text.replace("_", " "))]
+    masked, count = _mask_words(text, names, mask, language)
+    if acronyms is not None and masked:
+        # in capitals, as written (_split_acronyms); after the other names, so that a longer name
+        # with the acronym in it is masked whole (the Sequence Ontology's *LINE element* in "LINE
+        # elements", not "___ elements")
+        spans = [match.span() for match in acronyms.finditer(masked.replace("_", " "))]
         for start, end in reversed(spans):
-            text = _masked_span(text, start, end, mask)
-        count = len(spans)
+            masked = _masked_span(masked, start, end, mask)
+        count += len(spans)
+    return masked, count
+
+
+def _mask_words(text: str, names: Sequence[str], mask: str, language: Optional[str]) -> Tuple[str, int]:
+    """:func:`mask_names` of names that are no acronyms."""
+    count = 0
     english = is_english(language)
     found = _named_variants(text, names, english)
     masked = text

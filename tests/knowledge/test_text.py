@@ -480,6 +480,8 @@ def test_an_acronym_is_named_only_in_capitals():
     assert not mentions("a man and a woman", ["MEN"]) and mentions("a man", ["men"])
     assert mask_names("A COVID-19 ward with MRI scanners", ["COVID-19", "MRI"]) == ("A ___ ward with ___ scanners", 2)
     assert mask_names("Mri and mRNA", ["MRI"])[1] == 0 and mentions("mrna", ["mRNA"])   # mRNA: no acronym
+    # a longer name with the acronym in it is masked whole (the Sequence Ontology's LINE element)
+    assert mask_names("They are LINE elements, or LINEs.", ["LINE_element", "LINE"]) == ("They are ___, or ___.", 2)
 
 
 def test_a_bracket_qualified_name_has_its_bare_word_besides_but_a_chemical_name_keeps_its_brackets():
