@@ -697,10 +697,20 @@ def _named_variants(text: str, names: Sequence[str], english: bool = True) -> Tu
 _ACRONYM = re.compile(r"^(?=[^A-Z]*(?:[A-Z][^A-Z]*){1,5}$)[A-Z0-9][A-Z0-9-]*$")
 
 
+def _one_character(name: str) -> bool:
+    stripped = name.strip()
+    return len(stripped) == 1 and stripped.isascii()
+
+
 @functools.lru_cache(maxsize=200_000)
 def _split_acronyms(names: Tuple[str, ...]) -> Tuple[Tuple[str, ...], Optional[Pattern]]:
     """``(the names but the acronyms, a pattern of the acronyms or None)``: an acronym is matched as
-    written, in capitals, as a whole word, with an optional plural ``s`` (*MRIs*)."""
+    written, in capitals, as a whole word, with an optional plural ``s`` (*MRIs*); a name of one
+    ASCII character is in neither."""
+    if any(_one_character(name) for name in names):
+        # a name of one ASCII letter or digit (the Sequence Ontology's amino acid codes *A*, *I*,
+        # *V*) names nothing in a text: "A non-polar amino acid" is no mention of *alanine*
+        names = tuple(name for name in names if not _one_character(name))
     acronyms = sorted({name.strip() for name in names if name and _ACRONYM.match(name.strip())},
                       key=lambda a: (-len(a), a))
     if not acronyms:

@@ -480,6 +480,11 @@ def test_an_acronym_is_named_only_in_capitals():
     assert not mentions("a man and a woman", ["MEN"]) and mentions("a man", ["men"])
     assert mask_names("A COVID-19 ward with MRI scanners", ["COVID-19", "MRI"]) == ("A ___ ward with ___ scanners", 2)
     assert mask_names("Mri and mRNA", ["MRI"])[1] == 0 and mentions("mrna", ["mRNA"])   # mRNA: no acronym
+    # a name of one letter names nothing: the Sequence Ontology's alanine has the synonym A
+    alanine = ["alanine", "A", "Ala"]
+    assert mask_names("A non-polar amino acid; a codon GCN.", alanine) == ("A non-polar amino acid; a codon GCN.", 0)
+    assert not mentions("A non-polar amino acid", alanine) and not mention_test(alanine)("A codon")
+    assert mask_names("Ala, or alanine.", alanine) == ("___, or ___.", 2)
     # a longer name with the acronym in it is masked whole (the Sequence Ontology's LINE element)
     assert mask_names("They are LINE elements, or LINEs.", ["LINE_element", "LINE"]) == ("They are ___, or ___.", 2)
 
