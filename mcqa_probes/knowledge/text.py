@@ -513,6 +513,13 @@ _CHEMICAL_PREFIXES = frozenset({"poly", "bis", "tris", "tetrakis", "mono", "di",
 def with_bare_names(names: Sequence[str]) -> Tuple[str, ...]:
     """``names`` and, after them, each bracket-qualified name without its qualifier (*bow (music)*:
     *bow*), the word a definition writes: what masks and leakage checks look for."""
+    return _with_bare_names(tuple(names))
+
+
+@functools.lru_cache(maxsize=200_000)
+def _with_bare_names(names: Tuple[str, ...]) -> Tuple[str, ...]:
+    if not any(")" in name for name in names):
+        return names
     bare = [match.group(1).strip() for name in names for match in [_QUALIFIED.match(name.strip())]
             if match and match.group(1).strip().lower() not in _CHEMICAL_PREFIXES]
     return tuple(dict.fromkeys([*names, *bare]))
@@ -749,7 +756,11 @@ def mention_test(names: Sequence[str], language: Optional[str] = None) -> Callab
     key, acronyms = _split_acronyms(tuple(names))
     if acronyms is not None:            # in capitals, as written (_split_acronyms); the rest as below
         rest = mention_test(key, language)
-        return lambda text: bool(text) and (acronyms.search(text.replace("_", " ")) is not None or rest(text))
+        # (a text without any of them as a substring, most texts, is answered without the pattern)
+        written = tuple(name.strip() for name in names
+                        if name and not _one_character(name) and _ACRONYM.match(name.strip()))
+        return lambda text: bool(text) and ((any(acronym in text for acronym in written) and acronyms.search(
+            text.replace("_", " ")) is not None) or rest(text))
     if language is not None and stemmer(language) is not None:     # inflected forms: mentions itself
         return lambda text: mentions(text, key, language)
     english = is_english(language)
