@@ -704,6 +704,12 @@ def _named_variants(text: str, names: Sequence[str], english: bool = True) -> Tu
 _ACRONYM = re.compile(r"^(?=[^A-Z]*(?:[A-Z][^A-Z]*){1,5}$)[A-Z0-9][A-Z0-9-]*$")
 
 
+def _acronyms_in(names: Tuple[str, ...]) -> List[str]:
+    """The acronyms among ``names`` (:data:`_ACRONYM`), as written, longest first."""
+    found = {name.strip() for name in names if name and not _one_character(name) and _ACRONYM.match(name.strip())}
+    return sorted(found, key=lambda a: (-len(a), a))
+
+
 def _one_character(name: str) -> bool:
     stripped = name.strip()
     return len(stripped) == 1 and stripped.isascii()
@@ -718,8 +724,7 @@ def _split_acronyms(names: Tuple[str, ...]) -> Tuple[Tuple[str, ...], Optional[P
         # a name of one ASCII letter or digit (the Sequence Ontology's amino acid codes *A*, *I*,
         # *V*) names nothing in a text: "A non-polar amino acid" is no mention of *alanine*
         names = tuple(name for name in names if not _one_character(name))
-    acronyms = sorted({name.strip() for name in names if name and _ACRONYM.match(name.strip())},
-                      key=lambda a: (-len(a), a))
+    acronyms = _acronyms_in(names)
     if not acronyms:
         return names, None
     rest = tuple(name for name in names if not (name and _ACRONYM.match(name.strip())))
@@ -757,8 +762,7 @@ def mention_test(names: Sequence[str], language: Optional[str] = None) -> Callab
     if acronyms is not None:            # in capitals, as written (_split_acronyms); the rest as below
         rest = mention_test(key, language)
         # (a text without any of them as a substring, most texts, is answered without the pattern)
-        written = tuple(name.strip() for name in names
-                        if name and not _one_character(name) and _ACRONYM.match(name.strip()))
+        written = tuple(_acronyms_in(tuple(names)))
         return lambda text: bool(text) and ((any(acronym in text for acronym in written) and acronyms.search(
             text.replace("_", " ")) is not None) or rest(text))
     if language is not None and stemmer(language) is not None:     # inflected forms: mentions itself
