@@ -485,7 +485,9 @@ class OntologyQABuilder(WordNetQABuilder):
 
     def objects_reached(self, concept_id: str) -> FrozenSet[str]:
         """What the concept is linked to by the relation's own steps (from it and its ancestors, over
-        the relation's closure, no is-a step on the object's side). A kind of one of them is no wrong
+        the relation's closure; a concept reached passes on its ancestors' links, but is-a steps on the
+        object's side are not taken: *claw* part_of *tarsus*, a kind of *leg segment*, which is part_of
+        *leg*, reaches *leg*, not *leg segment*, whose kinds include the femur). A kind of one of them is no wrong
         answer (:meth:`valid_for`): *string* part_of *chordophone* makes a harpsichord, a kind of
         chordophone, no wrong answer to what a string is part of. OWL entails nothing so (some
         chordophone has the string, not every kind), but a reader takes it for a right answer. (The
@@ -496,7 +498,11 @@ class OntologyQABuilder(WordNetQABuilder):
             view, isa = self.graph, self.isa
 
             def objects(source: str):
-                return [*view.hypernyms(source), *view.implied_hypernyms(source)]
+                found = []
+                for linked in (source, *isa.ancestors(source)):     # the links a kind inherits
+                    found.extend(view.hypernyms(linked))
+                    found.extend(view.implied_hypernyms(linked))
+                return found
 
             found = self._objects_reached[concept_id] = frozenset(
                 _closure({concept_id} | set(isa.ancestors(concept_id)), objects, lambda concept: ()))

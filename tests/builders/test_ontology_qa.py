@@ -144,6 +144,55 @@ def test_the_relation_probe_never_offers_a_kind_of_a_right_answer(vehicles):
     assert offered_before       # the fixture has wholes with kinds under them
 
 
+def test_a_whole_reached_through_a_kind_s_inherited_link_has_no_kind_among_the_distractors(tmp_path):
+    """*claw* part_of *tarsus*, a kind of *leg segment*, which is part_of *leg*, part_of *thoracic
+    segment*: the claw is part of a leg and of a thoracic segment, so no kind of either (the
+    metathorax) is a wrong answer to what a claw is part of; a kind of *leg segment* (the femur) still
+    is one (is-a steps on the whole's side are not taken)."""
+    kinds = {"thorax": ["prothorax", "mesothorax", "metathorax"], "legseg": ["tarsus", "femur", "tibia"]}
+    rows = [("as", "anatomical structure", "", ""), ("thorax", "thoracic segment", "", ""),
+            ("leg", "leg", "", ""), ("legseg", "leg segment", "", ""), ("claw", "tarsal claw", "", "")]
+    rows += [(kind, kind, "", "") for members in kinds.values() for kind in members]
+    fillers = ["head", "eye", "wing", "antenna", "mouthpart", "abdomen", "cercus", "spiracle", "gut", "brain"]
+    rows += [(name, name, "", "") for name in fillers]
+    edges = [(row[0], "as") for row in rows if row[0] not in ("as", *[k for m in kinds.values() for k in m])]
+    edges += [(kind, parent) for parent, members in kinds.items() for kind in members]
+    edges += [("claw", "part_of", "tarsus"), ("legseg", "part_of", "leg"), ("leg", "part_of", "thorax"),
+              ("eye", "part_of", "head"), ("antenna", "part_of", "head"), ("mouthpart", "part_of", "head"),
+              ("spiracle", "part_of", "abdomen"), ("cercus", "part_of", "abdomen"), ("wing", "part_of", "thorax")]
+    graph = tsv_taxonomy(tmp_path / "insect", rows, edges, relations=["part_of"])
+    relation = resolved(graph, "part_of")
+    parents = {c: set(graph.hypernyms(c)) for c in graph.concepts}
+
+    def ancestors(concept):
+        return closure(concept, lambda c: parents.get(c, ()))
+
+    def wholes(concept):
+        """The test's own walk: part_of links from the concept and its ancestors, and from every whole
+        reached and its ancestors, the ancestors of a whole not taken in."""
+        found, frontier = set(), [concept, *ancestors(concept)]
+        while frontier:
+            node = frontier.pop()
+            for linked in (node, *ancestors(node)):
+                for whole in graph.related(linked, relation):
+                    if whole not in found:
+                        found.add(whole)
+                        frontier.append(whole)
+        return found
+
+    assert wholes("claw") == {"tarsus", "leg", "thorax"}
+    offered = set()
+    for seed in range(12):
+        builder = OntologyQABuilder(graph, {}, relation=relation, probe_name="part_of")
+        for question in builder.build("part_of", random.Random(seed)):
+            reached = wholes(question.concept)
+            for distractor in question.notes["distractor_ids"]:
+                assert not ancestors(distractor) & reached, (question.id, distractor)
+            if question.concept == "claw":
+                offered.update(question.notes["distractor_ids"])
+    assert offered and offered.isdisjoint(kinds["thorax"]) and offered & {"femur", "tibia"}
+
+
 def test_a_relation_not_declared_transitive_asks_one_hop_and_offers_nothing_in_its_closure(tmp_path):
     """``c0 adjacent_to c1 adjacent_to c2 ...``: the answer is the next concept, and no concept further
     along the chain is a distractor (a reader who takes the closure would find two correct answers)."""
