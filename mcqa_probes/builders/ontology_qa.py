@@ -485,10 +485,10 @@ class OntologyQABuilder(WordNetQABuilder):
 
     def objects_reached(self, concept_id: str) -> FrozenSet[str]:
         """What the concept is linked to by the relation's own steps (from it and its ancestors, over
-        the relation's closure; a concept reached passes on its ancestors' links, but is-a steps on the
-        object's side are not taken: *claw* part_of *tarsus*, a kind of *leg segment*, which is part_of
-        *leg*, reaches *leg*, not *leg segment*, whose kinds include the femur). A kind of one of them is no wrong
-        answer (:meth:`valid_for`): *string* part_of *chordophone* makes a harpsichord, a kind of
+        the relation's closure; for a relation that chains, a concept reached passes on its ancestors'
+        links, but no is-a step on the object's side is taken: *claw* part_of *tarsus*, a kind of *leg
+        segment*, which is part_of *leg*, reaches *leg*, not *leg segment*, whose kinds include the
+        femur). A kind of one of them is no wrong answer (:meth:`valid_for`): *string* part_of *chordophone* makes a harpsichord, a kind of
         chordophone, no wrong answer to what a string is part of. OWL entails nothing so (some
         chordophone has the string, not every kind), but a reader takes it for a right answer. (The
         kinds are tested through a candidate's ancestors: a set of every kind would be as large as
@@ -497,9 +497,14 @@ class OntologyQABuilder(WordNetQABuilder):
         if found is None:
             view, isa = self.graph, self.isa
 
+            # a relation that chains: the links a kind inherits from its ancestors are followed too (the
+            # claw is then part of the leg, as OWL entails); a symmetric one (skos:related) would reach
+            # near every concept through its neighbours' broader concepts
+            inherited = chains(view.info)
+
             def objects(source: str):
                 found = []
-                for linked in (source, *isa.ancestors(source)):     # the links a kind inherits
+                for linked in ((source, *isa.ancestors(source)) if inherited else (source,)):
                     found.extend(view.hypernyms(linked))
                     found.extend(view.implied_hypernyms(linked))
                 return found
