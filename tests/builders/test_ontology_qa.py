@@ -193,6 +193,21 @@ def test_a_whole_reached_through_a_kind_s_inherited_link_has_no_kind_among_the_d
     assert offered and offered.isdisjoint(kinds["thorax"]) and offered & {"femur", "tibia"}
 
 
+def test_a_symmetric_relation_reaches_no_further_through_a_broader_concept_s_links(tmp_path):
+    """*knitting needle* related *knitting*, a kind of *craft*, which is related to *craft fair*: for
+    a relation that does not chain, the broader concept's links are not followed (a thesaurus's
+    related would reach near every concept), so *craft fair*'s kinds stay distractors."""
+    rows = [(c, c.replace("_", " "), "", "") for c in ("thing", "craft", "knitting", "knitting_needle", "craft_fair",
+                                                       "spring_fair", "tool")]
+    edges = [("craft", "thing"), ("knitting", "craft"), ("tool", "thing"), ("knitting_needle", "tool"),
+             ("craft_fair", "thing"), ("spring_fair", "craft_fair"),
+             ("knitting_needle", "related", "knitting"), ("craft", "related", "craft_fair")]
+    graph = tsv_taxonomy(tmp_path / "crafts", rows, edges, relations=["related"])
+    builder = OntologyQABuilder(graph, {}, relation=resolved(graph, "related"), probe_name="related")
+    assert "knitting" in builder.objects_reached("knitting_needle")
+    assert "craft_fair" not in builder.objects_reached("knitting_needle")
+
+
 def test_a_relation_not_declared_transitive_asks_one_hop_and_offers_nothing_in_its_closure(tmp_path):
     """``c0 adjacent_to c1 adjacent_to c2 ...``: the answer is the next concept, and no concept further
     along the chain is a distractor (a reader who takes the closure would find two correct answers)."""
