@@ -194,8 +194,8 @@ REPORT_KINDS = OrderedDict([
     ("self_parent", "edges from a concept to itself (C is_a C, C rdfs:subClassOf C, C part_of C), dropped"),
     ("edge_lifted", "edges to an obsolete or dropped concept, linked on to its parents"),
     ("edge_to_dropped", "edges to an obsolete or dropped concept with no parent, dropped"),
-    ("link_to_dropped", "links to an obsolete or dropped concept by a relation that does not pass on to its "
-                        "parents (skos:related, a table's relation), dropped"),
+    ("link_to_dropped", "links from an obsolete or dropped concept, or to one by a relation that does not pass "
+                        "on to its parents (skos:related, a table's relation), dropped"),
     ("relation_spelling", "table rows that spell a relation another way than its first row (Part of after "
                           "part_of), read as one relation"),
     ("merged", "concepts defined in more than one file, merged"),

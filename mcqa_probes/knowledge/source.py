@@ -17,7 +17,8 @@ Steps, each counted in the graph's validity report (``graph.provenance["report"]
    to that concept's own parents (``edge_lifted``: ``C is_a D is_a E`` with D dropped gives ``C is_a
    E``, so the closure that decides "exactly one correct answer" keeps every ancestor), or is dropped
    when it has none (``edge_to_dropped``); a link by a relation that does not pass on to parents
-   (``skos:related``, a table's relation) is dropped (``link_to_dropped``); the parents and links that logical axioms entail
+   (``skos:related``, a table's relation) is dropped (``link_to_dropped``, as is every link from a
+   dropped or obsolete concept); the parents and links that logical axioms entail
    (``SourceData.implied_parents``) go on the same way, uncounted, into the graph's
    ``implied_hypernyms`` (validity closures only, never answers);
 5. keep only the sub-tree under ``root`` (ids, comma-separated; an unknown root is an error);
@@ -571,7 +572,13 @@ def load_source(
         """What the edge ``child what target`` points to in the graph (none: dropped, counted)."""
         if child not in concepts:
             if child in data.concepts or child in data.obsolete:
-                return []                   # a skipped concept: counted where it was skipped
+                # a skipped concept: counted where it was skipped; a link from it (not its is_a) is
+                # counted too, as one to it is (skos:related is written from either side)
+                if what != "is_a":
+                    if not line and report.counts.get("link_to_dropped", 0) < report.keep:
+                        line = first_naming(child)
+                    report.add("link_to_dropped", file_of(line, where), line, f"{child} {what} {target}")
+                return []
             # never defined: a TSV edge's child missing from concepts.tsv, a skos:narrower to a collection
             undefined(child, what, target, child, line)
             return []

@@ -1407,7 +1407,26 @@ def test_a_link_to_or_from_a_concept_dropped_for_want_of_a_label_still_keeps_dis
     assert list(graph.related("P:4", "part_of")) == ["P:7"]
     assert list(graph.implied_related("P:4", "part_of")) == ["P:2", "P:5"]
     assert list(graph.related("P:6", "part_of")) == [] and list(graph.implied_related("P:6", "part_of")) == ["P:5"]
-    assert graph.provenance["report"].counts["link_to_dropped"] == 1
+    # the link to the laptop and the laptop's own link, each counted
+    assert graph.provenance["report"].counts["link_to_dropped"] == 2
+
+
+@pytest.mark.parametrize("written", ["k:board skos:related k:cutter .", "k:cutter skos:related k:board ."])
+def test_a_related_link_to_a_dropped_concept_is_counted_from_either_side(tmp_path, written):
+    """skos:related is written from either concept's side: a link between a kept concept and one
+    dropped for want of an English label is counted (at the line that first names the subject) whichever
+    side states it (was: only when the dropped concept was the object)."""
+    path = tmp_path / "side.ttl"
+    path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix k: <http://example.org/k/> .\n"
+                    'k:tool a skos:Concept ; skos:prefLabel "tool"@en .\n'
+                    'k:cutter a skos:Concept ; skos:broader k:tool ; skos:prefLabel "outil de coupe"@fr .\n'
+                    'k:board a skos:Concept ; skos:broader k:tool ; skos:prefLabel "board"@en .\n'
+                    'k:saw a skos:Concept ; skos:broader k:tool ; skos:prefLabel "saw"@en ; skos:related k:board .\n'
+                    f"{written}\n")
+    graph = load_source(path, relations=["skos:related"])
+    report = graph.provenance["report"]
+    assert "k:cutter" not in graph and report.counts["link_to_dropped"] == 1
+    assert list(graph.related("k:saw", "skos:related")) == ["k:board"]
 
 
 def _split_thesaurus(tmp_path):
