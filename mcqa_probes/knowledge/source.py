@@ -478,6 +478,13 @@ def load_source(
     for concept_id in data.obsolete & set(data.concepts):   # obsolete in one frame or file: skipped, as reported
         del data.concepts[concept_id]
 
+    rdf_files = [str(path) for path, part in zip(paths, parts) if part.format not in ("obo", "tsv")]
+
+    def first_naming(concept: str) -> Optional[Line]:
+        """The first line of the RDF files that names ``concept`` (rdflib gives no lines)."""
+        return next((Line(number, path) for path in rdf_files
+                     for number in [line_naming(path, concept, data.namespaces)] if number), None)
+
     # labels and definitions
     camel = camel_case_source(c.label for c in data.concepts.values() if c.label)
     code_prefixes = _code_prefixes(data.concepts.values())
@@ -488,7 +495,9 @@ def load_source(
             report.add("control_character", _file_of(raw, data), raw.line, concept_id)
         label = readable_label(_clean_text(raw.label), camel) if raw.label and raw.label.strip() else ""
         if not label:
-            report.add("no_label", _file_of(raw, data), raw.line, concept_id)
+            # RDF: the line first naming it, for the examples the report keeps
+            line = raw.line or (first_naming(concept_id) if report.counts.get("no_label", 0) < report.keep else None)
+            report.add("no_label", file_of(line, where) if line else _file_of(raw, data), line, concept_id)
             continue
         definition, shortened = clean_definition(_clean_text(raw.definition), max_definition_words)
         if shortened:
@@ -549,13 +558,6 @@ def load_source(
         return found
 
     through: Dict[Tuple[str, str], str] = {}      # a lifted edge -> the skipped concept it went through
-    rdf_files = [str(path) for path, part in zip(paths, parts) if part.format not in ("obo", "tsv")]
-
-    def first_naming(concept: str) -> Optional[Line]:
-        """The first line of the RDF files that names ``concept`` (rdflib gives no lines)."""
-        return next((Line(number, path) for path in rdf_files
-                     for number in [line_naming(path, concept, data.namespaces)] if number), None)
-
     def undefined(child: str, what: str, target: str, missing: str, line) -> None:
         """An edge to or from ``missing``, a concept never defined: counted, or an error with --strict.
         An RDF file gives no line: the first line that names ``missing`` (for an error and the examples
