@@ -123,7 +123,11 @@ def build_ontology_probes(
     skipped = {p: skipped[p] for p in names if p in skipped}
     if not stats:
         files_read = [str(f["path"]) for f in (graph.provenance or {}).get("files", [])]
-        raise ValueError(f"{', '.join(files_read) or graph.source}: no probe has a question ({'; '.join(f'{p}: {r}' for p, r in skipped.items())})")
+        root = (graph.provenance or {}).get("root")
+        # a sub-tree too small to ask anything: say which --root made it so
+        within = f"; --root {', '.join(root) if isinstance(root, list) else root} keeps {len(graph)} concept{'s' if len(graph) != 1 else ''}" if root else ""
+        raise ValueError(f"{', '.join(files_read) or graph.source}: no probe has a question "
+                         f"({'; '.join(f'{p}: {r}' for p, r in skipped.items())}{within})")
     files["stats.json"] = write_json(out / "stats.json", stats)
     provenance = dict(graph.provenance or {})
     report = provenance.pop("report", None)

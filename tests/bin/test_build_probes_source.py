@@ -127,7 +127,11 @@ def test_a_valid_source_that_gives_no_question_is_one_line_on_stderr(tmp_path):
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and result.stderr.startswith(f"error: {path}: no probe has a question")
     assert "read " in result.stdout and "hypernymy: no questions" in result.stdout
-    assert not (tmp_path / "out").exists()
+    assert not (tmp_path / "out").exists() and "--root" not in result.stderr
+    # a --root whose sub-tree is too small: the error says which root and how many concepts it keeps
+    result = run("--source", path, "--root", "FL:2", "--out", tmp_path / "out")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert result.stderr.rstrip().endswith("; --root FL:2 keeps 1 concept)"), result.stderr
 
 
 def test_a_probe_too_small_to_fill_every_split_is_said_so(tmp_path):
