@@ -498,16 +498,18 @@ def _reason(error: Exception) -> str:
     return (text[:200] + " ...") if len(text) > 200 else (text or type(error).__name__)
 
 
-def line_naming(path: str, identifier: str, namespaces: Iterable[Tuple[str, str]]) -> Optional[int]:
+def line_naming(path: str, identifier: str, namespaces: Iterable[Tuple[str, str]], every: bool = False):
     """The first line of an RDF file that names ``identifier`` (a CURIE or an IRI): as its full IRI, as
     a prefixed name with one of the file's prefixes (its empty one too), or as its ``oboInOwl:id``.
     rdflib gives statements no line numbers; for an edge to or from a concept never defined this is
     the line that names it (a comment that names it is no statement: passed over, an XML comment, or
-    in Turtle and N-Triples a line that starts with ``#``)."""
+    in Turtle and N-Triples a line that starts with ``#``). ``every``: the list of every such line
+    (:func:`lines_naming`)."""
+    numbers: List[int] = []
     try:
         text = source_text(path, errors="replace")
     except OSError:
-        return None
+        return numbers if every else None
     pairs = list(namespaces) + _DECLARED_PREFIX.findall(text) + _XML_PREFIX.findall(text)
     head = identifier.split(":", 1)[0]
     # every IRI the id can stand for (schema: is https://schema.org/ and http://schema.org/)
@@ -532,7 +534,40 @@ def line_naming(path: str, identifier: str, namespaces: Iterable[Tuple[str, str]
         comments += [match.span() for match in re.finditer(r"(?m)^[ \t]*#.*$", text)]
     for found in re.finditer("|".join(forms), text):
         if not any(begin <= found.start() < end for begin, end in comments):
-            return text.count("\n", 0, found.start()) + 1
+            number = text.count("\n", 0, found.start()) + 1
+            if not every:
+                return number
+            numbers.append(number)
+    return numbers if every else None
+
+
+def edge_line(path: str, child: str, parent: str, namespaces: Iterable[Tuple[str, str]]) -> Optional[int]:
+    """The first line of an RDF file that states an edge ``child -> parent`` (rdflib gives no lines):
+    one that names both, else one that names the parent inside the child's statement (Turtle: under
+    the unindented line that names the child as its subject; RDF/XML: under the ``rdf:about`` line
+    that names it). None where no line does (for an error only: the file is searched)."""
+    namespaces = list(namespaces)
+    child_lines = set(line_naming(path, child, namespaces, every=True) or [])
+    parent_lines = line_naming(path, parent, namespaces, every=True) or []
+    both = sorted(child_lines.intersection(parent_lines))
+    if both:
+        return both[0]
+    try:
+        lines = source_text(path, errors="replace").split("\n")
+    except OSError:
+        return None
+    xml = "\n".join(lines[:5]).lstrip().startswith("<")
+
+    def subject_line(text: str) -> bool:
+        if xml:
+            return "rdf:about=" in text or "rdf:nodeID=" in text
+        return bool(text) and not text[0].isspace() and text[0] not in "#@" and not text.upper().startswith(
+            ("PREFIX", "BASE"))
+
+    for number in parent_lines:
+        above = next((n for n in range(number, 0, -1) if subject_line(lines[n - 1])), None)
+        if above in child_lines:
+            return number
     return None
 
 

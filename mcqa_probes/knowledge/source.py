@@ -51,7 +51,7 @@ from mcqa_probes.knowledge.ontology import (
     inner_suffix,
     source_head, source_text,
 )
-from mcqa_probes.knowledge.rdf import line_naming, read_rdf
+from mcqa_probes.knowledge.rdf import edge_line, line_naming, read_rdf
 from mcqa_probes.knowledge.text import camel_case_source, clean_definition, fold_accents, letters, readable_label
 from mcqa_probes.knowledge.tsv import PARENT_RELATIONS, read_tsv
 
@@ -485,6 +485,11 @@ def load_source(
         return next((Line(number, path) for path in rdf_files
                      for number in [line_naming(path, concept, data.namespaces)] if number), None)
 
+    def edge_naming(child: str, parent: str) -> Optional[Line]:
+        """The first line of the RDF files that states the edge ``child -> parent`` (for an error only)."""
+        return next((Line(number, path) for path in rdf_files
+                     for number in [edge_line(path, child, parent, data.namespaces)] if number), None)
+
     # labels and definitions
     camel = camel_case_source(c.label for c in data.concepts.values() if c.label)
     code_prefixes = _code_prefixes(data.concepts.values())
@@ -845,7 +850,7 @@ def load_source(
     # with the ancestors a transitive super-property of the hierarchy states (skos:broaderTransitive:
     # two concepts each broader than the other are a cycle as with skos:broader)
     transitive = [edge for edge in implied if edge in data.hierarchy_implied]
-    _refuse_cycles(where, [edge for edge, _ in parents] + transitive, dict(parents), "is_a", through, first_naming)
+    _refuse_cycles(where, [edge for edge, _ in parents] + transitive, dict(parents), "is_a", through, first_naming, edge_naming)
     graph, classified = assemble(concepts, parents, links, implied, implied_links)
     classified = sorted({edge for edge in classified_across if edge[0] in graph and edge[1] in graph}
                         | set(classified))
@@ -894,7 +899,7 @@ def load_source(
         if graph.relation_info[relation]["transitive"]:
             edges = [(s, o) for (s, r, o), _ in links if r == relation]
             _refuse_cycles(where, edges, {(s, o): line for (s, r, o), line in links if r == relation}, relation,
-                           through, first_naming)
+                           through, first_naming, edge_naming)
     graph.provenance = {
         "files": [{"path": str(path), "format": part.format, "name": part.name, "version": part.version,
                    "sha256": _digest(path)} for path, part in zip(paths, parts)],
@@ -1078,9 +1083,11 @@ def _digest(path: PathLike) -> str:
 
 def _refuse_cycles(where: str, edges: List[Tuple[str, str]], lines: Dict[Tuple[str, str], Optional[int]],
                    relation: str, through: Optional[Dict[Tuple[str, str], str]] = None,
-                   first_naming: Callable[[str], Optional[Line]] = lambda concept: None) -> None:
+                   first_naming: Callable[[str], Optional[Line]] = lambda concept: None,
+                   edge_naming: Callable[[str, str], Optional[Line]] = lambda child, parent: None) -> None:
     """A cycle is an error naming its concepts, at the line of one of its edges (RDF: the first line
-    that names one of its concepts, ``first_naming``)."""
+    that names both concepts of one of its edges, ``edge_naming``, else the first line that names one
+    of its concepts, ``first_naming``)."""
     sorter = graphlib.TopologicalSorter()
     for child, parent in edges:
         sorter.add(child, parent)
@@ -1091,6 +1098,9 @@ def _refuse_cycles(where: str, edges: List[Tuple[str, str]], lines: Dict[Tuple[s
         pairs = list(zip(cycle, cycle[1:]))
         line = next((lines.get(pair) or lines.get(pair[::-1]) for pair in pairs
                      if lines.get(pair) or lines.get(pair[::-1])), None)
+        if not line:        # the first line (of the first file that names one) naming an edge of it
+            named = [found for found in (edge_naming(*pair) for pair in pairs) if found]
+            line = min(named, key=lambda found: (found.path != named[0].path, int(found)), default=None)
         if not line:        # the first line (of the first file that names one) naming one of its concepts
             named = [found for found in map(first_naming, cycle) if found]
             line = min(named, key=lambda found: (found.path != named[0].path, int(found)), default=None)

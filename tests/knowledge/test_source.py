@@ -643,7 +643,9 @@ def test_names_and_definitions_are_read_in_one_unicode_form(tmp_path):
     assert not builder.valid_for("hypernymy", "L1", "A1")("B1")        # named like the answer
 
 
-def test_a_cycle_in_an_rdf_file_is_an_error_at_a_line_naming_one_of_its_concepts(tmp_path):
+def test_a_cycle_in_an_rdf_file_is_an_error_at_a_line_stating_one_of_its_edges(tmp_path):
+    """rdflib gives no lines: the first line that names both concepts of an edge of the cycle (line 6,
+    ``ex:b ... rdfs:subClassOf ex:a``), not line 5, which names ``ex:a`` alone."""
     path = tmp_path / "cycle.ttl"
     path.write_text("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
                     "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
@@ -653,12 +655,12 @@ def test_a_cycle_in_an_rdf_file_is_an_error_at_a_line_naming_one_of_its_concepts
                     "ex:a rdfs:subClassOf ex:b .\n", encoding="utf-8")
     with pytest.raises(SourceError) as raised:
         load_source(path)
-    assert str(raised.value).startswith(f"{path}:5: cycle in the is_a relation: ex:")
+    assert str(raised.value).startswith(f"{path}:6: cycle in the is_a relation: ex:")
 
 
 def test_an_rdf_cycle_is_named_at_a_statement_not_at_owlapis_comment_above_it(tmp_path):
-    """OWLAPI writes ``<!-- IRI -->`` above each class: the error's line is the class's own, under it
-    (was: the comment's)."""
+    """OWLAPI writes ``<!-- IRI -->`` above each class: the error's line is the class's ``subClassOf``
+    under it, the edge of the cycle (was: the comment's, then the class's ``rdf:about`` line)."""
     path = tmp_path / "cycle.owl"
     classes = "".join(
         f'    <!-- http://purl.obolibrary.org/obo/PO_000000{i} -->\n\n'
@@ -674,13 +676,14 @@ def test_an_rdf_cycle_is_named_at_a_statement_not_at_owlapis_comment_above_it(tm
     assert lines[6].strip().startswith("<!-- http://purl.obolibrary.org/obo/PO_0000001")
     with pytest.raises(SourceError) as raised:
         load_source(path)
-    assert str(raised.value).startswith(f"{path}:9: cycle in the is_a relation: PO:"), str(raised.value)
+    assert str(raised.value).startswith(f"{path}:11: cycle in the is_a relation: PO:"), str(raised.value)
     assert lines[8].strip().startswith('<owl:Class rdf:about="http://purl.obolibrary.org/obo/PO_0000001')
+    assert lines[10].strip().startswith('<rdfs:subClassOf rdf:resource="http://purl.obolibrary.org/obo/PO_0000002')
 
 
 def test_a_turtle_cycle_is_named_at_a_statement_not_at_owlapis_comment_above_it(tmp_path):
-    """OWLAPI's Turtle writes ``###  IRI`` above each class: the error's line is the class's own (was:
-    the comment's)."""
+    """OWLAPI's Turtle writes ``###  IRI`` above each class: the error's line is the ``rdfs:subClassOf``
+    line in the class's statement, the edge of the cycle (was: the comment's, then the subject's)."""
     path = tmp_path / "cycle.ttl"
     classes = "".join(
         f"###  http://purl.obolibrary.org/obo/PO_000000{i}\n"
@@ -694,8 +697,9 @@ def test_a_turtle_cycle_is_named_at_a_statement_not_at_owlapis_comment_above_it(
     assert lines[7].startswith("###  http://purl.obolibrary.org/obo/PO_0000001")
     with pytest.raises(SourceError) as raised:
         load_source(path)
-    assert str(raised.value).startswith(f"{path}:9: cycle in the is_a relation: PO:"), str(raised.value)
+    assert str(raised.value).startswith(f"{path}:10: cycle in the is_a relation: PO:"), str(raised.value)
     assert lines[8].startswith("obo:PO_0000001 rdf:type owl:Class")
+    assert lines[9].strip() == "rdfs:subClassOf obo:PO_0000002 ;"
 
 
 @pytest.mark.parametrize("strict_undefined", [False, True])
