@@ -184,7 +184,9 @@ def causal_zero_shot_evaluate(
         "accuracy": metrics["accuracy"],
         "count": questions,
         "score": model.score,
-        "score_description": SCORES[model.score],
+        # in the letters format each choice is scored by its letter (" A", " B", ...) after the list
+        "score_description": (f"{SCORES[model.score]}, of the choice's letter after the lettered list"
+                              if prompt_format_of(instances) == "letters" else SCORES[model.score]),
         "prompt_format": prompt_format_of(instances),
         "template": reader.prompts.letters_template if reader.prompts.prompt_format == "letters" else reader.prompts.template,
         "chance": chance,

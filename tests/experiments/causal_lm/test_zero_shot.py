@@ -39,9 +39,14 @@ def test_accuracy_cluster_accuracy_and_scores_equal_the_hand_computation(tiny_ca
         clusters[key] = clusters.get(key, True) and is_right
     assert result["strict_cluster_accuracy"] == pytest.approx(sum(clusters.values()) / len(clusters))
     assert (result["score"], result["prompt_format"], result["device"]) == ("chars", "cloze", "cpu, fp32")
-    assert "acc_norm" in result["score_description"]
+    assert "acc_norm" in result["score_description"] and "letter" not in result["score_description"]
     assert result["chance"] == pytest.approx(0.2)  # five choices each
     json.dumps(result)  # one JSON line
+    # the letters format scores each choice's letter, and says so
+    lettered = causal_zero_shot_evaluate(directory, str(HYPERNYMY), "chars", limit=2, cuda_device=-1,
+                                         prompt_format="letters")
+    assert lettered["prompt_format"] == "letters"
+    assert lettered["score_description"].endswith("of the choice's letter after the lettered list")
 
 
 def write_with_answers(path, questions, answers):
