@@ -24,8 +24,8 @@ from typing import Any, Dict, List, Optional
 from mcqa_probes.builders.output import read_manifest
 from mcqa_probes.common.io import holds_lines, sha256_file, write_text
 from mcqa_probes.experiments.report_card.causal_lm import (
-    CONTROL as CAUSAL_CONTROL, LETTERS, answers_by_score, causal_command, causal_key, causal_notes, causal_results, causal_rows,
-    causal_scores, control_cell, reading_suffix,
+    CONTROL as CAUSAL_CONTROL, FLAG, FLAG_MARGIN, LETTERS, answers_by_score, causal_command, causal_key, causal_notes,
+    causal_results, causal_rows, causal_scores, control_cell, reading_suffix,
 )
 from mcqa_probes.experiments.report_card.inputs import (
     WORDNETQA_PROBES, CardInputs, chance, done, first_questions,
@@ -280,7 +280,7 @@ class WordNetQaSection(McqaSection, title="WordNetQA / DictionaryQA (Richardson 
                 rows += causal_rows(f"{probe}: ", get, None)
             specs += rows
             if probe in control:
-                control_cells[rows[0][0]] = percent_cell(control_accuracy(control[probe], split))
+                control_cells[rows[0][0]] = glove_control_cell(control[probe], split, probe_chance(section, models, probe))
         extra = []
         if control:
             where = "; ".join(f"{p}: {c.get('train_questions')} training questions, "
@@ -293,7 +293,8 @@ class WordNetQaSection(McqaSection, title="WordNetQA / DictionaryQA (Richardson 
             extra.append((column(f"{CONTROL} (control)", "control",
                                  footnote=f"{CONTROL} never sees the question (trained on the probe's train, scored on the "
                                           f"same questions where its answers to them are kept): far above chance means "
-                                          f"the choices give the answer away. "
+                                          f"the choices give the answer away ({FLAG}: {100 * FLAG_MARGIN:.0f} or "
+                                          f"more points above chance, as bin/artifact_audit flags). "
                                           f"{where}. No interval here; its answers per question are item records "
                                           f"(model {CONTROL}: the paired comparison, items.html)."),
                           lambda label: control_cells.get(label, text_cell())))
@@ -358,7 +359,7 @@ class WordNetQaSection(McqaSection, title="WordNetQA / DictionaryQA (Richardson 
                 continue
             controls = []
             if probe in control:
-                glove = percent_cell(control_accuracy(control[probe], split))
+                glove = glove_control_cell(control[probe], split, probe_chance(section, models, probe))
                 controls.append(dict(glove, text=glove["text"] + f" ({CONTROL})"))
             for model in ran:
                 result = section["models"][model["label"]]["results"].get(probe) or {}
@@ -461,6 +462,24 @@ def control_item_records(inputs: CardInputs, control: Dict[str, Any]) -> List[Di
             entry["page"] = sum(bool(r["correct"].get(r["primary"])) for r in mine) / len(mine)
         found += mine
     return found
+
+
+def glove_control_cell(entry: Dict[str, Any], split: str, chance: Optional[float]) -> Dict[str, Any]:
+    """Choice-Only-GloVe's accuracy as a cell, flagged (:data:`FLAG`) where it is at least
+    :data:`FLAG_MARGIN` above the probe's chance, as ``bin/artifact_audit`` flags it."""
+    value = control_accuracy(entry, split)
+    cell = percent_cell(value)
+    if value is not None and chance is not None and value >= chance + FLAG_MARGIN:
+        cell["text"] += f" {FLAG}"
+        cell["tooltip"] = f"{100 * FLAG_MARGIN:.0f}+ points above chance: the choices give the answer away"
+    return cell
+
+
+def probe_chance(section: Dict[str, Any], models: List[Dict[str, Any]], probe: str) -> Optional[float]:
+    """The chance of a probe's questions, as the models' results give it (None where none ran it)."""
+    return next((result["chance"] for model in ran_models(section, models)
+                 for result in [section["models"][model["label"]]["results"].get(probe) or {}]
+                 if result.get("chance") is not None), None)
 
 
 def control_accuracy(entry: Dict[str, Any], split: str) -> Optional[float]:

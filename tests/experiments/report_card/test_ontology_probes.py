@@ -135,3 +135,20 @@ def test_the_choice_only_control_leaves_out_a_probe_with_an_empty_split(vehicle_
     control = choice_only_control(inputs, tmp_path / "card", progress=lambda line: None, quiet=True)
     assert sorted(control) == ["definitions", "hypernymy", "hyponymy", "part_of"]
     assert all(0 <= entry["dev"] <= 1 and entry["source"] == "computed" for entry in control.values())
+
+
+def test_a_choice_only_glove_control_far_above_chance_is_flagged_on_the_card():
+    """Choice-Only-GloVe at 65.5% on a 5-way probe (chance 20%) gives the answer away: its cell is
+    flagged as the causal LM's own control is, and as bin/artifact_audit flags it (was: shown bare);
+    44.9% (24.9 points above chance) is not."""
+    from mcqa_probes.experiments.report_card.causal_lm import FLAG
+    from mcqa_probes.experiments.report_card.wordnetqa import glove_control_cell, probe_chance
+
+    section = {"models": {"smollm2": {"status": "done", "results": {"part_of": {"chance": 0.2}}}}}
+    models = [{"label": "smollm2"}]
+    chance = probe_chance(section, models, "part_of")
+    assert chance == 0.2 and probe_chance(section, models, "hypernymy") is None
+    flagged = glove_control_cell({"test": 0.655}, "test", chance)
+    assert flagged["text"].endswith(FLAG) and "points above chance" in flagged["tooltip"]
+    assert FLAG not in glove_control_cell({"test": 0.449}, "test", chance)["text"]
+    assert FLAG not in glove_control_cell({"test": 0.655}, "test", None)["text"]     # no chance known: no verdict
