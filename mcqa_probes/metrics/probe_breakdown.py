@@ -2,8 +2,14 @@
 from typing import Dict, List
 
 from allennlp.training.metrics import Metric
+from allennlp.training.util import HasBeenWarned
 
 from mcqa_probes.metrics.probe_records import ProbeRecord, breakdown
+
+# The cells are named with a leading "_" so that allennlp's progress bars leave them out, on purpose:
+# its warning that they are left out ('Metrics with names beginning with "_" will not be logged ...',
+# printed by every evaluation and zero-shot run) is taken as given.
+HasBeenWarned.tqdm_ignores_underscores = True
 
 
 @Metric.register("probe_breakdown")

@@ -1,4 +1,7 @@
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -76,3 +79,18 @@ def test_no_cluster_metrics_without_cluster_keys():
     probe = ProbeMetrics()
     probe.update([0], [0], [{"id": "x"}])
     assert probe.get_metric() == {}
+
+
+def test_the_breakdown_cells_hidden_from_progress_bars_raise_no_allennlp_warning():
+    # in a fresh process: allennlp warns once per process, so an earlier test could have used it up
+    script = (
+        "import logging, sys\n"
+        "logging.basicConfig(stream=sys.stdout, level=logging.WARNING)\n"
+        "import mcqa_probes.metrics.probe_breakdown\n"
+        "from allennlp.training.util import description_from_metrics\n"
+        "print(description_from_metrics({'accuracy': 0.5, '_breakdown/hops=1/random@0': 0.25}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert "accuracy: 0.50" in done.stdout and "_breakdown" not in done.stdout   # hidden from the bar
+    assert "beginning with" not in done.stdout + done.stderr
