@@ -685,6 +685,11 @@ class OntologyQABuilder(WordNetQABuilder):
                 names_answer = mention_test(answer.lemmas, self.language)
                 if any(names_answer(name.replace("_", " ")) for name in concept.lemmas):
                     summary["answer_named_in_grouping_term"] = summary.get("answer_named_in_grouping_term", 0) + 1
+        elif template_kind == "synonymy" and (mentions(own_answer, (term,), self.language)
+                                              or mentions(term, (own_answer,), self.language)):
+            # a synonym that holds the term or is held in it (*ribose* for *D-ribose*): a reader picks
+            # the choice that shares its words; kept, counted (the question-to-choice control measures it)
+            summary["synonym_shares_term"] = summary.get("synonym_shares_term", 0) + 1
         notes = {
             "concept_id": concept_id,
             "answer_id": answer_id,

@@ -6,7 +6,8 @@ same frame as in English.
 
 The frames avoid what would have to agree with the term: French ``'x' a pour définition`` rather
 than ``est défini(e)``, and a relation probe names its relation as given (``selon la relation
-'partie de', 'x' est lié à``) rather than conjugating it. German and Dutch put the verb second after
+'partie de', 'x' a pour terme associé``) rather than conjugating it (nor ``'x' est lié à``, whose
+participle would agree with a feminine term). German and Dutch put the verb second after
 a clause, so there the context is a sentence of its own (``'x' ist definiert als '...'. 'x' ist eine
 Art von``): ``joiner``. Elisions are written with a typographic apostrophe (``l’exemple``), the
 term and the definition between ASCII quotes as in English.
@@ -64,7 +65,7 @@ FRENCH = LanguageFrames(
             "ohypo2": "quel choix nomme un type de '{w}' ?",
         },
         "relation": {
-            "orel0": "selon la relation '{r}', '{w}' est lié à",
+            "orel0": "selon la relation '{r}', '{w}' a pour terme associé",
             "orel1": "quel terme est lié à '{w}' par la relation '{r}' ?",
             "orel2": "complétez : '{w}' ({r}) ...",
         },
@@ -216,7 +217,7 @@ SPANISH = LanguageFrames(
             "ohypo2": "¿qué opción nombra un tipo de '{w}'?",
         },
         "relation": {
-            "orel0": "según la relación '{r}', '{w}' está vinculado con",
+            "orel0": "según la relación '{r}', '{w}' tiene como término asociado",
             "orel1": "¿qué término se vincula con '{w}' por la relación '{r}'?",
             "orel2": "complete: '{w}' ({r}) ...",
         },

@@ -493,6 +493,16 @@ def _reason(error: Exception) -> str:
     text = _RDF_XML_WHERE.sub("", text)
     if text == "Invalid line:":     # N-Triples, at the end of the file
         text = "Invalid line (expected a triple ended by ' .')"
+    elif text.startswith("Invalid line: "):      # N-Triples: rdflib shows the rest of the line from where it stopped
+        rest = text[len("Invalid line: "):]
+        iri = re.match(r"<([^<>]*)>", rest)
+        if iri and " " in iri.group(1):
+            text = f"the IRI <{iri.group(1)}> has a space in it (expected an IRI without spaces; a space is %20)"
+        elif rest.startswith("<") and not iri:
+            text = f"the IRI {rest.split()[0][:80]} is never closed (expected a '>' at its end)"
+        else:
+            text = (f"no term starts at '{rest[:80]}{' ...' if len(rest) > 80 else ''}' (expected an <IRI>, a _:blank "
+                    f"node or a \"literal\", and a triple ended by ' .')")
     if isinstance(error, IndexError):   # rdflib's Turtle parser ran off the end of the text
         text = "the file ends inside a statement (expected one ended by ' .')"
     return (text[:200] + " ...") if len(text) > 200 else (text or type(error).__name__)
@@ -1137,6 +1147,10 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                     on_property, target = restriction(parent)
                     if on_property is not None:
                         data.existential_relations.add(link(cid(node), on_property, target))
+        # and its own links (skos:related from it): dropped with it and counted, as a link to it is
+        for predicate, obj in graph.predicate_objects(node):
+            if obj in known and links_by(predicate):
+                link(cid(node), predicate, obj)
     for node in concept_nodes:
         concept = named(node, report, data.label_languages)
         data.concepts[concept.id] = concept

@@ -318,6 +318,16 @@ def _resolve_relations(wanted: Optional[Iterable[str]], data: SourceData) -> Dic
     if not wanted:
         return {}
     used = sorted({link[1] for link in data.links})
+
+    def listed() -> str:
+        """The relations found, each with its name where its id is a code (``BFO:0000050 (part of)``)."""
+        shown = []
+        for relation in used:
+            name = str(data.relation_info.get(relation, {}).get("name") or "")
+            code = any(character.isdigit() for character in re.split(r"[:/#]", relation)[-1])
+            shown.append(f"{relation} ({name})" if name and code else relation)
+        return ", ".join(shown)
+
     names: Dict[str, str] = {}
     # a relation's own id first, as written (part_of is the relation part_of, even where BFO:0000050 is
     # named "part of", or where another relation is named "Part of"), then in any case, then its names
@@ -371,7 +381,7 @@ def _resolve_relations(wanted: Optional[Iterable[str]], data: SourceData) -> Dic
         if key not in names and letters(normalise(name)) in HIERARCHY_NAMES:
             raise SourceError(data.path, f"--relations {given}: the source's hierarchy, which the hypernymy and "
                                          "hyponymy probes ask (with hops, over its transitive closure); expected "
-                                         f"another relation (found: {', '.join(used) or 'none besides the hierarchy'})")
+                                         f"another relation (found: {listed() or 'none besides the hierarchy'})")
         if key not in names:
             unasked = _unasked_relation(key, data)
             if unasked:
@@ -380,9 +390,9 @@ def _resolve_relations(wanted: Optional[Iterable[str]], data: SourceData) -> Dic
                                              f"asks it (a 'some' link); its {count} link(s) in the source are "
                                              "qualified (cardinality, all_only) or entailed by a logical definition, "
                                              "kept out of the distractors but never asked (found: "
-                                             f"{', '.join(used) or 'none besides the parent relation'})", line)
+                                             f"{listed() or 'none besides the parent relation'})", line)
             raise SourceError(data.path, f"--relations {given}: no such relation between concepts (found: "
-                                         f"{', '.join(used) or 'none besides the parent relation'})")
+                                         f"{listed() or 'none besides the parent relation'})")
         resolved[given] = names[key]
     return resolved
 
@@ -486,7 +496,8 @@ def load_source(
                      for number in [line_naming(path, concept, data.namespaces)] if number), None)
 
     def edge_naming(child: str, parent: str) -> Optional[Line]:
-        """The first line of the RDF files that states the edge ``child -> parent`` (for an error only)."""
+        """The first line of the RDF files that states the edge ``child -> parent`` (for an error and the
+        report's few examples: the files are searched)."""
         return next((Line(number, path) for path in rdf_files
                      for number in [edge_line(path, child, parent, data.namespaces)] if number), None)
 
@@ -583,7 +594,7 @@ def load_source(
                 # counted too, as one to it is (skos:related is written from either side)
                 if what != "is_a":
                     if not line and report.counts.get("link_to_dropped", 0) < report.keep:
-                        line = first_naming(child)
+                        line = edge_naming(child, target) or first_naming(child)
                     report.add("link_to_dropped", file_of(line, where), line, f"{child} {what} {target}")
                 return []
             # never defined: a TSV edge's child missing from concepts.tsv, a skos:narrower to a collection
@@ -593,8 +604,8 @@ def load_source(
             return [target]
         if target in data.concepts or target in data.obsolete:
             kind = "edge_lifted" if lift and lifted(target) else "edge_to_dropped" if lift else "link_to_dropped"
-            if not line and report.counts.get(kind, 0) < report.keep:     # RDF: the line first naming the child
-                line = first_naming(child)
+            if not line and report.counts.get(kind, 0) < report.keep:     # RDF: the line stating it, or naming the child
+                line = edge_naming(child, target) or first_naming(child)
             if lift and lifted(target):
                 report.add("edge_lifted", file_of(line, where), line,
                            f"{child} {what} {target} -> {', '.join(lifted(target))}")

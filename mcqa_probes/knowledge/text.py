@@ -153,7 +153,14 @@ def _name_variants(names: Tuple[str, ...]) -> Tuple[str, ...]:
                       .replace(")", ") ").split()).lower()
              for name in names if name and name.strip()}
     found.discard("")
+    # a Greek letter also as its name and back (*γ-aminobutyric acid* names *gamma-aminobutyric acid*)
+    found.update(other for name in list(found) if not name.isascii() or _has_greek_word(name)
+                 for other in _greek_spellings(name))
     return tuple(sorted(found, key=lambda n: (-len(n), n)))
+
+
+def _has_greek_word(name: str) -> bool:
+    return any(word in _GREEK_WORDS for word in name.split(" "))
 
 
 def is_english(language: Optional[str]) -> bool:
@@ -163,29 +170,73 @@ def is_english(language: Optional[str]) -> bool:
 
 
 def letters(text: str) -> str:
-    """``text`` in lower case without spaces, ``_`` or ``-``, and without accents (:func:`fold_accents`):
-    what :func:`name_key`, the leakage check's quick test (:func:`_squashed`) and a table's relation
+    """``text`` in lower case without spaces, ``_`` or ``-``, without accents (:func:`fold_accents`) and
+    with a Greek letter standing alone spelled out (:func:`spell_greek_letters`: *α-D-glucose* and
+    *alpha-D-glucose* are one name): what :func:`name_key`, the leakage check's quick test (:func:`_squashed`) and a table's relation
     names (``Is-A`` is ``isa``) compare (string methods: the same as removing ``[\\s_-]+``)."""
     squashed = "".join(text.lower().split()).replace("_", "").replace("-", "")
-    return squashed if squashed.isascii() else fold_accents(squashed)
+    return squashed if squashed.isascii() else spell_greek_letters(fold_accents(squashed))
 
 
 def fold_accents(text: str) -> str:
     """``text`` with each letter's accents taken off, one character for one (*Café* -> *Cafe*,
     *Ångström* -> *Angstrom*): a name written with and without its accents is one name, and a text's
     match found in its folded form is at the same place in the text. A character that is not a letter
-    with marks (``ß``, ``ø``, ``æ``, CJK) stays as it is. ASCII text is returned at once."""
+    with marks (``ß``, ``ø``, ``æ``, CJK) stays as it is; a prime or a typographic apostrophe (``′``,
+    ``’``) is ``'``. ASCII text is returned at once."""
     if text.isascii():
         return text
     return "".join(map(_folded_character, text))
+
+
+#: the marks written for an apostrophe or a prime (*2′-deoxyadenosine*, *Brunner’s gland*): one mark
+_APOSTROPHES = frozenset("\u2019\u2032\u02b9\u02bc\u00b4")
 
 
 @functools.lru_cache(maxsize=4096)
 def _folded_character(character: str) -> str:
     if character.isascii():
         return character
+    if character in _APOSTROPHES:
+        return "'"
     bare = [part for part in unicodedata.normalize("NFD", character) if not unicodedata.combining(part)]
     return bare[0] if len(bare) == 1 else character
+
+
+#: the Greek letters that chemical and biological names write for a word (*α-D-glucose*, *γ-aminobutyric
+#: acid*, *TNF-α*, *µ-opioid receptor*), and the word
+GREEK_LETTERS = {
+    "α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "ϵ": "epsilon", "ζ": "zeta",
+    "η": "eta", "θ": "theta", "ι": "iota", "κ": "kappa", "λ": "lambda", "μ": "mu", "µ": "mu", "ν": "nu",
+    "ξ": "xi", "ο": "omicron", "π": "pi", "ρ": "rho", "σ": "sigma", "ς": "sigma", "τ": "tau", "υ": "upsilon",
+    "φ": "phi", "ϕ": "phi", "χ": "chi", "ψ": "psi", "ω": "omega",
+}
+_GREEK_WORDS = {word: letter for letter, word in GREEK_LETTERS.items() if letter not in "ϵςϕµ"}
+#: a Greek letter with no Greek letter beside it: a symbol in a name, not a letter of a Greek word
+#: (a Greek thesaurus's *πόλη* is left as it is)
+_LONE_GREEK = re.compile("(?<![\u0370-\u03ff\u1f00-\u1fff])([" + "".join(GREEK_LETTERS) + "])(?![\u0370-\u03ff\u1f00-\u1fff])",
+                         re.IGNORECASE)
+
+
+def spell_greek_letters(text: str) -> str:
+    """``text`` with each Greek letter that stands alone (:data:`_LONE_GREEK`) written as its name, in
+    lower case (*α-D-glucose*: *alpha-D-glucose*); ASCII text is returned at once."""
+    if text.isascii():
+        return text
+    return _LONE_GREEK.sub(lambda match: GREEK_LETTERS.get(match.group(1).lower(), match.group(1)), text)
+
+
+def _greek_spellings(name: str) -> Tuple[str, ...]:
+    """The other ways of writing a name's Greek letters (a name variant: lower case, words by spaces):
+    *α d glucose* also as *alpha d glucose*, *beta carotene* also as *β carotene*."""
+    found = []
+    spelled = spell_greek_letters(name)
+    if spelled != name:
+        found.append(spelled)
+    words = spelled.split(" ")
+    if any(word in _GREEK_WORDS for word in words):
+        found.append(" ".join(_GREEK_WORDS.get(word, word) for word in words))
+    return tuple(found)
 
 
 def name_key(name: str, english: bool = True) -> str:

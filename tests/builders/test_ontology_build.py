@@ -380,3 +380,28 @@ def test_a_relation_probes_ids_name_the_inverse_family_as_its_notes_do(tmp_path)
     for line in lines:
         family = line["notes"]["distractor_type"]
         assert line["id"].rsplit("-", 1)[1] == family + str(line["notes"].get("distractor_hops") or ""), line["id"]
+
+
+def test_a_synonym_that_holds_the_term_or_is_held_in_it_is_kept_and_counted(tmp_path):
+    """*ribose* for *D-ribose*: the choice that shares the term's word gives the answer away to a
+    reader; such questions are kept (the synonym is one) and counted in the validity summary."""
+    folder = tmp_path / "sugars"
+    folder.mkdir()
+    rows = [("S:1", "sugar", "saccharide", "A sweet soluble carbohydrate of short chains."),
+            ("S:2", "D-ribose", "ribose", "A pentose sugar found in the backbone of RNA."),
+            ("S:3", "glucose", "dextrose", "A hexose sugar that cells burn for their energy."),
+            ("S:4", "fructose", "levulose", "A hexose sugar of fruit and of honey."),
+            ("S:5", "sucrose", "table sugar", "A disaccharide of glucose and fructose, refined from cane."),
+            ("S:6", "lactose", "milk sugar", "A disaccharide found in the milk of mammals.")]
+    (folder / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\n" + "".join("\t".join(r) + "\n" for r in rows))
+    (folder / "edges.tsv").write_text("child\trelation\tparent\n" + "".join(f"S:{i}\tis_a\tS:1\n" for i in range(2, 7)))
+    result = build(folder, tmp_path / "out", probes=["synonymy"], settings={"synonymy_min_lemmas": 2}, workers=1)
+    synonymy = result["validity"]["synonymy"]
+    questions = [json.loads(line) for split in SPLITS
+                 for line in (tmp_path / "out" / "synonymy" / f"{split}.jsonl").read_text().splitlines()]
+    shares = [q for q in questions if q["notes"]["term"] in ("D-ribose", "sucrose", "lactose")]
+    # D-ribose / ribose shares the word; table sugar and milk sugar hold "sugar", not their terms
+    ribose = [q for q in questions if q["notes"]["term"] == "D-ribose"]
+    assert ribose and shares
+    assert synonymy["synonym_shares_term"] == len({(q["notes"]["template"], q["notes"]["context"]) for q in ribose})
+    assert any("synonyms that hold the term or are held in it (kept" in line for line in validity_lines(result))

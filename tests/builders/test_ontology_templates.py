@@ -70,6 +70,9 @@ def test_stems_in_other_languages():
         "Si 'cuchillo' se define como 'Una herramienta.', ¿cuál de estos es un tipo de 'cuchillo'?"
     assert render_ontology_stem("relation", "none+orel1", word="soupe", relation="associé", language="fr") == \
         "Quel terme est lié à 'soupe' par la relation 'associé' ?"
+    # nothing agrees with the term: 'soupe' is feminine ('soupe' est lié[e] à: was written so)
+    assert render_ontology_stem("relation", "none+orel0", word="soupe", relation="associé", language="fr") == \
+        "Selon la relation 'associé', 'soupe' a pour terme associé"
     # the paper's frames around an example sentence: English as for WordNet, the others their own
     assert render_example_stem("hypernymy", "ctx1+hyper0", sentence="a  knife", word="knife", language="pt") == \
         paper_templates.render_stem("hypernymy", "ctx1+hyper0", sentence="a  knife", word="knife")
@@ -92,3 +95,18 @@ def test_a_relation_is_worded_in_the_language_asked():
     # a name the table does not know stays as the source gives it (no English verb phrase made of it)
     assert relation_wording("hasTopping", "es") == "hasTopping" and relation_wording("a pour garniture", "fr") == \
         "a pour garniture"
+
+
+def test_no_french_or_spanish_frame_puts_a_participle_or_adjective_after_the_term():
+    """Such a word agrees with the term's gender, which the frames cannot know ('autorisation' est
+    lié à; 'sopa' está vinculado con): the frames say "a pour", "tiene como", "est une sorte de"."""
+    import re
+
+    from mcqa_probes.builders.template_languages import FRENCH, SPANISH
+
+    agreeing = {"fr": re.compile(r"'\{w\}' (?:est|sont) (?!une?\b|le\b|la\b)\w+"),
+                "es": re.compile(r"'\{w\}' (?:está|es|son) (?!una?\b|el\b|la\b)\w+")}
+    for code, frames in (("fr", FRENCH), ("es", SPANISH)):
+        tables = [frames.context, frames.example_context, *frames.question.values(), *frames.example_question.values()]
+        texts = [text for table in tables for text in table.values()]
+        assert texts and not [text for text in texts if agreeing[code].search(text)], code

@@ -393,6 +393,24 @@ def test_an_n_triples_statement_left_open_at_the_end_of_the_file_is_named_with_i
         load_source(path)
 
 
+def test_an_n_triples_line_that_cannot_be_read_says_what_was_expected_there(tmp_path):
+    """rdflib says "Invalid line: " and the rest of the line: the error names the IRI with a space in
+    it, or what a term was expected to start with (was: the rest of the line alone)."""
+    head = '<http://e.org/a> <http://www.w3.org/2004/02/skos/core#prefLabel> "a"@en .\n'
+    for body, expected in [
+        ("<http://e.org/b> <http://www.w3.org/2004/02/skos/core#broader> <http://e.org/c 17> .\n",
+         r"space.nt:2: not valid N-Triples: the IRI <http://e\.org/c 17> has a space in it \(expected an IRI without spaces"),
+        ("<http://e.org/b> <http://www.w3.org/2004/02/skos/core#broader> <http://e.org/c\n",
+         r"space.nt:2: not valid N-Triples: the IRI <http://e\.org/c is never closed \(expected a '>' at its end\)"),
+        ("<http://e.org/b> <http://www.w3.org/2004/02/skos/core#broader> e:c .\n",
+         r"space.nt:2: not valid N-Triples: no term starts at 'e:c \.' \(expected an <IRI>, a _:blank node or a \"literal\""),
+    ]:
+        path = tmp_path / "space.nt"
+        path.write_text(head + body)
+        with pytest.raises(SourceError, match=expected):
+            load_source(path)
+
+
 def test_a_fault_deep_in_a_large_turtle_file_is_named_with_its_own_line(tmp_path):
     """rdflib's own line count drifts in a Turtle file that continues object lists on the next line
     (``"oak"@en,`` then ``"chene"@fr ;``: by 2,400 lines at line 12,000); the faulty statement is

@@ -1435,6 +1435,31 @@ def test_a_related_link_to_a_dropped_concept_is_counted_from_either_side(tmp_pat
     assert list(graph.related("k:saw", "skos:related")) == ["k:board"]
 
 
+@pytest.mark.parametrize("from_deprecated", [True, False])
+def test_a_related_link_of_a_deprecated_concept_is_counted_from_either_side_at_its_statement(tmp_path, from_deprecated):
+    """owl:deprecated: the concept is skipped, and a skos:related link between it and a kept concept is
+    counted whichever side states it (was: not from the deprecated side, its links never read), shown
+    at the line of the N-Triples file that states it (was: the first line naming the subject)."""
+    k, skos = "<http://example.org/k/", "<http://www.w3.org/2004/02/skos/core#"
+    triples = [f"{k}{name}> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> {skos}Concept> ." for name in
+               ("tool", "saw", "board", "jigsaw")]
+    triples += [f'{k}{name}> {skos}prefLabel> "{name}"@en .' for name in ("tool", "saw", "board", "jigsaw")]
+    triples += [f"{k}{name}> {skos}broader> {k}tool> ." for name in ("saw", "board", "jigsaw")]
+    triples.append(f'{k}jigsaw> <http://www.w3.org/2002/07/owl#deprecated> "true"^^<http://www.w3.org/2001/XMLSchema#boolean> .')
+    triples.append(f"{k}saw> {skos}related> {k}board> .")
+    triples.append(f"{k}jigsaw> {skos}related> {k}board> ." if from_deprecated else f"{k}board> {skos}related> {k}jigsaw> .")
+    path = tmp_path / "deprecated.nt"
+    path.write_text("\n".join(triples) + "\n")
+    graph = load_source(path, relations=["skos:related"])
+    report = graph.provenance["report"]
+    assert "http://example.org/k/jigsaw" not in graph and report.counts["obsolete"] == 1
+    assert report.counts["link_to_dropped"] == 1
+    subject, obj = ("jigsaw", "board") if from_deprecated else ("board", "jigsaw")
+    assert report.examples["link_to_dropped"] == [
+        f"{path}:{len(triples)} http://example.org/k/{subject} skos:related http://example.org/k/{obj}"]
+    assert list(graph.related("http://example.org/k/saw", "skos:related")) == ["http://example.org/k/board"]
+
+
 def _split_thesaurus(tmp_path):
     """A small thesaurus written four ways: whole (English labels and skos:broader), its labels alone,
     its skos:narrower backbone alone (no type, no label), its French labels alone (no type)."""
@@ -1686,6 +1711,24 @@ def test_relations_by_a_prefixed_names_local_part_and_by_an_obo_purls_local_name
         assert graph.provenance["relations"] == {"part_of": "part_of"}, path
     with pytest.raises(SourceError, match=r"--relations XYZ_0000050: no such relation between concepts"):
         load_source(VEHICLES, relations=["XYZ_0000050"])
+
+
+def test_an_unknown_relation_lists_the_relations_found_with_their_names_where_their_ids_are_codes(tmp_path):
+    """An OWL file's relations are often codes (BFO:0000050): the error says what each is called."""
+    path = tmp_path / "parts.ttl"
+    path.write_text(
+        "@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        "@prefix obo: <http://purl.obolibrary.org/obo/> .\n"
+        'obo:BFO_0000050 a owl:ObjectProperty ; rdfs:label "part of" .\n'
+        'obo:X_1 a owl:Class ; rdfs:label "car" .\n'
+        'obo:X_2 a owl:Class ; rdfs:label "wheel" ; rdfs:subClassOf [ a owl:Restriction ; '
+        "owl:onProperty obo:BFO_0000050 ; owl:someValuesFrom obo:X_1 ] .\n")
+    with pytest.raises(SourceError, match=r"--relations located_in: no such relation between concepts \(found: "
+                                          r"BFO:0000050 \(part of\)\)"):
+        load_source(path, relations=["located_in"])
+    # a relation whose id is its name is listed as it is
+    with pytest.raises(SourceError, match=r"\(found: part_of\)$"):
+        load_source(ONTOLOGIES / "vehicles.owl", relations=["located_in"])
 
 
 def test_a_root_given_by_the_label_of_a_deprecated_concept_says_so_in_owl_and_a_table(tmp_path):

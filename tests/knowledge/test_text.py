@@ -359,7 +359,8 @@ def test_a_name_with_and_without_its_accents_is_one_name():
     assert name_key("Ångström unit") == name_key("angstrom units")
     assert name_key("pêche") != name_key("poche")
     assert distinct_names(["Café", "cafe", "Cafés", "Caffè"]) == ["Café", "Caffè"]
-    assert fold_accents("Ça, l’École: ß ø 東京") == "Ca, l’Ecole: ß ø 東京"
+    # a typographic apostrophe is the typewriter's (one character for one, as the accents)
+    assert fold_accents("Ça, l’École: ß ø 東京") == "Ca, l'Ecole: ß ø 東京"
     assert mask_names("A cafe that roasts CAFÉ beans; cafés.", ["Café"], "#") == ("A # that roasts # beans; #.", 3)
     assert mentions("a small cafe", ["Café"]) and mentions("un petit café", ["cafe"])
     assert not mentions("a cafeteria", ["Café"])
@@ -520,3 +521,23 @@ def test_a_name_with_a_short_word_inside_is_found_with_its_head_inflected():
     assert mentions("Des instruments de musique.", ["instrument de musique"], "fr")
     # but no short word vouches for a short stem: Spanish *casado* is no form of *casa*
     assert mask_names("Vive de la casado.", ["de la casa"], "___", "es") == ("Vive de la casado.", 0)
+
+
+def test_a_greek_letter_and_its_name_are_one_spelling():
+    # chemistry and biology write the letter or its name: ChEBI's alpha-D-glucose has the synonym α-D-glucose
+    assert name_key("α-D-glucose") == name_key("alpha-D-glucose") == name_key("Alpha D-Glucose")
+    assert name_key("TNF-α") == name_key("TNF alpha") != name_key("TNF beta")
+    assert distinct_names(["beta-carotene", "β-carotene", "provitamin A"]) == ["beta-carotene", "provitamin A"]
+    # a definition naming the answer either way is masked (the leakage check)
+    assert mask_names("A γ-aminobutyric acid salt.", ["gamma-aminobutyric acid"]) == ("A ___ salt.", 1)
+    assert mask_names("A gamma-aminobutyric acid salt.", ["γ-aminobutyric acid"]) == ("A ___ salt.", 1)
+    assert mentions("binds the µ-opioid receptor", ["mu opioid receptor"])
+    assert not mentions("binds the δ-opioid receptor", ["mu opioid receptor"])
+    # the letters of a Greek word are no symbols: a Greek thesaurus's names are left as they are
+    assert name_key("πόλη") == "πολη" and name_key("πόλη") != name_key("pi")
+
+
+def test_a_prime_or_a_typographic_apostrophe_is_the_apostrophe():
+    assert mask_names("A 2′-deoxyadenosine found in fungi.", ["2'-deoxyadenosine"]) == ("A ___ found in fungi.", 1)
+    assert mask_names("A 2'-deoxyadenosine found in fungi.", ["2ʹ-deoxyadenosine"]) == ("A ___ found in fungi.", 1)
+    assert name_key("2′-deoxyadenosine") == name_key("2'-deoxyadenosine")
