@@ -172,8 +172,8 @@ def is_english(language: Optional[str]) -> bool:
 def letters(text: str) -> str:
     """``text`` in lower case without spaces, ``_`` or ``-``, without accents (:func:`fold_accents`) and
     with a Greek letter standing alone spelled out (:func:`spell_greek_letters`: *α-D-glucose* and
-    *alpha-D-glucose* are one name): what :func:`name_key`, the leakage check's quick test (:func:`_squashed`) and a table's relation
-    names (``Is-A`` is ``isa``) compare (string methods: the same as removing ``[\\s_-]+``)."""
+    *alpha-D-glucose* are one name): what :func:`name_key`, the leakage check's quick test
+    (:func:`_squashed`) and a table's relation names (``Is-A`` is ``isa``) compare (string methods: the same as removing ``[\\s_-]+``)."""
     squashed = "".join(text.lower().split()).replace("_", "").replace("-", "")
     return squashed if squashed.isascii() else spell_greek_letters(fold_accents(squashed))
 
@@ -214,8 +214,8 @@ GREEK_LETTERS = {
 _GREEK_WORDS = {word: letter for letter, word in GREEK_LETTERS.items() if letter not in "ϵςϕµ"}
 #: a Greek letter with no Greek letter beside it: a symbol in a name, not a letter of a Greek word
 #: (a Greek thesaurus's *πόλη* is left as it is)
-_LONE_GREEK = re.compile("(?<![\u0370-\u03ff\u1f00-\u1fff])([" + "".join(GREEK_LETTERS) + "])(?![\u0370-\u03ff\u1f00-\u1fff])",
-                         re.IGNORECASE)
+_GREEK_BLOCKS = "\u0370-\u03ff\u1f00-\u1fff"
+_LONE_GREEK = re.compile(f"(?<![{_GREEK_BLOCKS}])([{''.join(GREEK_LETTERS)}])(?![{_GREEK_BLOCKS}])", re.IGNORECASE)
 
 
 def spell_greek_letters(text: str) -> str:
