@@ -28,6 +28,7 @@ import multiprocessing
 import os
 import pickle
 import signal
+import threading
 import traceback
 from mcqa_probes.knowledge.wordnet import load_wordnet_graph
 from mcqa_probes.builders.dictionary_qa import build_dictionary_questions
@@ -141,13 +142,26 @@ def _can_fork() -> bool:
 
 def _die_with(parent: int) -> None:
     """Have the kernel stop this (forked) process when ``parent`` dies (Linux ``PR_SET_PDEATHSIG``), so a
-    build killed with ``kill PID`` leaves no worker writing on; exit now if it is already gone."""
+    build killed with ``kill PID`` leaves no worker writing on; exit now if it is already gone. A
+    thread watches for it too (:func:`_watch_parent`): where there is no ``prctl`` (macOS), and in case
+    the kernel's signal is lost (a CI run once saw a worker outlive its killed parent by a minute)."""
     try:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)     # 1: PR_SET_PDEATHSIG
-    except (OSError, AttributeError):      # not Linux: the worker finishes its probe
+    except (OSError, AttributeError):      # not Linux: the watching thread alone
         pass
+    # a mask inherited from whoever started the build (a job runner that blocks SIGTERM) would hold it
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     if os.getppid() != parent:
         os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), name="build_probes-parent-watch", daemon=True).start()
+
+
+def _watch_parent(parent: int, every: float = 1.0) -> None:
+    """Once ``parent`` is gone (this process handed to another), SIGTERM this process: its handler
+    (:func:`~mcqa_probes.common.io.discard_writes_on_signal`) removes what it was writing and ends it."""
+    while os.getppid() == parent:
+        time.sleep(every)
+    os.kill(os.getpid(), signal.SIGTERM)
 
 
 def _start_child(function, probes, results):

@@ -262,9 +262,34 @@ def test_a_build_worker_stops_when_its_parent_is_killed(tmp_path):
         stopped = not alive(child)
         if not stopped:
             time.sleep(0.1)
+    state = "" if stopped else Path(f"/proc/{child}/status").read_text()
     if not stopped:
         os.kill(child, signal.SIGKILL)           # clean up before failing
-    assert stopped
+    # what the worker's state was, should it ever outlive its parent (its state, parent, signals)
+    assert stopped, [line for line in state.splitlines() if line.startswith(("Name", "State", "PPid", "Sig", "Shd"))]
+
+
+def test_a_worker_whose_parent_is_gone_stops_itself_through_its_signal_handler():
+    """The watching thread (:func:`_watch_parent`: no prctl on macOS, or a lost kernel signal): once the
+    process's parent is not the one it was started by, it SIGTERMs itself, and the handler that removes
+    half-written files ends it with the signal's status (128 + 15)."""
+    import multiprocessing
+    import time
+
+    from mcqa_probes.builders.build import _watch_parent
+    from mcqa_probes.common.io import discard_writes_on_signal
+
+    def orphan():
+        discard_writes_on_signal()
+        _watch_parent(-1, every=0.01)           # "started by" a process it is not a child of: gone
+        time.sleep(60)                          # not reached: the handler ends the process
+
+    process = multiprocessing.get_context("fork").Process(target=orphan)
+    process.start()
+    process.join(60)
+    if process.is_alive():
+        process.kill()
+    assert process.exitcode == 128 + 15
 
 
 def test_probe_folders_of_an_earlier_build_are_named_not_deleted(tmp_path):
