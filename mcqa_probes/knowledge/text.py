@@ -154,13 +154,8 @@ def _name_variants(names: Tuple[str, ...]) -> Tuple[str, ...]:
              for name in names if name and name.strip()}
     found.discard("")
     # a Greek letter also as its name and back (*γ-aminobutyric acid* names *gamma-aminobutyric acid*)
-    found.update(other for name in list(found) if not name.isascii() or _has_greek_word(name)
-                 for other in _greek_spellings(name))
+    found.update(other for name in list(found) for other in _greek_spellings(name))
     return tuple(sorted(found, key=lambda n: (-len(n), n)))
-
-
-def _has_greek_word(name: str) -> bool:
-    return any(word in _GREEK_WORDS for word in name.split(" "))
 
 
 def is_english(language: Optional[str]) -> bool:
