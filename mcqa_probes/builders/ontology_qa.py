@@ -501,12 +501,15 @@ class OntologyQABuilder(WordNetQABuilder):
             # claw is then part of the leg, as OWL entails); a symmetric one (skos:related) would reach
             # near every concept through its neighbours' broader concepts
             inherited = chains(view.info)
+            # an implied link to the relation's range says "some member of it": the range's kinds
+            # stay wrong answers (the range and its ancestors are correct ones: entailed)
+            ranges = self.base.relation_ranges.get(view.relation, frozenset())
 
             def objects(source: str):
                 found = []
                 for linked in ((source, *isa.ancestors(source)) if inherited else (source,)):
                     found.extend(view.hypernyms(linked))
-                    found.extend(view.implied_hypernyms(linked))
+                    found.extend(other for other in view.implied_hypernyms(linked) if other not in ranges)
                 return found
 
             found = self._objects_reached[concept_id] = frozenset(

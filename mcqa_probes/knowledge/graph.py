@@ -15,7 +15,7 @@ the hop and distractor machinery of the ISA probes works over it unchanged.
 """
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 
 def reachable(start: str, step: Callable[[str], Iterable[str]]) -> Set[str]:
@@ -129,6 +129,11 @@ class KnowledgeGraph:
     _implied_down: Dict[str, List[str]] = field(default_factory=dict)
     _implied_relations: Dict[str, Dict[str, List[str]]] = field(default_factory=dict)
     _implied_inverse: Dict[str, Dict[str, List[str]]] = field(default_factory=dict)
+    #: ``relation -> classes`` every object of the relation is a member of (its ``rdfs:range`` / OBO
+    #: ``range``, and those of the relations above and below it): an implied link to one of them says
+    #: "linked to *some* member of the class", so the class and its ancestors are correct answers, but
+    #: its kinds are not (every symptom is no answer to what a disease has as symptom)
+    relation_ranges: Dict[str, FrozenSet[str]] = field(default_factory=dict)
 
     def add(self, concept: Concept) -> None:
         if concept.id in self.concepts:

@@ -863,6 +863,15 @@ def load_source(
     transitive = [edge for edge in implied if edge in data.hierarchy_implied]
     _refuse_cycles(where, [edge for edge, _ in parents] + transitive, dict(parents), "is_a", through, first_naming, edge_naming)
     graph, classified = assemble(concepts, parents, links, implied, implied_links)
+    # the classes a relation's objects are all members of (its range, those of the relations above
+    # and below it, whose links are its links too): a link to one of them is "some member", never a
+    # reason to take the class's kinds for correct answers (KnowledgeGraph.relation_ranges)
+    supers = super_relations(data.relation_parents)
+    for relation in graph.relations():
+        kin = {relation, *supers.get(relation, ()), *(below for below, above in supers.items() if relation in above)}
+        kinds = frozenset(kind for other in kin for kind in data.relation_ranges.get(other, ()) if kind in graph)
+        if kinds:
+            graph.relation_ranges[relation] = kinds
     classified = sorted({edge for edge in classified_across if edge[0] in graph and edge[1] in graph}
                         | set(classified))
     for child, defined in classified:

@@ -1391,3 +1391,54 @@ def test_a_bracket_qualified_name_is_masked_where_a_definition_writes_it_bare(tm
     _, definitions = build(graph, "definitions")
     own = [q for q in definitions if q.concept == "M:3"]
     assert own and all(q.choices[q.answer_index].startswith("A(n) ___ is a stick") for q in own)
+
+
+@pytest.mark.parametrize("syntax", ["obo", "ttl"])
+def test_a_relation_s_range_keeps_its_kinds_among_the_wrong_answers(tmp_path, syntax):
+    """has_symptom's ``range: sign or symptom`` (``rdfs:range``): *influenza* has some sign or symptom,
+    so neither that class nor its ancestor is a wrong answer, but every symptom but the disease's own
+    is one (was: the range's kinds were all kept out, and the probe had no question)."""
+    symptoms = ["fever", "cough", "rash", "nausea", "headache", "fatigue", "chills", "jaundice"]
+    diseases = {"influenza": ["fever", "cough"], "measles": ["rash", "fever"], "hepatitis": ["jaundice", "nausea"],
+                "migraine": ["headache", "nausea"], "anemia": ["fatigue"], "malaria": ["chills", "fever"]}
+    terms = [("SX:1", "entity", None), ("SX:2", "sign or symptom", "SX:1"), ("SX:3", "disease", "SX:1")]
+    terms += [(f"SX:{10 + i}", name, "SX:2") for i, name in enumerate(symptoms)]
+    terms += [(f"SX:{30 + i}", name, "SX:3") for i, name in enumerate(diseases)]
+    ids = {name: i for i, name, _ in terms}
+    links = [(ids[d], ids[s]) for d, found in diseases.items() for s in found]
+    if syntax == "obo":
+        path = tmp_path / "sx.obo"
+        path.write_text("format-version: 1.4\nontology: sx\n\n" + "".join(
+            f"[Term]\nid: {i}\nname: {name}\n" + (f"is_a: {parent}\n" if parent else "")
+            + "".join(f"relationship: has_symptom {o}\n" for s_, o in links if s_ == i) + "\n" for i, name, parent in terms)
+            + "[Typedef]\nid: has_symptom\nname: has symptom\nrange: SX:2\n")
+    else:
+        def iri(i):
+            return f"obo:SX_{i.split(':')[1]}"
+        prop = "<http://purl.obolibrary.org/obo/sx#has_symptom>"
+        path = tmp_path / "sx.ttl"
+        path.write_text("@prefix obo: <http://purl.obolibrary.org/obo/> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+                        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                        "@prefix oboInOwl: <http://www.geneontology.org/formats/oboInOwl#> .\n"
+                        "<http://purl.obolibrary.org/obo/sx.owl> a owl:Ontology .\n"
+                        f'{prop} a owl:ObjectProperty ; rdfs:label "has symptom" ; oboInOwl:shorthand "has_symptom" ;'
+                        " rdfs:range obo:SX_2 .\n"
+                        + "".join(f'{iri(i)} a owl:Class ; rdfs:label "{name}"' + (f" ; rdfs:subClassOf {iri(p)}" if p else "")
+                                  + "".join(f" ; rdfs:subClassOf [ a owl:Restriction ; owl:onProperty {prop} ;"
+                                            f" owl:someValuesFrom {iri(o)} ]" for s_, o in links if s_ == i) + " .\n"
+                                  for i, name, p in terms))
+    graph = load_source(path, relations=["has_symptom"])
+    relation = resolved(graph, "has_symptom")
+    assert "SX:2" in graph.implied_related("SX:30", relation)        # the range: some sign or symptom
+    builder, questions = build(graph, "has_symptom", relation=relation)
+    assert questions
+    own = {}
+    for subject, obj in links:
+        own.setdefault(subject, set()).add(obj)
+    offered = set()
+    for question in questions:
+        distractors = set(question.notes["distractor_ids"])
+        assert question.notes["answer_id"] in own[question.concept], question.id
+        assert not distractors & (own[question.concept] | {"SX:1", "SX:2"}), question.id
+        offered |= distractors
+    assert offered & {ids[s] for s in symptoms}      # other symptoms: wrong answers
