@@ -94,7 +94,12 @@ def build_ontology_probes(
         if not questions:
             skipped[probe] = (EMPTY_REASONS.get(probe) if relation is None else
                               f"no concept has a {relation} link with valid distractors")
-            if summary.get("askable"):
+            if summary.get("askable") and summary.get("unusable_definition", 0) >= summary["askable"]:
+                # every definition says too little once the concept's own names are masked
+                skipped[probe] = (f"{EMPTY_REASONS['definitions']}: its {summary['askable']} definitions have "
+                                  f"fewer than {int(settings['min_definition_words'])} content words besides the "
+                                  f"concept's own names")
+            elif summary.get("askable"):
                 skipped[probe] = f"no question with {int(settings['num_choices']) - 1} valid distractors"
             elif summary.get("parents_all_roots"):
                 skipped[probe] = (f"the parents of its {summary['parents_all_roots']} concepts with a parent are all "

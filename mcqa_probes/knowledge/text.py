@@ -626,6 +626,14 @@ def name_pattern(names: Sequence[str], language: Optional[str] = None) -> Option
     return _accent_free_pattern(name_variants(names), is_english(language))
 
 
+#: scripts written without spaces between their words (Chinese, Japanese, Thai, Lao, Khmer, Burmese)
+#: and Korean, which writes its particles onto the word (*숲은*: *숲* + a particle): a name in them is
+#: found inside a longer run of their letters, and each character of the unspaced ones is a word
+_UNSPACED = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_PARTICLES_JOINED = "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"
+_JOINED_LETTER = re.compile(f"[{_UNSPACED}{_PARTICLES_JOINED}]")
+
+
 @functools.lru_cache(maxsize=200_000)
 def _variants_pattern(variants: Tuple[str, ...], english: bool = True) -> Optional[Pattern]:
     """The pattern of :func:`name_pattern` over ``variants`` (:func:`name_variants`' order: longest first)."""
@@ -642,7 +650,14 @@ def _variants_pattern(variants: Tuple[str, ...], english: bool = True) -> Option
         parts.append(re.escape(stem) + ("(?:" + "|".join(map(re.escape, endings)) + ")" if len(endings) > 1
                                         else re.escape(endings[0])))
         alternatives.append("[ _-]*".join(parts))
-    return re.compile(r"(?<![\w])(?:" + "|".join(alternatives) + r")(?:e?s)?(?![\w])", re.IGNORECASE)
+    if not any(_JOINED_LETTER.match(name[:1]) or _JOINED_LETTER.match(name[-1:]) for name in variants):
+        return re.compile(r"(?<![\w])(?:" + "|".join(alternatives) + r")(?:e?s)?(?![\w])", re.IGNORECASE)
+    # a name that begins or ends in a script of joined words (_UNSPACED): no word boundary on that side
+    # (a class of those scripts in the pattern would cost milliseconds to compile, case-folded)
+    return re.compile("|".join(
+        ("" if _JOINED_LETTER.match(name[:1]) else r"(?<![\w])") + "(?:" + alternative + ")"
+        + ("" if _JOINED_LETTER.match(name[-1:]) else r"(?:e?s)?(?![\w])")
+        for name, alternative in zip(variants, alternatives)), re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=200_000)
@@ -1007,6 +1022,7 @@ def content_words(text: str, mask: str = "___", also: FrozenSet[str] = frozenset
     return sum(1 for word in words if word.lower() not in _FUNCTION_WORDS and word.lower() not in also)
 
 
-_WORD = re.compile(r"[A-Za-z0-9]+")
+#: a word of any script (a letter of the unspaced ones alone: :data:`_UNSPACED`)
+_WORD = re.compile(rf"[{_UNSPACED}]|[^\W_{_UNSPACED}]+")
 _FUNCTION_WORDS = frozenset({"a", "an", "the", "of", "or", "and", "to", "in", "is", "any", "this", "that", "which",
                              "with", "for", "by"})

@@ -300,6 +300,20 @@ def test_the_validity_summary_says_why_a_short_definition_is_not_asked(tmp_path)
     assert "2 definitions with fewer than 4 content words besides the concept's own names (not asked)" in lines[0]
 
 
+def test_definitions_that_all_say_too_little_leave_the_probe_out_for_that_reason(tmp_path):
+    """Every definition only repeats its term ("A harbour."): the probe is left out as having no
+    usable definition, with the count (was: 'no question with 4 valid distractors')."""
+    source = tmp_path / "places.obo"
+    names = ["place", "harbour", "market", "port", "village", "capital", "suburb", "hamlet"]
+    source.write_text("format-version: 1.2\nontology: pl\n\n" + "\n".join(
+        f'[Term]\nid: PL:{n}\nname: {name}\ndef: "A {name}." []\n' + ("is_a: PL:1\n" if n > 1 else "")
+        for n, name in enumerate(names, 1)))
+    result = build(source, tmp_path / "out", settings={"min_answer_depth": {"n": 0}})
+    assert result["skipped"]["definitions"] == (
+        "no concept has a usable definition: its 8 definitions have fewer than 2 content words besides the "
+        "concept's own names")
+
+
 def test_an_owl_ontology_split_into_its_classes_and_a_file_of_definitions_and_restrictions_merges_whole(tmp_path):
     """vehicles.owl as two Turtle files: the classes (types, labels, synonyms, is-a) in one, and the
     definitions and the part_of restrictions of those classes, untyped there, in the other. Merged (in

@@ -1442,3 +1442,32 @@ def test_a_relation_s_range_keeps_its_kinds_among_the_wrong_answers(tmp_path, sy
         assert not distractors & (own[question.concept] | {"SX:1", "SX:2"}), question.id
         offered |= distractors
     assert offered & {ids[s] for s in symptoms}      # other symptoms: wrong answers
+
+
+def test_a_chinese_thesaurus_has_definitions_asked_and_the_answer_masked_in_them(tmp_path):
+    """--lang zh: a definition in Chinese has content words (each character; was: none, so no
+    definition was ever asked nor shown), and one that names the answer inside its run of letters
+    (*森林* in 一种位于热带的森林) is masked and counted."""
+    from mcqa_probes.knowledge.ontology import Vocabulary
+
+    concepts = [("c", "生物群系", None, "地球上具有相似气候和生物的大区域。"),
+                ("f", "森林", "c", "被树木密集覆盖的生物群系。"),
+                ("r", "热带雨林", "f", "一种位于热带的森林，全年多雨。"),
+                ("t", "针叶林", "f", "以松树和云杉为主的寒冷地区植被。"),
+                ("d", "沙漠", "c", "降水极少、植被稀疏的干旱地区。"),
+                ("g", "草原", "c", "以草本植物为主、树木很少的平坦地区。"),
+                ("w", "湿地", "c", "土壤长期被水浸泡的低洼地区。"),
+                ("u", "苔原", "c", "寒冷而没有树木、地下常年冻结的平原。")]
+    lines = ["@prefix skos: <http://www.w3.org/2004/02/skos/core#> .", "@prefix k: <http://example.org/k/> ."]
+    for key, label, parent, definition in concepts:
+        lines.append(f'k:{key} a skos:Concept ; skos:prefLabel "{label}"@zh ; skos:definition "{definition}"@zh'
+                     + (f" ; skos:broader k:{parent}" if parent else "") + " .")
+    path = tmp_path / "biomes.ttl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    graph = load_source(path, vocabulary=Vocabulary(lang="zh"))
+    _, definitions = build(graph, "definitions")
+    assert {q.concept for q in definitions} == {f"k:{key}" for key, *_ in concepts}
+    builder, hypernymy = build(graph, "hypernymy", min_answer_depth={"n": 0})
+    asked = [q for q in hypernymy if q.concept == "k:r" and q.notes["answer_id"] == "k:f" and q.notes["context"]]
+    assert asked and all(q.notes["context"] == "一种位于热带的___，全年多雨。" for q in asked)
+    assert builder.summary["leakage_masked"] >= 1

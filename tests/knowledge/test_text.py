@@ -349,6 +349,30 @@ def test_content_words_leave_out_the_mask_the_function_words_and_another_languag
     assert content_words("Une ___ ou droguerie.", also=frozenset({"un", "une", "ou"})) == 1
 
 
+def test_content_words_are_words_of_any_script():
+    """A word of Cyrillic, Greek or Arabic letters is a word, one with an umlaut one word (was:
+    only ``A-Z`` and digits, so a Russian or Chinese definition had none and was never asked, and
+    *Förster* was two); in a script written without spaces (Chinese, Japanese, Thai) each letter is one."""
+    assert content_words("Лес — это биом.") == 3
+    assert content_words("Ein Förster.", also=frozenset({"ein"})) == 1
+    assert content_words("Δάσος με δέντρα.") == 3
+    assert content_words("被树木覆盖。") == 5 and content_words("___。") == 0
+
+
+@pytest.mark.parametrize("language, text, names, expected", [
+    ("zh", "一种位于热带的森林。", ["森林"], "一种位于热带的___。"),
+    ("ja", "熱帯にある森林の一種。", ["森林"], "熱帯にある___の一種。"),
+    ("ko", "숲은 나무가 많은 곳이다.", ["숲"], "___은 나무가 많은 곳이다."),
+])
+def test_a_name_in_a_script_without_spaces_is_found_inside_the_run_of_letters(language, text, names, expected):
+    """Chinese and Japanese write no space between words, Korean writes its particles onto the word:
+    a name there has letters on both sides, and is masked and mentioned all the same (was: never
+    found, so a definition naming the answer was shown unmasked)."""
+    assert mask_names(text, names, "___", language) == (expected, 1)
+    assert mentions(text, names, language)
+    assert not mentions("一种位于热带的树。", ["森林"], language)
+
+
 def test_a_name_with_and_without_its_accents_is_one_name():
     """*Café* and *cafe* (a thesaurus that writes capitals without accents: *ECOLE*) are one name: one
     key, one of them kept by distinct_names, found in and masked from each other's texts at the place
