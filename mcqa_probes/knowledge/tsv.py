@@ -202,6 +202,7 @@ def _rows(path: Path, columns: Tuple[str, ...]):
                 elif plain is None:
                     plain = (cells, start)
                 if max(where) < len(row) < len(names):      # an export that leaves out empty cells at the end:
+                    _refuse_shifted_flag(path, row, names, start)
                     row = row + [""] * (len(names) - len(row))      # only optional columns are missing
                 if len(row) != len(names):
                     comment = " (a comment line? a table has none)" if row[0].lstrip().startswith("#") else ""
@@ -220,6 +221,25 @@ def _rows(path: Path, columns: Tuple[str, ...]):
             if encoding == "utf-8-sig":
                 raise not_utf8(str(path), "a UTF-8 table (save it as 'UTF-8' from the spreadsheet)") from None
             raise _not_decodable(path, encoding) from None
+
+
+#: the words of :data:`FLAG_TRUE` / :data:`FLAG_FALSE` that no label or definition is (*TRUE*, *FALSCH*;
+#: not *x* or *no*)
+_FLAG_WORDS = frozenset(word for word in FLAG_TRUE | FLAG_FALSE if len(word) >= 4)
+
+
+def _refuse_shifted_flag(path, row: List[str], names: List[str], line: int) -> None:
+    """A row short of a ``deprecated`` cell whose last cell, under another column, reads as one
+    (``geo:beach, beach strand, A coastal feature..., FALSE`` under id, label, synonyms, definition,
+    deprecated): a separator was lost in the middle, and the cells after it are shifted (the
+    definition read as a synonym, *FALSE* as the definition). A :class:`SourceError` at its line."""
+    missing = [name for name in names[len(row):] if name in OPTIONAL_COLUMNS]
+    last, under = row[-1].strip(), names[len(row) - 1]
+    if missing and under not in OPTIONAL_COLUMNS and last.lower() in _FLAG_WORDS:
+        raise SourceError(str(path), f"{len(row)} columns, expected {len(names)} ({', '.join(names)}): the last "
+                                     f"cell, {last!r} under {under}, reads as a {missing[0]} value (expected every "
+                                     f"cell of the row; a separator lost in the middle shifts the cells after it)",
+                          line)
 
 
 #: other names of the required columns, as spreadsheets head them

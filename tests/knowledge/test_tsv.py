@@ -360,6 +360,14 @@ def test_headers_as_spreadsheets_write_them_and_rows_without_their_empty_optiona
     with pytest.raises(SourceError, match=r"concepts.tsv:4: 2 columns, expected 5 \(id, label, synonyms, definition, "
                                           r"deprecated\)"):
         read(folder)
+    # a row that lost a separator in the middle, its deprecated cell now under definition: shifted, an error
+    cells = rows[4].split("\t")
+    rows[3] = "\t".join([cells[0], cells[1], cells[3] or "A thing.", "FALSE"])
+    (folder / "concepts.tsv").write_text("\n".join(rows) + "\n")
+    with pytest.raises(SourceError, match=r"concepts.tsv:4: 4 columns, expected 5 \(id, label, synonyms, definition, "
+                                          r"deprecated\): the last cell, 'FALSE' under definition, reads as a "
+                                          r"deprecated value"):
+        read(folder)
     # two columns that name one (a label per language), and a remark that says another separator: errors
     for header, what in [("id\tLabel (fr)\tLabel (en)\tsynonyms\tdefinition", "label is named by 2 columns"),
                          ("id\tlabel\tSynonyms (comma-separated)\tdefinition",
