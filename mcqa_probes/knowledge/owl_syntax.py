@@ -25,7 +25,7 @@ import contextlib
 import os
 import re
 import sys
-from typing import Optional, Tuple
+from typing import List, Optional, Tuple, Union
 
 from mcqa_probes.knowledge.ontology import SourceError, SourceReport, not_utf8, source_text
 
@@ -107,7 +107,7 @@ def _where(message: str, text: str, syntax: str, shown: Optional[str] = None) ->
     knows none); OWL/XML that is not well formed XML is said as Python's XML parser says it. The
     line quoted is ``shown``'s where given (the file as written, ``text`` being the one read)."""
     if syntax == "owx":
-        malformed = _xml_error(text)
+        malformed = xml_error(text)
         if malformed is not None:
             return malformed
     line: Optional[int] = None
@@ -143,18 +143,44 @@ def _where(message: str, text: str, syntax: str, shown: Optional[str] = None) ->
     return reason, line
 
 
-def _xml_error(text: str) -> Optional[Tuple[str, int]]:
-    """What Python's XML parser says of ``text`` where it is not well formed XML, and the line (None
-    where it is well formed)."""
-    import xml.parsers.expat  # lazy: only for an OWL/XML file py-horned-owl could not read
+def xml_error(data: Union[str, bytes]) -> Optional[Tuple[str, int]]:
+    """What Python's XML parser says of ``data`` (text, or a file's bytes in the encoding it
+    declares) where it is not well formed XML, with what was expected, and the line (None where it
+    is well formed): an element never closed names its tag and the line that opened it. The one
+    home of this test for RDF/XML and OWL/XML."""
+    import xml.parsers.expat  # lazy: only for a file that an XML-based reader could not read
 
     parser = xml.parsers.expat.ParserCreate()
+    opened: List[Tuple[str, int]] = []
+    parser.StartElementHandler = lambda name, attributes: opened.append((name, parser.CurrentLineNumber))
+    parser.EndElementHandler = lambda name: opened.pop()
     try:
-        parser.Parse(text.encode("utf-8"), True)
+        parser.Parse(data.encode("utf-8") if isinstance(data, str) else data, True)
     except xml.parsers.expat.ExpatError as error:
         what = re.sub(r"^not well-formed \((.*)\)$", r"\1", xml.parsers.expat.ErrorString(error.code))
-        return f"XML that is not well formed ({what})", error.lineno
+        errors = xml.parsers.expat.errors
+        inner = opened[-1] if opened else None
+        if error.code == errors.codes[errors.XML_ERROR_TAG_MISMATCH] and inner:
+            expected = f"expected the <{inner[0]}> opened at line {inner[1]} to be closed by </{inner[0]}> first"
+        elif error.code == errors.codes[errors.XML_ERROR_NO_ELEMENTS] and inner:
+            expected = (f"expected </{inner[0]}> for the <{inner[0]}> opened at line {inner[1]}: the file ends "
+                        f"inside it, cut short?")
+        else:
+            expected = _XML_EXPECTED.get(what, "expected well-formed XML")
+        return f"XML that is not well formed ({what}; {expected})", error.lineno
     return None
+
+
+#: what each of the parser's usual complaints expected instead
+_XML_EXPECTED = {
+    "invalid token": "expected a tag, text or an entity: a '&' in text is written &amp;, a '<' &lt;",
+    "unclosed token": "expected the tag closed by '>'",
+    "undefined entity": "expected an entity the file declares, or &amp; for a '&'",
+    "junk after document element": "expected nothing but comments after the root element's closing tag",
+    "no element found": "expected a root element: is the file empty or cut short?",
+    "duplicate attribute": "expected each attribute once in a tag",
+    "unbound prefix": "expected a prefix declared by an xmlns: attribute",
+}
 
 
 def owl_syntax_as_rdf(path: str, syntax: str, report: Optional[SourceReport] = None) -> Tuple[str, list]:

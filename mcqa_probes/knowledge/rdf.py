@@ -48,7 +48,7 @@ from mcqa_probes.knowledge.ontology import (
     respelling_synonym_type, source_bytes,
     source_head, source_text, without_own_name,
 )
-from mcqa_probes.knowledge.owl_syntax import OWL_SYNTAXES, owl_syntax_as_rdf
+from mcqa_probes.knowledge.owl_syntax import OWL_SYNTAXES, owl_syntax_as_rdf, xml_error
 from mcqa_probes.knowledge.text import label_from_iri
 
 #: how an error message names rdflib's syntaxes
@@ -231,6 +231,13 @@ def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = No
             raise SourceError(path, f"not valid JSON-LD: its @context {remote.group(1) if remote else ''} could not "
                                     f"be fetched ({_reason(error)}); expected a context written in the file, or a "
                                     "machine that can reach its URL") from None
+        if used == "xml":
+            # rdflib's RDF handler may stop on what a tag left open makes of the elements after it,
+            # before the XML parser reaches the fault: the XML is tested first
+            with open(path, "rb") as handle:
+                malformed = xml_error(handle.read())
+            if malformed is not None:
+                raise SourceError(path, f"not valid {SYNTAX_NAMES[used]}: {malformed[0]}", malformed[1]) from None
         with _rdflib_log():         # the parses that look for the line warn as the first one did
             line, reason = _turtle_line(path) if used in ("turtle", "n3") else (None, None)
             reason = reason or _reason(error)

@@ -177,10 +177,11 @@ def _line(text, needle):
      '<SubClassOff><Class IRI="#Cheese"/><Class IRI="#Topping"/></SubClassOff>',
      r"not valid OWL/XML: Unexpected tag: found SubClassOff"),
     ("bad.owl", OWL_XML, "<Literal xml:lang=\"en\">topping</Literal>", "<Literal xml:lang=\"en\">topping</Literl>",
-     r"not valid OWL/XML: XML that is not well formed \(mismatched tag\)"),
+     r"not valid OWL/XML: XML that is not well formed \(mismatched tag; expected the <Literal> opened at line \d+ to "
+     r"be closed by </Literal> first\)"),
     ("bad.owx", OWL_XML, '<AnnotationAssertion><AnnotationProperty abbreviatedIRI="rdfs:label"/><IRI>#Topping',
      '<AnnotationAssertion <AnnotationProperty abbreviatedIRI="rdfs:label"/><IRI>#Topping',
-     r"not valid OWL/XML: XML that is not well formed \(invalid token\)"),
+     r"not valid OWL/XML: XML that is not well formed \(invalid token; expected a tag, text or an entity"),
     ("bad.ofn", FUNCTIONAL, "SubClassOf(pz:Cheese pz:Topping)", "SubClassOf(pz:Cheese pz:Topping",
      r"not valid OWL functional syntax: expected .* at: SubClassOf\(pz:Cheese pz:Topping"),
     ("bad.omn", "\n" + MANCHESTER, "    SubClassOf: pz:Topping", "    SubClassOf pz:Topping",

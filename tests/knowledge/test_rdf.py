@@ -121,6 +121,28 @@ def test_a_parse_error_names_the_file_and_line(tmp_path, name, text, line):
     assert "b'" not in message and "'^b" not in message         # rdflib's bytes literals around the fault
 
 
+def test_rdf_xml_with_a_tag_never_closed_is_an_error_at_the_fault_naming_the_tag(tmp_path):
+    """A ``<skos:prefLabel>`` never closed: rdflib's RDF handler stops two lines on ("Repeat
+    node-elements inside property elements"); the XML is tested first, and the error names the tag
+    left open and its line, and says what was expected."""
+    path = tmp_path / "thesaurus.rdf"
+    path.write_text('<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"\n'
+                    '  xmlns:skos="http://www.w3.org/2004/02/skos/core#">\n'
+                    '  <skos:Concept rdf:about="http://x.org/surgeon">\n'
+                    '    <skos:prefLabel xml:lang="en">surgeon\n'
+                    '    <skos:prefLabel xml:lang="de">Chirurg</skos:prefLabel>\n'
+                    '    <skos:prefLabel xml:lang="ru">хирург</skos:prefLabel>\n'
+                    '  </skos:Concept>\n</rdf:RDF>\n', encoding="utf-8")
+    with pytest.raises(SourceError) as caught:
+        read_rdf(str(path), Vocabulary(), SourceReport())
+    assert str(caught.value) == (f"{path}:8: not valid RDF/XML: XML that is not well formed (mismatched tag; expected "
+                                 "the <skos:prefLabel> opened at line 5 to be closed by </skos:prefLabel> first)")
+    path.write_text(path.read_text(encoding="utf-8").split("  </skos:Concept>")[0], encoding="utf-8")   # cut short
+    with pytest.raises(SourceError, match=r"thesaurus.rdf:8: .*\(no element found; expected </skos:prefLabel> for the "
+                                          r"<skos:prefLabel> opened at line 5: the file ends inside it, cut short\?\)"):
+        read_rdf(str(path), Vocabulary(), SourceReport())
+
+
 @pytest.mark.parametrize("syntax, suffix, name", [("turtle", ".ttl", "Turtle"), ("nt", ".nt", "N-Triples"),
                                                    ("json-ld", ".jsonld", "JSON-LD")])
 @pytest.mark.parametrize("mark", [b"", b"\xef\xbb\xbf"], ids=["plain", "byte-order-mark"])
