@@ -81,8 +81,9 @@ CLASS_TYPES = {
 #: properties that are never relation links between concepts
 NOT_LINKS = {RDF + "type", RDFS + "subClassOf", SKOS + "broader", SKOS + "narrower", SKOS + "inScheme",
              SKOS + "topConceptOf", SKOS + "hasTopConcept", OWL + "equivalentClass", OWL + "disjointWith",
-             RDFS + "seeAlso", RDFS + "isDefinedBy", OWL + "sameAs", DCTERMS + "isReplacedBy"} | {
-                 s + "supersededBy" for s in SCHEMA}
+             RDFS + "seeAlso", RDFS + "isDefinedBy", OWL + "sameAs", DCTERMS + "isReplacedBy",
+             # an obsolete term's replacement (OBO replaced_by, consider): no link of the term
+             REPLACED_BY, OBO_IN_OWL + "consider"} | {s + "supersededBy" for s in SCHEMA}
 #: the classes every class is a subclass of (``ex:Animal rdfs:subClassOf owl:Thing``): no parent to
 #: keep, nor a concept never defined to report (with --strict, an error)
 TOP_CLASSES = {OWL + "Thing", RDFS + "Resource"}

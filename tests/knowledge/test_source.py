@@ -1784,3 +1784,26 @@ def test_a_relation_whose_only_links_are_qualified_is_an_error_that_says_so(tmp_
         load_source(path, relations=["part of"])
     with pytest.raises(SourceError, match=r"--relations has_part: no such relation between concepts"):
         load_source(path, relations=["has_part"])
+
+
+def test_an_obsolete_terms_replacement_is_no_link_from_it_in_obo_nor_in_owl(tmp_path):
+    """OBO ``replaced_by`` / ``consider`` and their OWL rendering (IAO:0100001 "term replaced by",
+    oboInOwl:consider, IRIs between two classes): what replaces an obsolete term, not a relation
+    link from it (was: counted in OWL as 2 links from a dropped concept, none in OBO)."""
+    obo = tmp_path / "dis.obo"
+    obo.write_text("format-version: 1.4\nontology: dis\n\n[Term]\nid: DS:1\nname: disease\n\n"
+                   "[Term]\nid: DS:2\nname: infection\nis_a: DS:1\n\n"
+                   "[Term]\nid: DS:3\nname: old infection\nis_obsolete: true\nreplaced_by: DS:2\nconsider: DS:1\n")
+    owl = tmp_path / "dis.ttl"
+    owl.write_text("@prefix obo: <http://purl.obolibrary.org/obo/> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+                   "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                   "@prefix oboInOwl: <http://www.geneontology.org/formats/oboInOwl#> .\n"
+                   "<http://purl.obolibrary.org/obo/dis.owl> a owl:Ontology .\n"
+                   "obo:IAO_0100001 a owl:AnnotationProperty ; rdfs:label \"term replaced by\" .\n"
+                   "oboInOwl:consider a owl:AnnotationProperty .\n"
+                   'obo:DS_1 a owl:Class ; rdfs:label "disease" .\n'
+                   'obo:DS_2 a owl:Class ; rdfs:label "infection" ; rdfs:subClassOf obo:DS_1 .\n'
+                   'obo:DS_3 a owl:Class ; rdfs:label "obsolete old infection" ; owl:deprecated true ;'
+                   " obo:IAO_0100001 obo:DS_2 ; oboInOwl:consider obo:DS_1 .\n")
+    counts = [dict(load_source(path).provenance["report"].counts) for path in (obo, owl)]
+    assert counts[0] == counts[1] and counts[0]["obsolete"] == 1 and "link_to_dropped" not in counts[1]
