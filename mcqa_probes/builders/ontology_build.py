@@ -173,6 +173,7 @@ def validity_lines(result: Dict[str, object]) -> List[str]:
         ("definition_names_its_concept", "definitions naming their own concept masked"),
         ("answer_named_in_term", "answers named inside the term (kept)"),
         ("synonym_shares_term", "synonyms that hold the term or are held in it (kept: ribose for D-ribose)"),
+        ("synonym_labels_another", "synonyms that are another concept's label (kept: the source names both so)"),
         ("answer_named_in_grouping_term", "answers named inside the term, a grouping class (Nausea and vomiting "
                                           "over Nausea; kept)"),
         ("template_names_answer", "asked in another template (the template's own words name the answer)"),

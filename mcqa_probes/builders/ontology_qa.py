@@ -276,6 +276,11 @@ class OntologyQABuilder(WordNetQABuilder):
             found = self._namesakes[concept_id] = tuple(sorted(twins - {concept_id}))
         return found
 
+    def labels_another(self, concept_id: str, name: str) -> bool:
+        """Whether ``name``, a name of the concept, is the label of another concept of the source."""
+        key = name_key(name, self.english)
+        return any(name_key(self.graph[twin].lemmas[0], self.english) == key for twin in self.namesakes(concept_id))
+
     def label_namesakes(self, concept_id: str) -> Tuple[str, ...]:
         """The other concepts with a name that is this one's label, the term its questions show (two
         concepts labelled *Tablet*, a computer and a dishwasher tablet): a question about one asks,
@@ -693,6 +698,10 @@ class OntologyQABuilder(WordNetQABuilder):
             # a synonym that holds the term or is held in it (*ribose* for *D-ribose*): a reader picks
             # the choice that shares its words; kept, counted (the question-to-choice control measures it)
             summary["synonym_shares_term"] = summary.get("synonym_shares_term", 0) + 1
+        if template_kind == "synonymy" and self.labels_another(concept_id, own_answer):
+            # *legionellosis*, an exact synonym of *Legionnaires' disease* and its parent's label: the
+            # source says both; kept (as WordNet's lemma of two synsets), counted
+            summary["synonym_labels_another"] = summary.get("synonym_labels_another", 0) + 1
         notes = {
             "concept_id": concept_id,
             "answer_id": answer_id,

@@ -419,3 +419,27 @@ def test_a_synonym_that_holds_the_term_or_is_held_in_it_is_kept_and_counted(tmp_
     assert ribose and shares
     assert synonymy["synonym_shares_term"] == len({(q["notes"]["template"], q["notes"]["context"]) for q in ribose})
     assert any("synonyms that hold the term or are held in it (kept" in line for line in validity_lines(result))
+
+
+def test_a_synonym_that_is_another_concepts_label_is_kept_and_counted(tmp_path):
+    """*legionellosis*, an exact synonym of *Legionnaires' disease* and the label of its parent: the
+    source says both (as WordNet's one lemma of two synsets); asked, and counted per question stem."""
+    folder = tmp_path / "infections"
+    folder.mkdir()
+    rows = [("D:1", "infection", "infectious disease", "A disease caused by a germ that invades the body."),
+            ("D:2", "legionellosis", "legionella infection", "An infection by bacteria of the genus Legionella."),
+            ("D:3", "Legionnaires' disease", "legionellosis", "A severe pneumonia caused by Legionella bacteria."),
+            ("D:4", "influenza", "flu", "A viral infection of the airways that spreads in winter."),
+            ("D:5", "tuberculosis", "consumption", "A bacterial infection that mostly attacks the lungs."),
+            ("D:6", "measles", "rubeola", "A viral infection that causes a red rash and fever.")]
+    (folder / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\n" + "".join("\t".join(r) + "\n" for r in rows))
+    (folder / "edges.tsv").write_text("child\trelation\tparent\nD:3\tis_a\tD:2\n"
+                                      + "".join(f"D:{i}\tis_a\tD:1\n" for i in (2, 4, 5, 6)))
+    result = build(folder, tmp_path / "out", probes=["synonymy"], settings={"synonymy_min_lemmas": 2}, workers=1)
+    questions = [json.loads(line) for split in SPLITS
+                 for line in (tmp_path / "out" / "synonymy" / f"{split}.jsonl").read_text().splitlines()]
+    asked = [q for q in questions if q["notes"]["term"] == "Legionnaires' disease"]
+    assert asked and all(q["question"]["choices"][int(q["answerKey"])]["text"] == "legionellosis" for q in asked)
+    assert result["validity"]["synonymy"]["synonym_labels_another"] == len(
+        {(q["notes"]["template"], q["notes"]["context"]) for q in asked})
+    assert any("synonyms that are another concept's label (kept" in line for line in validity_lines(result))
