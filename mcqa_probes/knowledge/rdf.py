@@ -608,9 +608,12 @@ def _pick(values: List, lang: str, every: bool = False, untagged_alone: bool = T
     literals = [v for v in values if isinstance(v, rdflib.Literal)]
     wanted = lang.lower()
     exact = sorted(str(v) for v in literals if v.language and v.language.lower() == wanted)
-    # the same language under another region (en-GB asked, en or en-US given), after the exact tag
-    regional = sorted(str(v) for v in literals if v.language and v.language.lower() != wanted
-                      and v.language.lower().split("-")[0] == wanted.split("-")[0])
+    # the same language under another region (en-GB asked, en or en-US given), after the exact tag;
+    # region by region (en-GB before en-US), so that every concept's label is of one region where it can be
+    # (was: by text alone, *harbor* of en-US beside *paediatrician* of en-GB)
+    regional = [str(v) for v in sorted((v for v in literals if v.language and v.language.lower() != wanted
+                                        and v.language.lower().split("-")[0] == wanted.split("-")[0]),
+                                       key=lambda v: (v.language.lower(), str(v)))]
     untagged = sorted(str(v) for v in literals if not v.language)
     if exact or regional:
         tagged = exact + [text for text in regional if text not in exact]

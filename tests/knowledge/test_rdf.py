@@ -251,6 +251,23 @@ def test_a_regional_language_tag_is_the_same_language_and_the_exact_tag_wins(tmp
     assert american["t:a"].lemmas == ("harbor management", "harbour management")
 
 
+def test_with_only_regional_tags_every_label_is_of_one_region(tmp_path):
+    """No plain ``@en`` label, an ``@en-GB`` and an ``@en-US`` one on each concept: ``--lang en`` takes
+    the labels region by region (en-GB before en-US), so the choices are all British (was: by text,
+    *harbor* beside *paediatrician*); the other region's label is a respelling, never asked as a synonym."""
+    path = tmp_path / "jobs.ttl"
+    pairs = [("harbour", "harbor"), ("paediatrician", "pediatrician"), ("lorry driver", "truck driver"),
+             ("anaesthetist", "anesthesiologist")]
+    path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix t: <http://example.org/t/> .\n"
+                    + "".join(f't:c{i} a skos:Concept ; skos:prefLabel "{gb}"@en-GB, "{us}"@en-US .\n'
+                              for i, (gb, us) in enumerate(pairs)))
+    graph = load_source(path)
+    assert [graph[f"t:c{i}"].lemmas[0] for i in range(len(pairs))] == [gb for gb, _ in pairs]
+    assert all(graph[f"t:c{i}"].respellings == (us,) for i, (_, us) in enumerate(pairs))
+    american = load_source(path, vocabulary=Vocabulary(lang="en-US"))
+    assert [american[f"t:c{i}"].lemmas[0] for i in range(len(pairs))] == [us for _, us in pairs]
+
+
 
 def test_untagged_names_beside_tagged_ones_are_names_too(tmp_path):
     """A converter may tag some synonyms ``@en`` and leave others plain (``xsd:string``, no tag): every one
