@@ -189,6 +189,8 @@ REPORT_KINDS = OrderedDict([
     ("undefined_parent", "edges to or from a concept that is never defined, dropped"),
     ("undeclared_relation", "relations of relationship clauses that no [Typedef] declares, read by their ids "
                             "alone (at the first such clause)"),
+    ("outside_mapping", "SKOS mappings to concepts of another scheme (skos:exactMatch, closeMatch, broadMatch, "
+                        "narrowMatch, relatedMatch), not followed"),
     ("undefined_in_axiom", "logical axioms (intersection_of, union_of, equivalent_to, a restriction, a range or "
                            "domain) naming a concept that is never defined, left out"),
     ("self_parent", "edges from a concept to itself (C is_a C, C rdfs:subClassOf C, C part_of C), dropped"),
@@ -464,6 +466,10 @@ class SourceData:
     #: ``skos:broadMatch``, their inverses): also in ``implied_parents``; a cycle through them and the
     #: parent edges is refused as a cycle of the parents is
     hierarchy_implied: set = field(default_factory=set)
+    #: ``(concept, property, object)`` of the SKOS mappings (``skos:exactMatch``, ``closeMatch``,
+    #: ``broadMatch``, ``narrowMatch``, ``relatedMatch``) from a concept: one to a concept of another
+    #: scheme, what they are for, is counted (``outside_mapping``), not taken for a broken axiom
+    mappings: List[Tuple[str, str, str]] = field(default_factory=list)
     #: what an RDF file says of resources that it does not make concepts (untyped, or unlabelled in
     #: it): their names (``id -> RawConcept``) and the parent edges from them; used where several
     #: files are merged and another file makes them concepts (a thesaurus's labels in one file and

@@ -1241,6 +1241,10 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             loose_links.add((cid(subject), relation_of(predicate), cid(obj), None))
         data.loose_links = sorted(loose_links, key=lambda link: link[:3])
         data.loose_implied = sorted(loose_implied, key=lambda edge: edge[:2])
+    for name in ("exactMatch", "closeMatch", "broadMatch", "narrowMatch", "relatedMatch"):
+        for subject, obj in graph.subject_objects(rdflib.URIRef(SKOS + name)):
+            if subject in known and isinstance(obj, rdflib.URIRef) and obj != subject:
+                data.mappings.append((cid(subject), f"skos:{name}", cid(obj)))
     # skos:exactMatch between two concepts of the file: interchangeable, so each a kind of the other in
     # the validity closures (as owl:equivalentClass), never an answer
     for left, right in sorted(graph.subject_objects(rdflib.URIRef(SKOS + "exactMatch")), key=str):

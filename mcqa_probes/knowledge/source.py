@@ -251,6 +251,7 @@ def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
         for alternative, term in part.alternatives.items():
             merged.alternatives.setdefault(alternative, term)
         merged.hierarchy_implied |= part.hierarchy_implied
+        merged.mappings.extend(part.mappings)
         merged.label_languages.update(part.label_languages)
         merged.namespaces.extend(pair for pair in part.namespaces if pair not in merged.namespaces)
         merged.existential_relations |= part.existential_relations
@@ -699,9 +700,15 @@ def load_source(
     # genus or a union member of a definition (which place the defined class) is an error
     hierarchy = {(defined, missing) for defined, genus, _, _ in data.definitions for missing in genus}
     hierarchy |= {(member, union) for union, members in data.unions.items() for member in members}
+    # a SKOS mapping to a concept of another scheme (what mappings are for): counted as such, no axiom
+    outside = sorted({(subject, prop, obj) for subject, prop, obj in data.mappings if never_defined(obj)})
+    for subject, prop, obj in outside:
+        line = edge_naming(subject, obj) if report.counts.get("outside_mapping", 0) < report.keep else None
+        report.add("outside_mapping", file_of(line, where), line, f"{subject} {prop} {obj}")
+    mapped = {tuple(sorted((subject, obj))) for subject, _, obj in outside}
     axioms: Dict[Tuple[str, str], Optional[int]] = {}       # equivalent_to's two edges are one axiom
     for a, b, line in itertools.chain(data.implied_parents, ((a, o, line) for a, _, o, line in data.implied_links)):
-        if never_defined(a) or never_defined(b):
+        if (never_defined(a) or never_defined(b)) and tuple(sorted((a, b))) not in mapped:
             axioms.setdefault(tuple(sorted((a, b))), line)
     for (first, second), line in sorted(axioms.items()):
         for missing in [concept for concept in (first, second) if never_defined(concept)]:

@@ -1807,3 +1807,25 @@ def test_an_obsolete_terms_replacement_is_no_link_from_it_in_obo_nor_in_owl(tmp_
                    " obo:IAO_0100001 obo:DS_2 ; oboInOwl:consider obo:DS_1 .\n")
     counts = [dict(load_source(path).provenance["report"].counts) for path in (obo, owl)]
     assert counts[0] == counts[1] and counts[0]["obsolete"] == 1 and "link_to_dropped" not in counts[1]
+
+
+def test_skos_mappings_to_another_scheme_are_counted_as_such_and_not_as_broken_axioms(tmp_path):
+    """``skos:broadMatch isco:2212`` (a sub-property of broader, an implied parent), ``exactMatch`` and
+    ``closeMatch`` to concepts of another scheme: counted as mappings not followed (was: the broadMatch
+    as a "logical axiom naming a concept that is never defined", the others not at all); a mapping
+    to a concept of another file of the build is no outside mapping, and with --strict none is an error."""
+    head = ("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix o: <http://example.org/occ/> .\n"
+            "@prefix isco: <http://example.net/isco/> .\n")
+    first = tmp_path / "occupations.ttl"
+    first.write_text(head + 'o:health a skos:Concept ; skos:prefLabel "health professional"@en .\n'
+                     'o:surgeon a skos:Concept ; skos:prefLabel "surgeon"@en ; skos:broader o:health ;'
+                     " skos:broadMatch isco:2212 ; skos:exactMatch isco:221 .\n"
+                     'o:nurse a skos:Concept ; skos:prefLabel "nurse"@en ; skos:broader o:health ;'
+                     " skos:closeMatch isco:222 ; skos:relatedMatch o:carer .\n")
+    second = tmp_path / "care.ttl"
+    second.write_text(head + 'o:carer a skos:Concept ; skos:prefLabel "carer"@en .\n')
+    for strict in (False, True):
+        report = load_source([first, second], strict=strict).provenance["report"]
+        assert report.counts["outside_mapping"] == 3 and "undefined_in_axiom" not in report.counts
+        assert any(f"{first}:5 o:surgeon skos:broadMatch isco:2212" in example
+                   for example in report.to_json()["outside_mapping"]["examples"])
