@@ -516,13 +516,16 @@ def _reason(error: Exception) -> str:
     return (text[:200] + " ...") if len(text) > 200 else (text or type(error).__name__)
 
 
-def line_naming(path: str, identifier: str, namespaces: Iterable[Tuple[str, str]], every: bool = False):
+def line_naming(path: str, identifier: str, namespaces: Iterable[Tuple[str, str]], every: bool = False,
+                subject: bool = False):
     """The first line of an RDF file that names ``identifier`` (a CURIE or an IRI): as its full IRI, as
     a prefixed name with one of the file's prefixes (its empty one too), or as its ``oboInOwl:id``.
     rdflib gives statements no line numbers; for an edge to or from a concept never defined this is
     the line that names it (a comment that names it is no statement: passed over, an XML comment, or
     in Turtle and N-Triples a line that starts with ``#``). ``every``: the list of every such line
-    (:func:`lines_naming`)."""
+    (:func:`lines_naming`). ``subject``: only a line that names it as a statement's subject (first on
+    its line in Turtle and N-Triples, in the ``rdf:about`` of an RDF/XML element), else the first that
+    names it (a deprecated concept is shown where it is described, not where another one links to it)."""
     numbers: List[int] = []
     try:
         text = source_text(path, errors="replace")
@@ -550,13 +553,19 @@ def line_naming(path: str, identifier: str, namespaces: Iterable[Tuple[str, str]
     if not text.lstrip().startswith("<"):
         # OWLAPI's Turtle writes ``###  http://purl.obolibrary.org/obo/PO_0000003`` above each class
         comments += [match.span() for match in re.finditer(r"(?m)^[ \t]*#.*$", text)]
+    first = None
     for found in re.finditer("|".join(forms), text):
         if not any(begin <= found.start() < end for begin, end in comments):
             number = text.count("\n", 0, found.start()) + 1
+            if subject:
+                before = text[text.rfind("\n", 0, found.start()) + 1:found.start()]
+                first = first or number
+                if before.strip() not in ("", "<") and not re.search(r"rdf:about=[\"']?$", before):
+                    continue
             if not every:
                 return number
             numbers.append(number)
-    return numbers if every else None
+    return numbers if every else first
 
 
 def edge_line(path: str, child: str, parent: str, namespaces: Iterable[Tuple[str, str]]) -> Optional[int]:
@@ -945,7 +954,9 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             if len(terms) == 1:
                 data.alternatives[cid(node)] = cid(terms[0])
         else:
-            report.add("obsolete", path, example_line("obsolete", cid(node)), cid(node))
+            line = (line_naming(path, cid(node), namespaces, subject=True)
+                    if report.counts.get("obsolete", 0) < report.keep else None)
+            report.add("obsolete", path, line, cid(node))
         for prop in parent_props:       # kept so that the closure of a concept under it goes through it
             data.parents.extend((cid(node), cid(parent), None) for parent in graph.objects(node, prop)
                                 if isinstance(parent, rdflib.URIRef))

@@ -932,3 +932,30 @@ def test_a_concept_that_is_a_blank_node_is_skipped_and_counted_at_its_line(tmp_p
     line = text.count("\n") + 3                                          # the line of its label
     assert report["blank_concept"] == {"count": 1, "examples": [f"{path}:{line} ocarina"]}
     assert "blank_concept" not in plain.provenance["report"].to_json()
+
+
+@pytest.mark.parametrize("suffix", ["ttl", "rdf", "nt"])
+def test_a_deprecated_concept_is_shown_at_the_statement_that_describes_it(tmp_path, suffix):
+    """``occ:typist``, deprecated, is named first (line 3 of each file) in another concept's
+    ``skos:related``: the summary's example is line 4, which describes it (its subject line, its
+    ``rdf:about``), not that one."""
+    skos, owl, occ = "http://www.w3.org/2004/02/skos/core#", "http://www.w3.org/2002/07/owl#", "http://example.org/occ/"
+    texts = {
+        "ttl": f"@prefix skos: <{skos}> . @prefix owl: <{owl}> . @prefix occ: <{occ}> .\n"
+               'occ:clerk a skos:Concept ; skos:prefLabel "clerk"@en ;\n    skos:related occ:typist .\n'
+               'occ:typist a skos:Concept ; skos:prefLabel "typist"@en ; owl:deprecated true .\n',
+        "rdf": f'<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:skos="{skos}" xmlns:owl="{owl}">\n'
+               f'<skos:Concept rdf:about="{occ}clerk"><skos:prefLabel xml:lang="en">clerk</skos:prefLabel>\n'
+               f'  <skos:related rdf:resource="{occ}typist"/></skos:Concept>\n'
+               f'<skos:Concept rdf:about="{occ}typist"><skos:prefLabel xml:lang="en">typist</skos:prefLabel>\n'
+               '  <owl:deprecated rdf:datatype="http://www.w3.org/2001/XMLSchema#boolean">true</owl:deprecated>'
+               '</skos:Concept>\n</rdf:RDF>\n',
+        "nt": f'<{occ}clerk> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <{skos}Concept> .\n'
+              f'<{occ}clerk> <{skos}prefLabel> "clerk"@en .\n<{occ}clerk> <{skos}related> <{occ}typist> .\n'
+              f'<{occ}typist> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <{skos}Concept> .\n'
+              f'<{occ}typist> <{skos}prefLabel> "typist"@en .\n<{occ}typist> <{owl}deprecated> "true"^^<http://www.w3.org/2001/XMLSchema#boolean> .\n',
+    }
+    path = tmp_path / f"occ.{suffix}"
+    path.write_text(texts[suffix])
+    examples = load_source(path).provenance["report"].to_json()["obsolete"]["examples"]
+    assert len(examples) == 1 and examples[0].startswith(f"{path}:4 ") and examples[0].endswith("typist")
