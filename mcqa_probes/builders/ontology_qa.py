@@ -232,13 +232,13 @@ class OntologyQABuilder(WordNetQABuilder):
     def names(self, concept_id: str) -> FrozenSet[str]:
         """The concept's names (label and synonyms, and the names it is never asked by: an OBO synonym
         of another scope, :attr:`Concept.other_names`) as :func:`~mcqa_probes.knowledge.text.name_key`
-        keys: lower case, without spaces, ``_`` or ``-``, in English without a plural ending (two
-        concepts named ``A-minor RNA motif`` and ``A minor RNA motif`` share a name)."""
+        keys: lower case, without spaces, ``_`` or ``-``, in English (and French, Spanish) without a
+        plural ending (two concepts named ``A-minor RNA motif`` and ``A minor RNA motif`` share a name)."""
         found = self._names.get(concept_id)
         if found is None:
             english = self.english
             concept = self.graph[concept_id]
-            found = self._names[concept_id] = frozenset(name_key(lemma, english)
+            found = self._names[concept_id] = frozenset(name_key(lemma, english, self.language_code)
                                                         for lemma in (*concept.lemmas, *concept.other_names))
         return found
 
@@ -260,7 +260,7 @@ class OntologyQABuilder(WordNetQABuilder):
     def choice_key(self, text: str) -> str:
         """Two choices may not be one name respelled (:func:`~mcqa_probes.knowledge.text.name_key`), nor
         one text but for its closing stop (two definitions copied from one another, one without it)."""
-        return name_key(text.rstrip(_CLOSING), self.english)
+        return name_key(text.rstrip(_CLOSING), self.english, self.language_code)
 
     def namesakes(self, concept_id: str) -> Tuple[str, ...]:
         """The other concepts that share a name (label or synonym) with this one."""
@@ -278,8 +278,9 @@ class OntologyQABuilder(WordNetQABuilder):
 
     def labels_another(self, concept_id: str, name: str) -> bool:
         """Whether ``name``, a name of the concept, is the label of another concept of the source."""
-        key = name_key(name, self.english)
-        return any(name_key(self.graph[twin].lemmas[0], self.english) == key for twin in self.namesakes(concept_id))
+        key = name_key(name, self.english, self.language_code)
+        return any(name_key(self.graph[twin].lemmas[0], self.english, self.language_code) == key
+                   for twin in self.namesakes(concept_id))
 
     def label_namesakes(self, concept_id: str) -> Tuple[str, ...]:
         """The other concepts with a name that is this one's label, the term its questions show (two
@@ -288,7 +289,7 @@ class OntologyQABuilder(WordNetQABuilder):
         twins = self.namesakes(concept_id)
         if not twins:
             return ()
-        label = name_key(self.graph[concept_id].lemmas[0], self.english)
+        label = name_key(self.graph[concept_id].lemmas[0], self.english, self.language_code)
         return tuple(twin for twin in twins if label in self.names(twin))
 
     def masked(self, text: str, names) -> Tuple[str, int]:

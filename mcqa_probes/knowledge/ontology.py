@@ -175,6 +175,8 @@ REPORT_KINDS = OrderedDict([
                           "or read as the Windows-1252 character they stand for (U+0092: ’)"),
     ("several_labels", "concepts with more than one preferred label in one language (a SKOS integrity error: the "
                        "first in sorted order is the label, the others names of the concept; the count in brackets)"),
+    ("untagged_definition", "concepts whose only definition in the language has no language tag, in a file that "
+                            "tags its definitions in other languages (of no one language: not used)"),
     ("several_definitions", "concepts with more than one definition (the first in sorted order used; the count in "
                             "brackets)"),
     ("obsolete_synonym", "synonyms of an obsolete synonym type (HPO's 'discarded/obsoleted synonym'), skipped"),

@@ -931,6 +931,12 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     named_languages = {value.language.lower().split("-")[0] for prop in (*label_props, *synonym_props)
                        for value in graph.objects(None, prop) if isinstance(value, rdflib.Literal) and value.language}
     untagged_too = named_languages <= {vocabulary.lang.lower().split("-")[0]}
+    # so for the prose: an untagged definition or example is --lang's only where the file tags none in
+    # another language (an rdf:HTML or xsd:string literal can carry no tag: in a file that defines its
+    # concepts in English and French, it is of neither; was: shown as the French definition)
+    prose_languages = {value.language.lower().split("-")[0] for prop in (*definition_props, *example_props)
+                       for value in graph.objects(None, prop) if isinstance(value, rdflib.Literal) and value.language}
+    untagged_prose = prose_languages <= {vocabulary.lang.lower().split("-")[0]}
     narrower = rdflib.URIRef(SKOS + "narrower")
 
     def example_line(kind: str, identifier: str) -> Optional[int]:
@@ -1133,13 +1139,19 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             concept.label_from_iri = bool(concept.label)
             if concept.label:
                 counted.add("label_from_iri", path, None, f"{concept.id} ({concept.label})")
+        untagged_left = False
         for prop in definition_props:
-            picked = _pick(texts(node, prop), vocabulary.lang)
+            values = texts(node, prop)
+            picked = _pick(values, vocabulary.lang, untagged_alone=untagged_prose)
+            untagged_left = untagged_left or (not picked and not untagged_prose and any(
+                isinstance(v, rdflib.Literal) and not v.language for v in values))
             if picked:
                 concept.definition = picked[0]
                 if len(picked) > 1:
                     counted.add("several_definitions", path, None, f"{concept.id} ({len(picked)})")
                 break
+        if untagged_left and not concept.definition:
+            counted.add("untagged_definition", path, None, concept.id)
         for prop in synonym_props:
             values = texts(node, prop)
             if obsolete_synonyms:
@@ -1157,7 +1169,8 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                 counted.add("obsolete_synonym", path, None, f"{concept.id} '{value}'")
             concept.other_names.extend(_pick(values, vocabulary.lang, every=untagged_too, untagged_alone=untagged_too))
         for prop in example_props:
-            concept.examples.extend(_pick(texts(node, prop), vocabulary.lang, every=untagged_too))
+            concept.examples.extend(_pick(texts(node, prop), vocabulary.lang, every=untagged_prose,
+                                          untagged_alone=untagged_prose))
         return concept
 
     for node in sorted(deprecated, key=str):

@@ -19,7 +19,13 @@ from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Pattern,
 
 #: an HTML/XML tag or comment (``<br/>``, ``<a href="...">``, ``</p>``), not a comparison: HPO writes
 #: "(<60 mmHg) without a decrease ... (> or = to 100 mmHg)"
-_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9:-]*(?:\s[^<>]*)?/?>|<!--.*?-->", re.DOTALL)
+_TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9:-]*)(?:\s[^<>]*)?/?>|<!--.*?-->", re.DOTALL)
+#: the HTML elements that mark words inside a line (a browser writes no space for them): ``as in
+#: <i>Caravaggio</i>.`` reads "as in Caravaggio.", ``H<sub>2</sub>O`` "H2O"; any other tag (``<br/>``,
+#: ``<p>``, ``<li>``, a comment) parts words
+_INLINE_TAGS = frozenset({"a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "del", "dfn", "em", "font", "i",
+                          "ins", "kbd", "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time",
+                          "tt", "u", "var"})
 _WIKI_LINK = re.compile(r"\[\[([^\]|]+)(?:\|([^\]]+))?\]\]")
 _MARKDOWN_LINK = re.compile(r"\[([^\]]+)\]\((?:[^)\s]+)\)")
 #: a sentence's end: a stop (after it, closing quotes or brackets) before a space or the text's end,
@@ -43,7 +49,7 @@ def clean_definition(text: Optional[str], max_words: int = 60) -> Tuple[str, boo
     """``(clean text, shortened?)``; an empty string when nothing is left."""
     if not text:
         return "", False
-    value = html.unescape(_TAG.sub(" ", str(text)))
+    value = html.unescape(_TAG.sub(_tag_gap, str(text)))
     value = _WIKI_LINK.sub(lambda m: m.group(2) or m.group(1), value)
     value = _MARKDOWN_LINK.sub(lambda m: m.group(1), value)
     value = " ".join(value.replace("\\n", " ").split())
@@ -61,6 +67,18 @@ def clean_definition(text: Optional[str], max_words: int = 60) -> Tuple[str, boo
         value = head[: ends[-1]] if ends else head + " ..."
         return value, True
     return value, False
+
+
+def _tag_gap(match) -> str:
+    """What a tag leaves in the text: nothing for an inline element (:data:`_INLINE_TAGS`) or before a
+    stop, a comma or a closing bracket (``claim<br/>,``: "claim,"), else a space."""
+    if (match.group(1) or "").lower() in _INLINE_TAGS or match.string[match.end():match.end() + 1] in _CLOSING_MARKS:
+        return ""
+    return " "
+
+
+#: what is written with no space before it (a tag's gap before it is none)
+_CLOSING_MARKS = frozenset(".,;:!?)]}")
 
 
 def is_camel_case(label: str) -> bool:
@@ -155,6 +173,8 @@ def _name_variants(names: Tuple[str, ...]) -> Tuple[str, ...]:
     found.discard("")
     # a Greek letter also as its name and back (*γ-aminobutyric acid* names *gamma-aminobutyric acid*)
     found.update(other for name in list(found) for other in _greek_spellings(name))
+    # a ligature also as its letters (*trompe-l'œil* names the "trompe l'oeil" of a text)
+    found.update([unligatured(name) for name in found if not name.isascii()])
     return tuple(sorted(found, key=lambda n: (-len(n), n)))
 
 
@@ -170,7 +190,22 @@ def letters(text: str) -> str:
     *alpha-D-glucose* are one name): what :func:`name_key`, the leakage check's quick test
     (:func:`_squashed`) and a table's relation names (``Is-A`` is ``isa``) compare (string methods: the same as removing ``[\\s_-]+``)."""
     squashed = "".join(text.lower().split()).replace("_", "").replace("-", "")
-    return squashed if squashed.isascii() else spell_greek_letters(fold_accents(squashed))
+    if squashed.isascii():
+        return squashed
+    return spell_greek_letters(fold_accents(unligatured(squashed)))
+
+
+#: the ligatures that a name is written with or without (*trompe-l'œil*, *trompe l'oeil*; *Cæsar*)
+_LIGATURES = (("œ", "oe"), ("æ", "ae"), ("Œ", "OE"), ("Æ", "AE"), ("ĳ", "ij"), ("Ĳ", "IJ"), ("ﬁ", "fi"), ("ﬂ", "fl"))
+
+
+def unligatured(text: str) -> str:
+    """``text`` with its ligatures written as their letters (:data:`_LIGATURES`: *œ* as *oe*): one name
+    written both ways (not one character for one: :func:`letters` compares such texts, no place in them)."""
+    for ligature, written in _LIGATURES:
+        if ligature in text:
+            text = text.replace(ligature, written)
+    return text
 
 
 def fold_accents(text: str) -> str:
@@ -234,19 +269,45 @@ def _greek_spellings(name: str) -> Tuple[str, ...]:
     return tuple(found)
 
 
-def name_key(name: str, english: bool = True) -> str:
+def _french_word(word: str) -> str:
+    """A French word's letters in the singular: a regular plural's ``-s`` or ``-x`` off (*peintures*,
+    *chefs*, *bijoux*; a word of three letters or fewer kept: *des*, *les*)."""
+    return word[:-1] if len(word) > 3 and word[-1] in "sx" else word
+
+
+def _spanish_word(word: str) -> str:
+    """A Spanish word's letters in the singular: ``-s`` off, then an ``-e`` after a consonant (*flores*
+    and *flor*, *ciudades* and *ciudad*, *madres* and *madre* meet; three letters or fewer kept)."""
+    if len(word) > 3 and word[-1] == "s":
+        word = word[:-1]
+    return word[:-1] if len(word) > 3 and word[-1] == "e" and word[-2] not in "aeiou" else word
+
+
+#: the languages whose plurals :func:`name_key` takes off word by word (beside English, whose rules
+#: are its own): each word of a name (parted by spaces, ``_`` or ``-``) keyed in the singular, so that
+#: *chefs-d'œuvre* and *chef-d'œuvre*, *peintures* and *peinture* are one name. Irregular plurals
+#: (*chevaux*, *cheval*; *luces*, *luz*) are not known.
+_WORD_PLURALS: Dict[str, Callable[[str], str]] = {"fr": _french_word, "es": _spanish_word}
+_NAME_WORDS = re.compile(r"[\s_-]+")
+
+
+def name_key(name: str, english: bool = True, language: Optional[str] = None) -> str:
     """What two spellings of one name have in common: lower case, without spaces, ``_`` or ``-``
     (``Low-set ears``, ``low set ears`` and ``Lowset ears`` give one key), and in English a regular
     plural ending taken off a key of five letters or more (HPO's *Ear anomalies*, a synonym of one
     concept, and *Ear anomaly*, of another; a shorter key is often an acronym: *IRE*, *IRES*), and a
-    Latin, Greek or Germanic plural given its singular's key (:data:`_IRREGULAR`). Names with one
-    key are one name: a distractor spelled so like the answer is the answer. (String methods, no
+    Latin, Greek or Germanic plural given its singular's key (:data:`_IRREGULAR`); in another
+    ``language``, its word-by-word plurals where they are known (:data:`_WORD_PLURALS`: French,
+    Spanish). Names with one key are one name: a distractor spelled so like the answer is the answer. (String methods, no
     pattern or cache: called for every name of every concept, 500,000 concepts and more.)"""
     if english and ("'" in name or "\u2019" in name):
         name = _POSSESSIVE.sub("", name)        # Brunner's gland, Brunner gland: one name
-    key = letters(name)
     if not english:
-        return key
+        singular = _WORD_PLURALS.get((language or "").lower().split("-")[0])
+        if singular is None:
+            return letters(name)
+        return "".join(singular(letters(word)) for word in _NAME_WORDS.split(name) if word)
+    key = letters(name)
     if len(key) < 9 and key in _SHORT_PLURALS:
         return _SHORT_PLURALS[key]
     if len(key) < 5:
@@ -575,7 +636,8 @@ def distinct_names(names: Sequence[str], language: Optional[str] = None) -> List
     """``names`` without the respellings of an earlier one, in their order: the same :func:`name_key`,
     or in English one the plural of the other (``Deficit in non-word repetition`` after ``Deficit in
     nonword repetition``; ``Dental anomalies`` after ``Dental anomaly``) or its British or American
-    spelling (``plow`` after ``plough``: :func:`_regional_key`). A respelling is not another name. Of
+    spelling (``plow`` after ``plough``: :func:`_regional_key`), in French or Spanish one in the other
+    number (``peintures`` after ``peinture``: :func:`name_key`'s ``language``). A respelling is not another name. Of
     a plural and its singular, the singular is kept, in the plural's place (a source that sorts its
     synonyms lists *alveoli* before *alveolus*), but never in place of the first name (the label)."""
     english = is_english(language)
@@ -593,7 +655,7 @@ def distinct_names(names: Sequence[str], language: Optional[str] = None) -> List
         # and in English every word in one number (*venae cavae* for *vena cava*: not only the last),
         # and with its regional spellings folded, for a name about as long as the earlier one (a fold
         # changes a name by a few letters)
-        key, letters = name_key(name, english), name_key(name, english=False)
+        key, letters = name_key(name, english, language), name_key(name, english=False)
         numberless = _every_word_key(name) if english else key
         same = next((index for index, (other, written, every, earlier) in enumerate(keys)
                      if key == other or (english and (_plural_of(letters, written) or _plural_of(written, letters)

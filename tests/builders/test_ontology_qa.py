@@ -1471,3 +1471,24 @@ def test_a_chinese_thesaurus_has_definitions_asked_and_the_answer_masked_in_them
     asked = [q for q in hypernymy if q.concept == "k:r" and q.notes["answer_id"] == "k:f" and q.notes["context"]]
     assert asked and all(q.notes["context"] == "一种位于热带的___，全年多雨。" for q in asked)
     assert builder.summary["leakage_masked"] >= 1
+
+
+def test_french_synonymy_asks_no_name_in_the_other_number_nor_one_written_without_its_ligature(tmp_path):
+    """*peintures* for *peinture*, *chefs-d'œuvre* for *chef-d'œuvre* (the other number) and *trompe
+    l'oeil* for *trompe-l'œil* (the ligature written out) are respellings in French, never asked as
+    another name; *tableau*, *illusion d'optique* and *œuvre maîtresse* are."""
+    from mcqa_probes.knowledge.ontology import Vocabulary
+
+    rows = [("A:0", "art", "", ""), ("A:1", "peinture", "peintures|tableau", ""),
+            ("A:2", "trompe-l'œil", "trompe l'oeil|illusion d'optique", ""),
+            ("A:3", "chef-d'œuvre", "chefs-d'œuvre|œuvre maîtresse", ""),
+            ("A:4", "sculpture", "statuaire", ""), ("A:5", "gravure", "estampe", ""), ("A:6", "dessin", "croquis", ""),
+            ("A:7", "fresque", "peinture murale", ""), ("A:8", "vitrail", "verrière", "")]
+    edges = [(r[0], "A:0") for r in rows[1:]]
+    graph = tsv_taxonomy(tmp_path / "art_tsv", rows, edges, vocabulary=Vocabulary(lang="fr"))
+    _, questions = build(graph, "synonymy")
+    asked = {(q.concept, q.choices[q.answer_index]) for q in questions}
+    assert {answer for concept, answer in asked if concept in ("A:1", "A:2", "A:3")} == {
+        "tableau", "illusion d'optique", "œuvre maîtresse"}
+    for question in questions:
+        assert not {"peintures", "trompe l'oeil", "chefs-d'œuvre"} & set(question.choices), question.choices

@@ -959,3 +959,29 @@ def test_a_deprecated_concept_is_shown_at_the_statement_that_describes_it(tmp_pa
     path.write_text(texts[suffix])
     examples = load_source(path).provenance["report"].to_json()["obsolete"]["examples"]
     assert len(examples) == 1 and examples[0].startswith(f"{path}:4 ") and examples[0].endswith("typist")
+
+
+def test_an_untagged_definition_is_of_no_language_where_the_file_defines_in_several(tmp_path):
+    """A thesaurus that defines its concepts in English and French, and one concept with an
+    ``rdf:HTML`` definition (which can carry no tag): under ``--lang fr`` the English text was shown as
+    the French definition. It is used in no language and counted; in a file with no tagged
+    definition in another language, an untagged one is --lang's as before."""
+    head = ("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n"
+            "@prefix a: <http://example.org/art/> .\n")
+    path = tmp_path / "art.ttl"
+    path.write_text(head +
+                    'a:painting a skos:Concept ; skos:prefLabel "painting"@en, "peinture"@fr ;\n'
+                    '    skos:definition "A picture made with paint."@en, "Une image faite de couleurs."@fr .\n'
+                    'a:fresco a skos:Concept ; skos:prefLabel "fresco"@en, "fresque"@fr ; skos:broader a:painting ;\n'
+                    '    skos:definition "A painting on <i>wet</i> plaster."^^rdf:HTML .\n')
+    for lang in ("fr", "en"):
+        graph = load_source(path, vocabulary=Vocabulary(lang=lang))
+        assert graph["a:fresco"].definition == "", lang
+        assert graph.provenance["report"].counts["untagged_definition"] == 1, lang
+    assert load_source(path, vocabulary=Vocabulary(lang="fr"))["a:painting"].definition == "Une image faite de couleurs."
+    monolingual = tmp_path / "art_en.ttl"
+    monolingual.write_text(head + 'a:fresco a skos:Concept ; skos:prefLabel "fresco"@en ;\n'
+                           '    skos:definition "A painting on <i>wet</i> plaster."^^rdf:HTML .\n')
+    graph = load_source(monolingual)
+    assert graph["a:fresco"].definition == "A painting on wet plaster."
+    assert "untagged_definition" not in graph.provenance["report"].counts

@@ -11,7 +11,15 @@ def test_markup_goes_and_a_comparison_stays():
            "(> or = to 100 mmHg).")
     assert clean_definition(hpo) == (hpo, False)
     assert clean_definition('A <b>bold</b> claim<br/>, a <a href="x">link</a><!-- note --> and x < y > z.') == (
-        "A bold claim , a link and x < y > z.", False)
+        "A bold claim, a link and x < y > z.", False)
+
+
+def test_an_inline_tag_leaves_no_space_and_a_tag_before_a_stop_none():
+    """A browser writes ``as in <i>Caravaggio</i>.`` as "as in Caravaggio." (was "as in Caravaggio ."),
+    ``H<sub>2</sub>O`` as "H2O"; a line break or a paragraph still parts words."""
+    assert clean_definition("Light and shade, as in <i>Caravaggio</i>.")[0] == "Light and shade, as in Caravaggio."
+    assert clean_definition("Water, H<sub>2</sub>O, see <A HREF='x'>here</A>).")[0] == "Water, H2O, see here)."
+    assert clean_definition("One<br/>two<p>three</p>four")[0] == "One two three four"
 
 
 def test_a_long_definition_is_cut_at_a_sentence_end_not_after_an_initial_or_an_abbreviation():
@@ -310,8 +318,10 @@ def test_a_british_or_american_spelling_of_a_name_is_a_respelling_of_it():
         assert distinct_names([british, american], "fr") == [british, american]
     assert distinct_names(["lorry", "truck", "car", "automobile", "maize", "corn"]) == [
         "lorry", "truck", "car", "automobile", "maize", "corn"]
-    # in another language, English plural rules are not applied (Spanish casa, casas: left to Snowball)
-    assert distinct_names(["casa", "casas", "Casa"], "es") == ["casa", "casas"]
+    # in another language, English plural rules are not applied (Portuguese casa, casas: left to
+    # Snowball); Spanish has a number rule of its own (name_key's language)
+    assert distinct_names(["casa", "casas", "Casa"], "pt") == ["casa", "casas"]
+    assert distinct_names(["casa", "casas", "Casa"], "es") == ["casa"]
     assert distinct_names(["casa", "casas"], "en-GB") == ["casa"]
 
 
@@ -565,3 +575,24 @@ def test_a_prime_or_a_typographic_apostrophe_is_the_apostrophe():
     assert mask_names("A 2′-deoxyadenosine found in fungi.", ["2'-deoxyadenosine"]) == ("A ___ found in fungi.", 1)
     assert mask_names("A 2'-deoxyadenosine found in fungi.", ["2ʹ-deoxyadenosine"]) == ("A ___ found in fungi.", 1)
     assert name_key("2′-deoxyadenosine") == name_key("2'-deoxyadenosine")
+
+
+def test_a_ligature_and_its_letters_are_one_name_and_mask_one_another():
+    assert name_key("trompe-l'œil", english=False) == name_key("trompe l'oeil", english=False)
+    assert name_key("Cæsar salad") == name_key("Caesar salads")
+    assert distinct_names(["trompe-l'œil", "trompe l'oeil", "illusion d'optique"], "fr") == [
+        "trompe-l'œil", "illusion d'optique"]
+    assert mask_names("Un trompe l'oeil est une peinture.", ["trompe-l'œil"], "___", "fr") == (
+        "Un ___ est une peinture.", 1)
+
+
+def test_french_and_spanish_names_in_the_other_number_are_one_name_word_by_word():
+    for singular, plural in (("peinture", "peintures"), ("chef-d'œuvre", "chefs-d'œuvre"), ("bijou", "bijoux")):
+        assert name_key(singular, False, "fr") == name_key(plural, False, "fr-CA"), singular
+    assert name_key("flor", False, "es") == name_key("flores", False, "es")
+    assert name_key("ciudad", False, "es") == name_key("ciudades", False, "es")
+    assert name_key("madre", False, "es") == name_key("madres", False, "es")
+    assert name_key("les arts", False, "fr") != name_key("le art", False, "fr")   # *les* is kept: three letters
+    # German is not given a number rule: *Bilder* is another name of *Bild* as before
+    assert distinct_names(["Bild", "Bilder"], "de") == ["Bild", "Bilder"]
+    assert distinct_names(["peinture", "peintures", "tableau"], "fr") == ["peinture", "tableau"]
