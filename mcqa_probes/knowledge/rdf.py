@@ -189,6 +189,36 @@ def _check_jsonld_keywords(path: str) -> None:
                                 f"{what}, in quotes)", text.count("\n", 0, bad.start()) + 1)
 
 
+#: the IRI schemes that an RDF file writes (an IRI of another "scheme" is a compact IRI whose prefix
+#: is not defined: JSON-LD reads ``"skoz:broader"`` so, as an IRI of its own)
+_IRI_SCHEMES = frozenset({"http", "https", "urn", "mailto", "file", "ftp", "tag", "data", "doi", "info", "uuid",
+                          "did", "ark", "geo", "isbn", "tel", "ws", "wss", "ni"})
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):(?!//)")
+
+
+def _refuse_undefined_prefixes(path: str, graph) -> None:
+    """Refuse a JSON-LD file whose properties or classes are compact IRIs with a prefix that its
+    ``@context`` does not define (``"broader": {"@id": "skoz:broader"}``): JSON-LD takes such a name
+    for an IRI of its own, so every edge written with it was lost without a word (the hierarchy of
+    a thesaurus gone, the build going on). The error is at the first line that writes it."""
+    import rdflib  # lazy: RDF support is needed only for RDF sources
+
+    names = {*graph.predicates(unique=True), *graph.objects(None, rdflib.RDF.type, unique=True)}
+    undefined = sorted(str(iri) for iri in names if isinstance(iri, rdflib.URIRef) and (
+        lambda scheme: scheme is not None and scheme.group(1).lower() not in _IRI_SCHEMES)(_SCHEME.match(str(iri))))
+    if undefined:
+        iri = undefined[0]
+        uses = len(list(graph.triples((None, rdflib.URIRef(iri), None)))) + len(
+            list(graph.triples((None, rdflib.RDF.type, rdflib.URIRef(iri)))))
+        text = source_text(path, errors="replace")
+        at = text.find(f'"{iri}"')
+        others = f"; {len(undefined) - 1} more names so: {', '.join(undefined[1:4])}" if len(undefined) > 1 else ""
+        raise SourceError(path, f"not valid JSON-LD here: '{iri}' is a compact IRI whose prefix "
+                                f"'{_SCHEME.match(iri).group(1)}' the @context does not define ({uses} statement"
+                                f"{'s' * (uses != 1)} written with it{others}; expected a prefix that the @context "
+                                "defines, or a full IRI)", text.count("\n", 0, at) + 1 if at >= 0 else None)
+
+
 def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = None):
     import rdflib  # lazy: RDF support is needed only for RDF sources
 
@@ -245,6 +275,8 @@ def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = No
             # else the line of the text around the fault, then rdflib's own count (it drifts on large Turtle files)
             line = line or _line_of_context(error, path) or _error_line(error)
         raise SourceError(path, f"not valid {SYNTAX_NAMES.get(used, used)}: {reason}", line) from None
+    if used == "json-ld":
+        _refuse_undefined_prefixes(path, graph)
     # rdflib reads an IRI with a space and only warns (the build reads it as written): counted with its line
     bad_iris = sorted({bad.group(1) for bad in (_BAD_IRI.match(record.getMessage()) for record in logged) if bad})
     if bad_iris and report is not None:
@@ -532,6 +564,8 @@ def line_naming(path: str, identifier: str, namespaces: Iterable[Tuple[str, str]
     except OSError:
         return numbers if every else None
     pairs = list(namespaces) + _DECLARED_PREFIX.findall(text) + _XML_PREFIX.findall(text)
+    if text.lstrip("\ufeff \t\r\n")[:1] in ("{", "["):         # JSON-LD: the prefixes of its @context
+        pairs += _JSON_PREFIX.findall(text)
     head = identifier.split(":", 1)[0]
     # every IRI the id can stand for (schema: is https://schema.org/ and http://schema.org/)
     iris = {expand(identifier, {}), *(expand(identifier, {prefix: namespace}) for prefix, namespace in
@@ -584,6 +618,8 @@ def edge_line(path: str, child: str, parent: str, namespaces: Iterable[Tuple[str
     except OSError:
         return None
     xml = "\n".join(lines[:5]).lstrip().startswith("<")
+    if "\n".join(lines[:5]).lstrip("\ufeff \t\r\n")[:1] in ("{", "["):
+        return _json_edge_line(lines, child_lines, parent_lines)
 
     def subject_line(text: str) -> bool:
         if xml:
@@ -598,6 +634,25 @@ def edge_line(path: str, child: str, parent: str, namespaces: Iterable[Tuple[str
     return None
 
 
+def _json_edge_line(lines: List[str], child_lines, parent_lines) -> Optional[int]:
+    """:func:`edge_line` in JSON-LD: a line that names the parent inside the object whose ``"@id"``
+    names the child (the nearest ``"@id"`` line above it that opens an object less indented than an
+    ``"@id"`` of the parent's own, as rdflib writes ``"skos:broader": {`` / ``"@id": "a:art"``)."""
+    def indent(text: str) -> int:
+        return len(text) - len(text.lstrip())
+
+    for number in parent_lines:
+        line = lines[number - 1]
+        own = line.lstrip().lstrip("{ ").startswith('"@id"')
+        above = next((n for n in range(number - 1, 0, -1) if lines[n - 1].lstrip().lstrip("{ ").startswith('"@id"')
+                      and (indent(lines[n - 1]) < indent(line) if own else indent(lines[n - 1]) <= indent(line))), None)
+        if above in child_lines:
+            return number
+    return None
+
+
+#: a JSON-LD @context's prefix (``"skos": "http://www.w3.org/2004/02/skos/core#"``)
+_JSON_PREFIX = re.compile(r'"([A-Za-z_][\w.-]*)"\s*:\s*"([a-z][a-z0-9+.-]*:[^"\s]*[/#:])"')
 #: ``@prefix p: <ns> .`` / ``PREFIX p: <ns>`` (Turtle, SPARQL style) and ``xmlns:p="ns"`` (RDF/XML)
 _DECLARED_PREFIX = re.compile(r"(?:@prefix|PREFIX)\s+([A-Za-z0-9_.-]*):\s*<([^>]*)>", re.IGNORECASE)
 _XML_PREFIX = re.compile(r'xmlns:([A-Za-z0-9_.-]+)\s*=\s*"([^"]*)"')

@@ -142,6 +142,7 @@ def _rows(path: Path, columns: Tuple[str, ...]):
                 names.pop()
             spare = len(header) - len(names)     # as many empty cells end every row of such an export
             style: Optional[Tuple[int, int]] = None     # (empty cells past the header, line) of the first row with more
+            full: Optional[int] = None      # under a header with empty cells at its end: the first row as wide, its line
             plain: Optional[Tuple[int, int]] = None     # (cells, line) of the first row without
             twice = sorted({name for name in columns if names.count(name) > 1})
             if twice:
@@ -175,6 +176,15 @@ def _rows(path: Path, columns: Tuple[str, ...]):
                 if ended > start or '"' in row_lines[0]:
                     _check_cells_across_lines(path, row, start, ended, reader.dialect, len(names), where[0], row_lines)
                 cells = len(row)
+                if spare and cells == len(header) and full is None:
+                    full = start
+                elif full is not None and cells < len(header):
+                    # every row of such an export is as wide as its header: one short of a cell lost a
+                    # separator, and the cells after it are shifted (a definition read as a synonym)
+                    raise SourceError(str(path), f"{cells} cells, where the header and line {full} have {len(header)} "
+                                                 f"({', '.join(names)} and {_empty_columns(spare)} after them; expected "
+                                                 "the same number of separators on every row: a separator lost inside "
+                                                 "a row shifts the cells after it)", start)
                 while len(row) > len(names) and not row[-1].strip():     # Excel's trailing empty cells
                     row = row[:-1]
                 past = cells - len(row)
@@ -211,6 +221,13 @@ def _rows(path: Path, columns: Tuple[str, ...]):
                         # have lost a separator in the middle: which cell is missing is not known)
                         comment = (f" (the cells of {', '.join(columns)} are written, empty or not; only those of "
                                    f"columns after them may be left out)")
+                    if spare and len(row) > len(names):
+                        # a cell written under the header's empty columns: counted as the file holds them
+                        raise SourceError(str(path), f"{cells} cells, where the header has {len(header)} ({', '.join(names)} "
+                                                     f"and {_empty_columns(spare)} after them): {row[len(names)].strip()!r} "
+                                                     "is under no column (expected the cells of the header's columns; a "
+                                                     "separator inside a cell that is not quoted shifts the cells after it)",
+                                          start)
                     raise SourceError(str(path), f"{len(row)} column{'s' if len(row) != 1 else ''}, expected "
                                                  f"{len(names)} ({', '.join(names)}){comment}", start)
                 yield (Line(start, str(path)), [row[index].strip() for index in where],
@@ -221,6 +238,10 @@ def _rows(path: Path, columns: Tuple[str, ...]):
             if encoding == "utf-8-sig":
                 raise not_utf8(str(path), "a UTF-8 table (save it as 'UTF-8' from the spreadsheet)") from None
             raise _not_decodable(path, encoding) from None
+
+
+def _empty_columns(count: int) -> str:
+    return f"{count} empty column{'s' * (count != 1)}"
 
 
 #: the words of :data:`FLAG_TRUE` / :data:`FLAG_FALSE` that no label or definition is (*TRUE*, *FALSCH*;

@@ -985,3 +985,64 @@ def test_an_untagged_definition_is_of_no_language_where_the_file_defines_in_seve
     graph = load_source(monolingual)
     assert graph["a:fresco"].definition == "A painting on wet plaster."
     assert "untagged_definition" not in graph.provenance["report"].counts
+
+
+@pytest.mark.parametrize("old, new, name", [
+    ('"@id": "skos:broader"', '"@id": "skoz:broader"', "skoz:broader"),
+    ('"@type": "skos:Concept", "prefLabel": "painting"', '"@type": "skoz:Concept", "prefLabel": "painting"',
+     "skoz:Concept"),
+])
+def test_a_json_ld_name_with_a_prefix_the_context_does_not_define_is_an_error_at_its_line(tmp_path, old, new, name):
+    """JSON-LD reads ``"broader": {"@id": "skoz:broader"}`` as an IRI of its own: the hierarchy was lost
+    without a word (the build went on, hypernymy 215 questions down to 4). Such a property or class
+    is an error at the first line that writes it."""
+    text = ('{\n  "@context": {\n    "skos": "http://www.w3.org/2004/02/skos/core#",\n    "a": "http://example.org/art/",\n'
+            '    "prefLabel": {"@id": "skos:prefLabel", "@language": "en"},\n'
+            '    "broader": {"@id": "skos:broader", "@type": "@id"}\n  },\n  "@graph": [\n'
+            '    {"@id": "a:art", "@type": "skos:Concept", "prefLabel": "art"},\n'
+            '    {"@id": "a:painting", "@type": "skos:Concept", "prefLabel": "painting", "broader": "a:art"}\n  ]\n}\n')
+    path = tmp_path / "art.jsonld"
+    path.write_text(text)
+    assert list(load_source(path).hypernyms("a:painting")) == ["a:art"]
+    path.write_text(text.replace(old, new))
+    with pytest.raises(SourceError) as caught:
+        load_source(path)
+    line = text[:text.index(old)].count("\n") + 1
+    assert str(caught.value).startswith(f"{path}:{line}: not valid JSON-LD here: '{name}' is a compact IRI whose "
+                                        "prefix 'skoz' the @context does not define (1 statement written with it"), \
+        str(caught.value)
+
+
+def test_the_json_ld_examples_of_the_report_carry_their_lines_as_the_turtle_ones_do(tmp_path):
+    """A mapping to another scheme and an edge to a concept never defined, in JSON-LD as rdflib writes
+    it (each property an object over lines) and written compactly (one object a line): the report's
+    examples name the line that states the edge (they named none: the @context's prefixes and the
+    object around a link were not looked at)."""
+    import rdflib
+
+    turtle = ("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix a: <http://example.org/art/> .\n"
+              "@prefix o: <http://other.org/voc/> .\na:s a skos:ConceptScheme .\n"
+              'a:art a skos:Concept ; skos:inScheme a:s ; skos:prefLabel "art"@en .\n'
+              'a:painting a skos:Concept ; skos:inScheme a:s ; skos:prefLabel "painting"@en ; skos:broader a:art ;\n'
+              "    skos:broadMatch o:picture .\n"
+              'a:fresco a skos:Concept ; skos:inScheme a:s ; skos:prefLabel "fresco"@en ; skos:broader a:painting, a:mural .\n')
+    pretty = rdflib.Graph().parse(data=turtle, format="turtle").serialize(format="json-ld", auto_compact=True)
+    compact = ('{"@context": {"skos": "http://www.w3.org/2004/02/skos/core#", "a": "http://example.org/art/",\n'
+               '  "o": "http://other.org/voc/"},\n "@graph": [\n'
+               '  {"@id": "a:s", "@type": "skos:ConceptScheme"},\n'
+               '  {"@id": "a:art", "@type": "skos:Concept", "skos:inScheme": {"@id": "a:s"}, "skos:prefLabel": {"@value": "art", "@language": "en"}},\n'
+               '  {"@id": "a:painting", "@type": "skos:Concept", "skos:inScheme": {"@id": "a:s"},\n'
+               '   "skos:prefLabel": {"@value": "painting", "@language": "en"}, "skos:broader": {"@id": "a:art"},\n'
+               '   "skos:broadMatch": {"@id": "o:picture"}},\n'
+               '  {"@id": "a:fresco", "@type": "skos:Concept", "skos:inScheme": {"@id": "a:s"},\n'
+               '   "skos:prefLabel": {"@value": "fresco", "@language": "en"},\n'
+               '   "skos:broader": [{"@id": "a:painting"}, {"@id": "a:mural"}]}\n]}\n')
+    for name, text in (("pretty", pretty), ("compact", compact)):
+        path = tmp_path / f"{name}.jsonld"
+        path.write_text(text)
+        lines = text.split("\n")
+        report = load_source(path).provenance["report"].to_json()
+        picture = next(n for n, line in enumerate(lines, 1) if '"o:picture"' in line)
+        mural = next(n for n, line in enumerate(lines, 1) if '"a:mural"' in line)
+        assert report["outside_mapping"]["examples"] == [f"{path}:{picture} a:painting skos:broadMatch o:picture"], name
+        assert report["undefined_parent"]["examples"][0].startswith(f"{path}:{mural} "), name

@@ -399,3 +399,30 @@ def test_excels_sep_line_names_the_separator_and_is_no_header(tmp_path):
     (hinted / "concepts.csv").write_text("sep=;\nid;name\n", encoding="utf-8")
     with pytest.raises(SourceError, match=r"concepts\.csv:2: header is id, name; expected the columns"):
         load_source(hinted, format="tsv")
+
+
+def test_under_a_header_with_empty_cells_at_its_end_a_row_short_of_a_cell_or_with_one_more_is_an_error(tmp_path):
+    """An export whose header and rows end in two empty cells (``id,label,synonyms,definition,,``): a row
+    that lost a separator in the middle has 5 cells, not 6, and was read with its cells shifted (the
+    definition taken for part of a synonym); a row with a cell under the empty columns is counted as
+    the file holds its cells (was: "5 columns, expected 4" for a row of 7 cells)."""
+    rows = ["id,label,synonyms,definition,,", "art:0,art,,The making of things of beauty.,,",
+            "art:1,painting,picture,A picture made with paint.,,", "art:2,fresco,wall painting,A painting on wet plaster.,,",
+            "art:3,etching,,A print from a bitten plate.,,"]
+    folder = tmp_path / "art"
+    folder.mkdir()
+    (folder / "edges.csv").write_text("child,relation,parent\nart:1,is_a,art:0\nart:2,is_a,art:1\nart:3,is_a,art:0\n")
+    (folder / "concepts.csv").write_text("\n".join(rows) + "\n")
+    assert read(folder).concepts["art:2"].definition == "A painting on wet plaster."
+    short = rows[:3] + ["art:2,fresco,wall painting A painting on wet plaster.,,"] + rows[4:]
+    (folder / "concepts.csv").write_text("\n".join(short) + "\n")
+    with pytest.raises(SourceError) as caught:
+        read(folder)
+    assert str(caught.value) == (f"{folder / 'concepts.csv'}:4: 5 cells, where the header and line 2 have 6 (id, label, "
+                                 "synonyms, definition and 2 empty columns after them; expected the same number of "
+                                 "separators on every row: a separator lost inside a row shifts the cells after it)")
+    extra = rows[:3] + ["art:2,fresco,wall painting,A painting on wet plaster.,oops,,"] + rows[4:]
+    (folder / "concepts.csv").write_text("\n".join(extra) + "\n")
+    with pytest.raises(SourceError, match=r"concepts\.csv:4: 7 cells, where the header has 6 \(id, label, synonyms, "
+                                          r"definition and 2 empty columns after them\): 'oops' is under no column"):
+        read(folder)
