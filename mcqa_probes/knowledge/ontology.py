@@ -160,6 +160,8 @@ REPORT_KINDS = OrderedDict([
     ("comment_line", "comment lines ('! ...', which OWLAPI reads and fastobo does not), skipped"),
     ("old_synonym_tag", "OBO 1.0 synonym tags (exact_synonym: ...) read as synonym clauses"),
     ("escaped_backslash", "quoted texts with an escaped backslash that fastobo rejects, read as written"),
+    ("undefined_prefix", "JSON-LD properties and classes written with a prefix that the @context does not define "
+                         "(read as IRIs of their own), none that the build reads: their statements not used"),
     ("invalid_iri", "IRIs with a space or another character that IRIs do not allow, read as written"),
     ("spelled_out_iri", "abbreviated IRIs with a character the functional syntax does not allow in a local "
                         "name (obo:hp.obo#layperson, as fastobo writes them), read as the full IRI"),

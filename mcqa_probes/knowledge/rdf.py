@@ -196,35 +196,62 @@ _IRI_SCHEMES = frozenset({"http", "https", "urn", "mailto", "file", "ftp", "tag"
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):(?!//)")
 
 
-def _refuse_undefined_prefixes(path: str, graph) -> None:
-    """Refuse a JSON-LD file whose properties or classes are compact IRIs with a prefix that its
+#: the local names of what the build reads beside the vocabulary's properties (classes, hierarchy,
+#: schemes, deprecation, axioms, mappings, relations' declarations)
+_READ_NAMES = frozenset({
+    "type", "Concept", "ConceptScheme", "Class", "Collection", "member", "narrower", "broaderTransitive",
+    "narrowerTransitive", "inScheme", "topConceptOf", "hasTopConcept", "deprecated", "supersededBy", "equivalentClass",
+    "intersectionOf", "unionOf", "someValuesFrom", "onProperty", "Restriction", "literalForm", "related",
+    "exactMatch", "closeMatch", "broadMatch", "narrowMatch", "relatedMatch", "hasRelatedSynonym", "hasBroadSynonym",
+    "hasNarrowSynonym", "ObjectProperty", "TransitiveProperty", "SymmetricProperty", "inverseOf", "subPropertyOf",
+    "Ontology", "versionInfo", "versionIRI", "title",
+})
+
+
+def _undefined_prefixes(path: str, graph, read_names: Iterable[str], report: SourceReport) -> None:
+    """Properties and classes of a JSON-LD file written as compact IRIs with a prefix that its
     ``@context`` does not define (``"broader": {"@id": "skoz:broader"}``): JSON-LD takes such a name
-    for an IRI of its own, so every edge written with it was lost without a word (the hierarchy of
-    a thesaurus gone, the build going on). The error is at the first line that writes it."""
+    for an IRI of its own, so every statement written with it is lost to the build (was: the
+    hierarchy of a thesaurus gone without a word). One whose local name the build reads
+    (``read_names``, :data:`_READ_NAMES`) is an error at the first line that writes it; another is
+    counted (``undefined_prefix``), as a clause the build does not use."""
     import rdflib  # lazy: RDF support is needed only for RDF sources
 
     names = {*graph.predicates(unique=True), *graph.objects(None, rdflib.RDF.type, unique=True)}
     undefined = sorted(str(iri) for iri in names if isinstance(iri, rdflib.URIRef) and (
         lambda scheme: scheme is not None and scheme.group(1).lower() not in _IRI_SCHEMES)(_SCHEME.match(str(iri))))
-    if undefined:
-        iri = undefined[0]
-        uses = len(list(graph.triples((None, rdflib.URIRef(iri), None)))) + len(
-            list(graph.triples((None, rdflib.RDF.type, rdflib.URIRef(iri)))))
-        text = source_text(path, errors="replace")
+    if not undefined:
+        return
+    text = source_text(path, errors="replace")
+    read = set(read_names) | _READ_NAMES
+
+    def line_of(iri: str) -> Optional[int]:
         at = text.find(f'"{iri}"')
-        others = f"; {len(undefined) - 1} more names so: {', '.join(undefined[1:4])}" if len(undefined) > 1 else ""
-        raise SourceError(path, f"not valid JSON-LD here: '{iri}' is a compact IRI whose prefix "
-                                f"'{_SCHEME.match(iri).group(1)}' the @context does not define ({uses} statement"
-                                f"{'s' * (uses != 1)} written with it{others}; expected a prefix that the @context "
-                                "defines, or a full IRI)", text.count("\n", 0, at) + 1 if at >= 0 else None)
+        return text.count("\n", 0, at) + 1 if at >= 0 else None
+
+    for iri in undefined:
+        local = iri.split(":", 1)[1]
+        if local in read:
+            uses = len(list(graph.triples((None, rdflib.URIRef(iri), None)))) + len(
+                list(graph.triples((None, rdflib.RDF.type, rdflib.URIRef(iri)))))
+            raise SourceError(path, f"not valid JSON-LD here: '{iri}' is a compact IRI whose prefix "
+                                    f"'{_SCHEME.match(iri).group(1)}' the @context does not define ({uses} statement"
+                                    f"{'s' * (uses != 1)} written with it; expected a prefix that the @context "
+                                    "defines, or a full IRI)", line_of(iri))
+        report.add("undefined_prefix", path, line_of(iri), f"'{iri}'")
+
+
+def _syntax(path: str, syntax: Optional[str]) -> str:
+    """The syntax a file is read in: the one given, else its suffix's, else what its text tells (a
+    suffix that says nothing, or an XML that is no RDF/XML)."""
+    used = syntax or syntax_of(path)
+    return _sniff(path, used) if used in (None, "xml") else used
 
 
 def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = None):
     import rdflib  # lazy: RDF support is needed only for RDF sources
 
-    used = syntax or syntax_of(path)
-    if used in (None, "xml"):       # the text tells what a suffix does not, or an XML that is no RDF/XML
-        used = _sniff(path, used)
+    used = _syntax(path, syntax)
     if used == "json-ld":
         _refuse_obo_graphs(path)
         _check_jsonld_keywords(path)
@@ -275,8 +302,6 @@ def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = No
             # else the line of the text around the fault, then rdflib's own count (it drifts on large Turtle files)
             line = line or _line_of_context(error, path) or _error_line(error)
         raise SourceError(path, f"not valid {SYNTAX_NAMES.get(used, used)}: {reason}", line) from None
-    if used == "json-ld":
-        _refuse_undefined_prefixes(path, graph)
     # rdflib reads an IRI with a space and only warns (the build reads it as written): counted with its line
     bad_iris = sorted({bad.group(1) for bad in (_BAD_IRI.match(record.getMessage()) for record in logged) if bad})
     if bad_iris and report is not None:
@@ -846,6 +871,11 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     graph = _parse(path, syntax, report)
     namespaces, cid = identifiers_of(graph, path, shared)
     lookup = {prefix: namespace for prefix, namespace in namespaces}
+    if _syntax(path, syntax) == "json-ld":
+        # the local names of the vocabulary's properties (IAO:0000115: IAO_0000115, skos:broader: broader)
+        wanted = [*vocabulary.labels, *vocabulary.definitions, *vocabulary.synonyms, *vocabulary.parents,
+                  *vocabulary.examples]
+        _undefined_prefixes(path, graph, [re.split(r"[#/]", expand(name, lookup))[-1] for name in wanted], report)
 
     def props(names: Iterable[str]) -> List:
         return [rdflib.URIRef(expand(name, lookup)) for name in names]

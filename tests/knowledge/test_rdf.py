@@ -1046,3 +1046,17 @@ def test_the_json_ld_examples_of_the_report_carry_their_lines_as_the_turtle_ones
         mural = next(n for n, line in enumerate(lines, 1) if '"a:mural"' in line)
         assert report["outside_mapping"]["examples"] == [f"{path}:{picture} a:painting skos:broadMatch o:picture"], name
         assert report["undefined_parent"]["examples"][0].startswith(f"{path}:{mural} "), name
+
+
+def test_a_json_ld_property_with_an_undefined_prefix_that_the_build_does_not_read_is_counted(tmp_path):
+    """``"zz:colour"`` (no ``zz`` in the @context) is a property the build does not use: no error, the
+    file is read, and the name is counted with its line as a clause the build does not use."""
+    text = ('{\n  "@context": {"skos": "http://www.w3.org/2004/02/skos/core#", "a": "http://example.org/art/"},\n'
+            '  "@graph": [\n    {"@id": "a:art", "@type": "skos:Concept", "skos:prefLabel": "art"},\n'
+            '    {"@id": "a:painting", "@type": "skos:Concept", "skos:prefLabel": "painting",\n'
+            '     "zz:colour": "red", "skos:broader": {"@id": "a:art"}}\n  ]\n}\n')
+    path = tmp_path / "art.jsonld"
+    path.write_text(text)
+    graph = load_source(path)
+    assert list(graph.hypernyms("a:painting")) == ["a:art"]
+    assert graph.provenance["report"].to_json()["undefined_prefix"] == {"count": 1, "examples": [f"{path}:6 'zz:colour'"]}
