@@ -7,6 +7,7 @@ import pytest
 from mcqa_probes.builders.ontology_build import build_ontology_probes, validity_lines
 from mcqa_probes.common.io import sha256_file
 from mcqa_probes.knowledge.source import load_source
+from tests.builders.conftest import write_taxonomy
 from tests.conftest import FIXTURES, load_fixture_script
 
 ONTOLOGIES = FIXTURES / "ontologies"
@@ -349,14 +350,10 @@ def test_a_table_thousands_of_levels_deep_builds_its_hypernymy_probe(tmp_path):
     """A taxonomy kept as a table, one chain of 1,500 concepts: the read and the build walk it
     without recursion (a RecursionError in the worker, about 100 KB of traceback, exit 1, was what
     depth ~1,000 gave), and every question's answer is one of the concept's ancestors."""
-    source = tmp_path / "chain"
-    source.mkdir()
     words = ["amber", "basil", "cedar", "dune", "ember", "fern", "grove", "heath", "iris", "juniper"]
     label = lambda i: " ".join(words[int(digit)] for digit in f"{i:04d}")     # noqa: E731
-    (source / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\n" + "".join(
-        f"T{i}\t{label(i)}\t\tThe stage numbered {i} of a long sequence.\n" for i in range(1500)))
-    (source / "edges.tsv").write_text("child\trelation\tparent\n" + "".join(
-        f"T{i}\tis_a\tT{i - 1}\n" for i in range(1, 1500)))
+    source = write_taxonomy(tmp_path / "chain", [(f"T{i}", label(i), "", f"The stage numbered {i} of a long sequence.")
+                                                 for i in range(1500)], [(f"T{i}", f"T{i - 1}") for i in range(1, 1500)])
     result = build(source, tmp_path / "out", probes=["hypernymy"])
     questions = [json.loads(line) for split in ("train", "dev", "test")
                  for line in (tmp_path / "out" / "hypernymy" / f"{split}.jsonl").open()]
@@ -399,16 +396,13 @@ def test_a_relation_probes_ids_name_the_inverse_family_as_its_notes_do(tmp_path)
 def test_a_synonym_that_holds_the_term_or_is_held_in_it_is_kept_and_counted(tmp_path):
     """*ribose* for *D-ribose*: the choice that shares the term's word gives the answer away to a
     reader; such questions are kept (the synonym is one) and counted in the validity summary."""
-    folder = tmp_path / "sugars"
-    folder.mkdir()
     rows = [("S:1", "sugar", "saccharide", "A sweet soluble carbohydrate of short chains."),
             ("S:2", "D-ribose", "ribose", "A pentose sugar found in the backbone of RNA."),
             ("S:3", "glucose", "dextrose", "A hexose sugar that cells burn for their energy."),
             ("S:4", "fructose", "levulose", "A hexose sugar of fruit and of honey."),
             ("S:5", "sucrose", "table sugar", "A disaccharide of glucose and fructose, refined from cane."),
             ("S:6", "lactose", "milk sugar", "A disaccharide found in the milk of mammals.")]
-    (folder / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\n" + "".join("\t".join(r) + "\n" for r in rows))
-    (folder / "edges.tsv").write_text("child\trelation\tparent\n" + "".join(f"S:{i}\tis_a\tS:1\n" for i in range(2, 7)))
+    folder = write_taxonomy(tmp_path / "sugars", rows, [(f"S:{i}", "S:1") for i in range(2, 7)])
     result = build(folder, tmp_path / "out", probes=["synonymy"], settings={"synonymy_min_lemmas": 2}, workers=1)
     synonymy = result["validity"]["synonymy"]
     questions = [json.loads(line) for split in SPLITS
@@ -424,17 +418,13 @@ def test_a_synonym_that_holds_the_term_or_is_held_in_it_is_kept_and_counted(tmp_
 def test_a_synonym_that_is_another_concepts_label_is_kept_and_counted(tmp_path):
     """*legionellosis*, an exact synonym of *Legionnaires' disease* and the label of its parent: the
     source says both (as WordNet's one lemma of two synsets); asked, and counted per question stem."""
-    folder = tmp_path / "infections"
-    folder.mkdir()
     rows = [("D:1", "infection", "infectious disease", "A disease caused by a germ that invades the body."),
             ("D:2", "legionellosis", "legionella infection", "An infection by bacteria of the genus Legionella."),
             ("D:3", "Legionnaires' disease", "legionellosis", "A severe pneumonia caused by Legionella bacteria."),
             ("D:4", "influenza", "flu", "A viral infection of the airways that spreads in winter."),
             ("D:5", "tuberculosis", "consumption", "A bacterial infection that mostly attacks the lungs."),
             ("D:6", "measles", "rubeola", "A viral infection that causes a red rash and fever.")]
-    (folder / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\n" + "".join("\t".join(r) + "\n" for r in rows))
-    (folder / "edges.tsv").write_text("child\trelation\tparent\nD:3\tis_a\tD:2\n"
-                                      + "".join(f"D:{i}\tis_a\tD:1\n" for i in (2, 4, 5, 6)))
+    folder = write_taxonomy(tmp_path / "infections", rows, [("D:3", "D:2")] + [(f"D:{i}", "D:1") for i in (2, 4, 5, 6)])
     result = build(folder, tmp_path / "out", probes=["synonymy"], settings={"synonymy_min_lemmas": 2}, workers=1)
     questions = [json.loads(line) for split in SPLITS
                  for line in (tmp_path / "out" / "synonymy" / f"{split}.jsonl").read_text().splitlines()]

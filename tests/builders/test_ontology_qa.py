@@ -11,6 +11,7 @@ from mcqa_probes.builders.ontology_qa import OntologyQABuilder, _rank
 from mcqa_probes.builders.ontology_templates import NO_CONTEXT
 from mcqa_probes.data.question import question_from_json
 from mcqa_probes.knowledge.source import load_source
+from tests.builders.conftest import write_taxonomy
 from tests.conftest import FIXTURES, load_fixture_script
 
 ONTOLOGIES = FIXTURES / "ontologies"
@@ -40,12 +41,7 @@ def build(graph, probe, relation=None, **settings):
 def tsv_taxonomy(folder, rows, edges, **load):
     """A TSV pair in ``folder``: ``rows`` (id, label, synonyms, definition), ``edges`` (child, parent) of
     is_a or (child, relation, parent); read with ``load``'s options."""
-    folder.mkdir()
-    (folder / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\n" + "".join("\t".join(r) + "\n" for r in rows),
-                                         encoding="utf-8")
-    (folder / "edges.tsv").write_text("child\trelation\tparent\n" + "".join(
-        "\t".join(edge if len(edge) == 3 else (edge[0], "is_a", edge[1])) + "\n" for edge in edges))
-    return load_source(folder, **load)
+    return load_source(write_taxonomy(folder, rows, edges), **load)
 
 
 @pytest.fixture(scope="module")
