@@ -393,9 +393,11 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
     name, versions = file_name(path), {}
     obsolete_types = set()          # synonym types whose synonyms are no longer names
     respelling_types = set()        # synonym types whose synonyms are other spellings (uk_spelling)
+    declared_types: Set[str] = set()
     for clause in document.header:
         kind = type(clause).__name__
         if kind == "SynonymTypedefClause":
+            declared_types.add(str(clause.typedef))
             if obsolete_synonym_type(str(clause.typedef), str(clause.description)):
                 obsolete_types.add(str(clause.typedef))
             elif respelling_synonym_type(str(clause.typedef), str(clause.description)):
@@ -477,6 +479,8 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                         curie(kind))
                 elif clause_kind == "InverseOfClause":       # R inverse_of S: x R y is y S x
                     info.setdefault("inverses", []).append(curie(str(clause.typedef)))
+                    data.relation_mentions.append((curie(raw_id), "inverse_of", curie(str(clause.typedef)), _clause_line(
+                        lines, this_frame, "inverse_of", value=str(clause.typedef))))
                 elif clause_kind == "EquivalentToClause":     # one relation under two ids: each under the other
                     other = curie(str(clause.typedef))
                     data.relation_parents.setdefault(curie(raw_id), []).append(other)
@@ -516,6 +520,10 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
             elif clause_kind == "SynonymClause":
                 synonym = clause.synonym
                 synonyms_here += 1
+                if synonym.type is not None and str(synonym.type) not in declared_types:
+                    declared_types.add(str(synonym.type))       # once per type, at its first clause
+                    data.undeclared_synonym_types.append((str(synonym.type), _clause_line(
+                        lines, this_frame, "synonym", synonyms_here) or concept.line))
                 if synonym.type is not None and str(synonym.type) in obsolete_types:
                     # of any scope: skipped and counted, at its own line
                     report.add("obsolete_synonym", path, _clause_line(lines, this_frame, "synonym", synonyms_here)

@@ -175,8 +175,9 @@ REPORT_KINDS = OrderedDict([
     ("no_definition", "concepts without a definition (not asked in the definitions probe)"),
     ("control_character", "concepts whose label, synonyms or definition hold control characters, dropped (a NUL) "
                           "or read as the Windows-1252 character they stand for (U+0092: ’)"),
-    ("several_labels", "concepts with more than one preferred label in one language (a SKOS integrity error: the "
-                       "first in sorted order is the label, the others names of the concept; the count in brackets)"),
+    ("several_labels", "concepts with more than one preferred label in one language (a SKOS integrity error; in "
+                       "OWL two rdfs:labels, where OBO has one name a term: the first in sorted order is the label, "
+                       "the others names of the concept; the count in brackets)"),
     ("untagged_definition", "concepts whose only definition in the language has no language tag, in a file that "
                             "tags its definitions in other languages (of no one language: not used)"),
     ("several_definitions", "concepts with more than one definition (the first in sorted order used; the count in "
@@ -191,13 +192,17 @@ REPORT_KINDS = OrderedDict([
                        "cardinality restriction; not a 'some' link), skipped (one of at least one kept out of the "
                        "distractors)"),
     ("undefined_parent", "edges to or from a concept that is never defined, dropped"),
-    ("undeclared_relation", "relations of relationship clauses that no [Typedef] declares, read by their ids "
-                            "alone (at the first such clause)"),
+    ("undeclared_synonym_type", "synonym types that no synonymtypedef declares (a misspelt uk_spelling would ask a "
+                                "respelling as another name), their synonyms read as untyped (at the first)"),
+    ("undeclared_relation", "relations that nothing declares (no [Typedef] for a relationship or a Typedef's "
+                            "inverse_of clause, no property declaration for an owl:inverseOf), read by their ids alone "
+                            "(at the first such clause)"),
     ("outside_mapping", "SKOS mappings to concepts of another scheme (skos:exactMatch, closeMatch, broadMatch, "
                         "narrowMatch, relatedMatch), not followed"),
     ("undefined_in_axiom", "logical axioms (intersection_of, union_of, equivalent_to, a restriction, a range or "
                            "domain) naming a concept that is never defined, left out"),
     ("self_parent", "edges from a concept to itself (C is_a C, C rdfs:subClassOf C, C part_of C), dropped"),
+    ("edge_to_alternative_id", "edges to an alternative id of a term (OBO alt_id), read as edges to the term"),
     ("edge_lifted", "edges to an obsolete or dropped concept, linked on to its parents"),
     ("edge_to_dropped", "edges to an obsolete or dropped concept with no parent, dropped"),
     ("link_to_dropped", "links from an obsolete or dropped concept, or to one by a relation that does not pass "
@@ -459,6 +464,12 @@ class SourceData:
     #: ranges: ``relation -> [class, ...]`` (OWL ``rdfs:range``, an OBO Typedef's ``range``): ``C located_in
     #: D`` with located_in's range *site* is ``C located_in some site`` too (validity closures only)
     relation_ranges: Dict[str, List[str]] = field(default_factory=dict)
+    #: ``(relation, clause, other relation, line)``: a relation named by a clause of another's
+    #: declaration (an OBO Typedef's ``inverse_of``), to count one that nothing declares
+    relation_mentions: List[Tuple[str, str, str, Optional[int]]] = field(default_factory=list)
+    #: ``(synonym type, line)`` of the first synonym clause typed by a type that no ``synonymtypedef``
+    #: of an OBO file's header declares, one per type (counted; an error with --strict)
+    undeclared_synonym_types: List[Tuple[str, Optional[int]]] = field(default_factory=list)
     #: ids skipped as obsolete / deprecated (an edge to one is dropped, not reported as undefined)
     obsolete: set = field(default_factory=set)
     #: the labels of those (lower case -> id), to say "obsolete" of a ``--root`` given by label

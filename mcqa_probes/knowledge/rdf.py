@@ -598,7 +598,10 @@ def line_naming(path: str, identifier: str, namespaces: Iterable[Tuple[str, str]
     # a name ends where no name character follows (``ex:c1`` is not named by ``ex:c10``, ``ex:c1.5``
     # nor ``<http://x/c1/part>``; a statement's closing ``.`` may follow)
     start, end = r"(?<![\w.-])", r"(?![\w-]|[./#][\w-])"
-    forms = [re.escape(f'"{identifier}"')] + [start + re.escape(iri) + end for iri in sorted(iris)]
+    # the id written as a text: quoted (Turtle, JSON-LD) or an XML element's (``<oboInOwl:hasAlternativeId
+    # ...>CHEBI:0000915</...>``, ``<oboInOwl:id>``)
+    forms = [re.escape(f'"{identifier}"'), re.escape(f">{identifier}<")] + [start + re.escape(iri) + end
+                                                                          for iri in sorted(iris)]
     forms += [start + re.escape(f"{prefix}:{iri[len(namespace):]}") + end
               for iri in sorted(iris) for prefix, namespace in pairs
               if namespace and iri.startswith(namespace) and len(iri) > len(namespace)]
@@ -1214,8 +1217,11 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                 # *paediatrician*): a respelling, a name of the concept never asked as another name
                 concept.respellings.extend(_other_regions(values, picked))
                 alike = _same_tag(values, picked[0])
-                if str(prop) == SKOS + "prefLabel" and len(alike) > 1:
-                    counted.add("several_labels", path, None, f"{concept.id} ({len(alike)}: {', '.join(alike)})")
+                # two preferred labels in one language (a SKOS integrity error; in OWL two rdfs:labels,
+                # against OBO's one name a term: was read without a word)
+                if len(alike) > 1 and (str(prop) == SKOS + "prefLabel" or prop == rdflib.RDFS.label):
+                    counted.add("several_labels", path, example_line("several_labels", concept.id),
+                                f"{concept.id} ({len(alike)}: {', '.join(alike)})")
                 break
         if not labelled and kind != "skos" and not from_obo:
             # an OWL / RDFS class with no label at all (Protege's default) is named after its IRI when
@@ -1280,6 +1286,14 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                     if str(parent) in TOP_CLASSES:       # every class's: no parent, no edge to report
                         continue
                     data.parents.append((concept.id, cid(parent), None))
+                elif isinstance(parent, rdflib.Literal):
+                    # a parent written as a text (<rdfs:subClassOf>CHEBI:0000042</rdfs:subClassOf>, no
+                    # rdf:resource): a broken clause the build uses (was: the edge dropped without a word)
+                    raise SourceError(path, f"{curie(str(prop))} of {concept.id} is the text {str(parent)!r}, not a "
+                                            "concept (expected the IRI of one: rdf:resource=\"...\" in RDF/XML, <...> "
+                                            "or a prefixed name in Turtle)",
+                                      edge_line(path, concept.id, str(parent), namespaces)
+                                      or line_naming(path, concept.id, namespaces, subject=True))
                 elif isinstance(parent, rdflib.BNode):
                     on_property, target = restriction(parent)
                     if on_property is not None:
@@ -1371,6 +1385,13 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     for relation in sorted({link[1] for link in (*data.links, *data.loose_links)}):
         data.relation_info[relation] = _relation_info(graph, relation, lookup, cid, relation_nodes.get(relation, ()),
                                                       path=path, lang=vocabulary.lang)
+    # an owl:inverseOf naming a property that nothing declares (no rdf:type: a misspelt IRI), counted
+    inverse = rdflib.URIRef(OWL + "inverseOf")
+    for prop, other in sorted(graph.subject_objects(inverse), key=str):
+        for named, by in ((other, prop), (prop, other)):
+            if isinstance(named, rdflib.URIRef) and isinstance(by, rdflib.URIRef) and (named, rdflib.RDF.type, None) not in graph:
+                data.relation_mentions.append((relation_id_of(graph, by, cid), "owl:inverseOf", relation_id_of(graph, named, cid),
+                                               edge_line(path, cid(prop), cid(other), namespaces)))
     return data
 
 

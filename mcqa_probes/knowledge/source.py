@@ -196,12 +196,20 @@ def read_file(path: PathLike, format: Optional[str], vocabulary: Vocabulary, rep
 
 def _undeclared_obo_relations(parts: List[SourceData], data: SourceData, report: SourceReport, strict: bool) -> None:
     """A ``relationship:`` clause of an OBO file naming a relation that no ``[Typedef]`` of the source
-    declares (OBO 1.4 asks for one; a misspelt id, ``attached_to`` for ``attaches_to``, reads so):
-    counted, once per relation at its first clause, the relation read by its id alone (neither
+    declares (OBO 1.4 asks for one; a misspelt id, ``attached_to`` for ``attaches_to``, reads so), or
+    a Typedef's ``inverse_of`` naming one: counted, once per relation at its first clause, the relation read by its id alone (neither
     transitive nor symmetric unless its name says so); with ``strict``, an error there."""
     for part in parts:
+        _undeclared_inverses(part, data, report, strict)
         if part.format != "obo":
             continue
+        for synonym_type, line in part.undeclared_synonym_types:
+            if strict:
+                raise SourceError(file_of(line, part.path) or part.path,
+                                  f"synonym of the type {synonym_type}: no synonymtypedef declares it (expected "
+                                  f"'synonymtypedef: {synonym_type} \"...\"' in the header; without --strict its "
+                                  "synonyms are read as untyped and counted)", line)
+            report.add("undeclared_synonym_type", file_of(line, part.path), line, synonym_type)
         first: Dict[str, Optional[int]] = {}
         for _, relation, _, line in part.links:
             if relation not in data.relation_info and (first.get(relation) is None or (line and line < first[relation])):
@@ -213,6 +221,25 @@ def _undeclared_obo_relations(parts: List[SourceData], data: SourceData, report:
                                   f"a [Typedef] frame with 'id: {relation}'; without --strict it is read by its id "
                                   f"alone and counted)", line)
             report.add("undeclared_relation", file_of(line, part.path), line, relation)
+
+
+def _undeclared_inverses(part: SourceData, data: SourceData, report: SourceReport, strict: bool) -> None:
+    """A Typedef's ``inverse_of`` naming a relation that no ``[Typedef]`` declares, or an ``owl:inverseOf``
+    naming a property that nothing declares (a misspelt id, ``is_conj_base_of`` for
+    ``is_conjugate_base_of``: the inverse reading was lost without a word): counted as an undeclared
+    relation; with ``strict``, an error at its line."""
+    obo = part.format == "obo"
+    for relation, clause, other, line in part.relation_mentions:
+        if obo and other in data.relation_info:
+            continue
+        if strict:
+            expected = (f"a [Typedef] frame with 'id: {other}'" if obo else
+                        f"a declaration of {other}, such as {other} a owl:ObjectProperty")
+            raise SourceError(file_of(line, part.path) or part.path,
+                              f"{clause} {other} of the relation {relation}: nothing declares the relation {other} "
+                              f"(expected {expected}; without --strict the {clause} clause is read by its id alone "
+                              f"and counted)", line)
+        report.add("undeclared_relation", file_of(line, part.path), line, f"{other} ({clause} of {relation})")
 
 
 def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
@@ -582,9 +609,11 @@ def load_source(
         if not line and (strict or report.counts.get("undefined_parent", 0) < report.keep):
             line = first_naming(missing)
         if strict:
-            raise SourceError(file_of(line, where) or where, f"{child} {what} {target}: {missing} is never defined "
-                              "(expected a concept of the source; without --strict such edges are dropped and "
-                              "counted)", line)
+            # an IRI with a space (rdf:resource=".../CHEBI 0000042", read as written): the space says why
+            spaced = ", and its IRI has a space in it, which an IRI writes as %20" if " " in missing else ""
+            raise SourceError(file_of(line, where) or where, f"{child} {what} {target}: {missing} is never defined"
+                              f"{spaced} (expected a concept of the source; without --strict such edges are dropped "
+                              "and counted)", line)
         report.add("undefined_parent", file_of(line, where), line, f"{child} {what} {target}")
 
     def targets(child: str, target: str, line: Optional[int], what: str, lift: bool = True) -> List[str]:
@@ -604,12 +633,14 @@ def load_source(
         if target in concepts:
             return [target]
         if target in data.concepts or target in data.obsolete:
-            kind = "edge_lifted" if lift and lifted(target) else "edge_to_dropped" if lift else "link_to_dropped"
+            # an alternative id of a term (OBO alt_id) stands for the term: its edge is the term's
+            alternative = lift and lifted(target) == [data.alternatives.get(target)]
+            kind = ("edge_to_alternative_id" if alternative else "edge_lifted" if lift and lifted(target)
+                    else "edge_to_dropped" if lift else "link_to_dropped")
             if not line and report.counts.get(kind, 0) < report.keep:     # RDF: the line stating it, or naming the child
                 line = edge_naming(child, target) or first_naming(child)
             if lift and lifted(target):
-                report.add("edge_lifted", file_of(line, where), line,
-                           f"{child} {what} {target} -> {', '.join(lifted(target))}")
+                report.add(kind, file_of(line, where), line, f"{child} {what} {target} -> {', '.join(lifted(target))}")
                 for reached in lifted(target):
                     through.setdefault((child, reached), target)
             else:

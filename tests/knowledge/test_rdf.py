@@ -1060,3 +1060,45 @@ def test_a_json_ld_property_with_an_undefined_prefix_that_the_build_does_not_rea
     graph = load_source(path)
     assert list(graph.hypernyms("a:painting")) == ["a:art"]
     assert graph.provenance["report"].to_json()["undefined_prefix"] == {"count": 1, "examples": [f"{path}:6 'zz:colour'"]}
+
+
+def test_two_rdfs_labels_in_one_language_are_counted_with_their_line(tmp_path):
+    """An OWL class with two ``rdfs:label`` (OBO has one name a term, and its second name clause is an
+    error): read as SKOS's two prefLabels are, the first in sorted order the label, and counted at its
+    line (was: the second asked as a synonym without a word)."""
+    path = tmp_path / "chem.ttl"
+    path.write_text("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                    "@prefix obo: <http://purl.obolibrary.org/obo/> .\n"
+                    'obo:CH_1 a owl:Class ; rdfs:label "alcohol" .\n'
+                    'obo:CH_2 a owl:Class ; rdfs:label "grain alcohol", "ethanol" ; rdfs:subClassOf obo:CH_1 .\n')
+    graph = load_source(path)
+    assert graph["CH:2"].lemmas == ("ethanol", "grain alcohol")
+    assert graph.provenance["report"].to_json()["several_labels"] == {
+        "count": 1, "examples": [f"{path}:5 CH:2 (2: ethanol, grain alcohol)"]}
+    one = tmp_path / "one.ttl"
+    one.write_text(path.read_text().replace('"grain alcohol", ', ""))
+    assert "several_labels" not in load_source(one).provenance["report"].counts
+
+
+@pytest.mark.parametrize("syntax", ["xml", "ttl"])
+def test_a_parent_written_as_a_text_is_an_error_at_its_line(tmp_path, syntax):
+    """``<rdfs:subClassOf>CH:1</rdfs:subClassOf>`` (the IRI left out: a text) and ``skos:broader "tree"``:
+    the edge was dropped without a word (the concept lost its only parent). A broken clause that the
+    build uses: an error at its line."""
+    if syntax == "xml":
+        text = ('<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"\n'
+                '    xmlns:rdfs="http://www.w3.org/2000/01/rdf-schema#" xmlns:owl="http://www.w3.org/2002/07/owl#">\n'
+                '  <owl:Class rdf:about="http://purl.obolibrary.org/obo/CH_1"><rdfs:label>alcohol</rdfs:label></owl:Class>\n'
+                '  <owl:Class rdf:about="http://purl.obolibrary.org/obo/CH_2">\n    <rdfs:label>ethanol</rdfs:label>\n'
+                '    <rdfs:subClassOf>CH:1</rdfs:subClassOf>\n  </owl:Class>\n</rdf:RDF>\n')
+        expected, line = "rdfs:subClassOf of CH:2 is the text 'CH:1', not a concept", 7
+    else:
+        text = ("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix t: <http://example.org/t/> .\n"
+                't:tree a skos:Concept ; skos:prefLabel "tree"@en .\n'
+                't:oak a skos:Concept ; skos:prefLabel "oak"@en ;\n    skos:broader "tree" .\n')
+        expected, line = "skos:broader of t:oak is the text 'tree', not a concept", 5
+    path = tmp_path / f"bad.{'owl' if syntax == 'xml' else 'ttl'}"
+    path.write_text(text)
+    with pytest.raises(SourceError) as raised:
+        load_source(path)
+    assert str(raised.value).startswith(f"{path}:{line}: {expected} (expected the IRI of one"), str(raised.value)

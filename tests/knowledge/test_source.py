@@ -129,7 +129,7 @@ def test_a_relationship_by_a_relation_no_typedef_declares_is_counted_and_with_st
     graph = load_source(path, relations=["attached_to"])
     report = graph.provenance["report"]
     assert report.counts["undeclared_relation"] == 1 and report.examples["undeclared_relation"] == [f"{path}:11 attached_to"]
-    assert any("no [Typedef] declares" in line for line in report.lines())
+    assert any("relations that nothing declares" in line for line in report.lines())
     assert sorted(graph.inverse_related("VO:1", "attached_to")) == ["VO:2", "VO:3"]
     with pytest.raises(SourceError) as raised:
         load_source(path, strict=True)
@@ -948,11 +948,14 @@ def test_an_alternative_id_is_counted_apart_from_obsolete_terms_in_obo_and_in_it
         assert sorted(graph.concepts) == ["VO:1", "VO:2", "VO:5"], path
         assert report.counts["obsolete"] == 2 and report.counts["alternative_id"] == 2, path
         assert list(graph.hypernyms("VO:5")) == ["VO:2"], path    # is_a VO:9, an alt_id of VO:2: is_a VO:2
-        assert report.counts["edge_lifted"] == 1 and "undefined_parent" not in report.counts, path
-        # the lifted edge's example names its file and line: RDF's the first naming the child (was: no file)
+        # an edge to an alternative id is the term's: counted as such, not as an edge lifted to the
+        # parents of an obsolete term (was: "linked on to its parents")
+        assert report.counts["edge_to_alternative_id"] == 1 and "edge_lifted" not in report.counts, path
+        assert "undefined_parent" not in report.counts, path
+        # the edge's example names its file and line: RDF's the first naming the child (was: no file)
         line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if "VO_5" in text or "is_a: VO:9" in text)
-        assert report.examples["edge_lifted"][0].startswith(f"{path}:{line} VO:5 is_a VO:9 -> VO:2"), (
-            path, report.examples["edge_lifted"])
+        assert report.examples["edge_to_alternative_id"][0].startswith(f"{path}:{line} VO:5 is_a VO:9 -> VO:2"), (
+            path, report.examples["edge_to_alternative_id"])
         found.append(([e.split(" ", 1)[1] for e in report.examples["alternative_id"]],
                       sorted(e.split(" ", 1)[1] for e in report.examples["obsolete"])))
         # every example names its file and a line: in RDF the first that names the id (was: none from RDF)
@@ -1829,3 +1832,73 @@ def test_skos_mappings_to_another_scheme_are_counted_as_such_and_not_as_broken_a
         assert report.counts["outside_mapping"] == 3 and "undefined_in_axiom" not in report.counts
         assert any(f"{first}:5 o:surgeon skos:broadMatch isco:2212" in example
                    for example in report.to_json()["outside_mapping"]["examples"])
+
+
+@pytest.mark.parametrize("syntax", ["obo", "ttl"])
+def test_an_inverse_of_a_relation_nothing_declares_is_counted_and_with_strict_an_error(tmp_path, syntax):
+    """``inverse_of: is_conj_base_of`` (misspelt: the Typedef is is_conjugate_base_of), and in OWL an
+    ``owl:inverseOf`` to a property with no declaration: the inverse reading was lost without a word,
+    even with --strict. Counted at its line as an undeclared relation; --strict: an error there."""
+    if syntax == "obo":
+        text = ("format-version: 1.4\nontology: ch\n\n[Term]\nid: CH:1\nname: acetic acid\n"
+                "relationship: is_conjugate_acid_of CH:2\n\n[Term]\nid: CH:2\nname: acetate\n\n"
+                "[Typedef]\nid: is_conjugate_acid_of\nname: is conjugate acid of\ninverse_of: is_conj_base_of\n\n"
+                "[Typedef]\nid: is_conjugate_base_of\nname: is conjugate base of\n")
+        line, clause = 16, "inverse_of"
+    else:
+        text = ("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                "@prefix obo: <http://purl.obolibrary.org/obo/> .\n@prefix ch: <http://purl.obolibrary.org/obo/ch#> .\n"
+                'obo:CH_1 a owl:Class ; rdfs:label "acetic acid" ; rdfs:subClassOf [ a owl:Restriction ;\n'
+                "    owl:onProperty ch:is_conjugate_acid_of ; owl:someValuesFrom obo:CH_2 ] .\n"
+                'obo:CH_2 a owl:Class ; rdfs:label "acetate" .\n'
+                'ch:is_conjugate_acid_of a owl:ObjectProperty ; rdfs:label "is conjugate acid of" ;\n'
+                "    owl:inverseOf ch:is_conj_base_of .\n"
+                'ch:is_conjugate_base_of a owl:ObjectProperty ; rdfs:label "is conjugate base of" .\n')
+        line, clause = 9, "owl:inverseOf"
+    path = tmp_path / f"ch.{syntax}"
+    path.write_text(text)
+    report = load_source(path, relations=["is_conjugate_acid_of"]).provenance["report"]
+    assert report.examples["undeclared_relation"] == [f"{path}:{line} is_conj_base_of ({clause} of is_conjugate_acid_of)"]
+    with pytest.raises(SourceError) as raised:
+        load_source(path, relations=["is_conjugate_acid_of"], strict=True)
+    assert str(raised.value).startswith(f"{path}:{line}: {clause} is_conj_base_of of the relation is_conjugate_acid_of: "
+                                        "nothing declares the relation is_conj_base_of"), str(raised.value)
+    path.write_text(text.replace("is_conj_base_of", "is_conjugate_base_of"))
+    assert "undeclared_relation" not in load_source(path, relations=["is_conjugate_acid_of"],
+                                                    strict=True).provenance["report"].counts
+
+
+def test_a_synonym_type_no_synonymtypedef_declares_is_counted_and_with_strict_an_error(tmp_path):
+    """``synonym: "ethyl alcohol" EXACT COMMON_NAME []`` with no ``synonymtypedef: COMMON_NAME``: a
+    misspelt type (``uk_speling``) would have its respellings asked as other names, without a word.
+    Counted once per type at its first clause; --strict: an error there."""
+    path = tmp_path / "ch.obo"
+    text = ('format-version: 1.4\nsynonymtypedef: IUPAC_NAME "IUPAC NAME" EXACT\nontology: ch\n\n'
+            "[Term]\nid: CH:1\nname: alcohol\n\n[Term]\nid: CH:2\nname: ethanol\nis_a: CH:1\n"
+            'synonym: "ethyl alcohol" EXACT COMMON_NAME []\nsynonym: "EtOH" EXACT COMMON_NAME []\n'
+            'synonym: "ethanol" EXACT IUPAC_NAME []\n')
+    path.write_text(text)
+    graph = load_source(path)
+    assert graph.provenance["report"].examples["undeclared_synonym_type"] == [f"{path}:13 COMMON_NAME"]
+    assert graph.provenance["report"].counts["undeclared_synonym_type"] == 1
+    assert "ethyl alcohol" in graph["CH:2"].lemmas
+    with pytest.raises(SourceError) as raised:
+        load_source(path, strict=True)
+    assert str(raised.value).startswith(f"{path}:13: synonym of the type COMMON_NAME: no synonymtypedef declares it")
+    path.write_text(text.replace("ontology: ch", 'synonymtypedef: COMMON_NAME "common name"\nontology: ch'))
+    assert "undeclared_synonym_type" not in load_source(path, strict=True).provenance["report"].counts
+
+
+def test_with_strict_an_edge_to_an_iri_with_a_space_says_so(tmp_path):
+    path = tmp_path / "ch.owl"
+    path.write_text('<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"\n'
+                    '    xmlns:rdfs="http://www.w3.org/2000/01/rdf-schema#" xmlns:owl="http://www.w3.org/2002/07/owl#">\n'
+                    '  <owl:Class rdf:about="http://purl.obolibrary.org/obo/CH_1"><rdfs:label>alcohol</rdfs:label></owl:Class>\n'
+                    '  <owl:Class rdf:about="http://purl.obolibrary.org/obo/CH_2"><rdfs:label>ethanol</rdfs:label>\n'
+                    '    <rdfs:subClassOf rdf:resource="http://purl.obolibrary.org/obo/CH 1"/>\n  </owl:Class>\n</rdf:RDF>\n')
+    assert load_source(path).provenance["report"].counts["invalid_iri"] == 1
+    with pytest.raises(SourceError) as raised:
+        load_source(path, strict=True)
+    assert str(raised.value).startswith(f"{path}:6: CH:2 is_a http://purl.obolibrary.org/obo/CH 1: "
+                                        "http://purl.obolibrary.org/obo/CH 1 is never defined, and its IRI has a space "
+                                        "in it, which an IRI writes as %20"), str(raised.value)
