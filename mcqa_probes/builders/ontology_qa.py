@@ -232,7 +232,7 @@ class OntologyQABuilder(WordNetQABuilder):
     def names(self, concept_id: str) -> FrozenSet[str]:
         """The concept's names (label and synonyms, and the names it is never asked by: an OBO synonym
         of another scope, :attr:`Concept.other_names`) as :func:`~mcqa_probes.knowledge.text.name_key`
-        keys: lower case, without spaces, ``_`` or ``-``, in English (and French, Spanish) without a
+        keys: lower case, without spaces, ``_`` or ``-``, in English (and French, Spanish, German) without a
         plural ending (two concepts named ``A-minor RNA motif`` and ``A minor RNA motif`` share a name)."""
         found = self._names.get(concept_id)
         if found is None:

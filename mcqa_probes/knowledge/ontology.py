@@ -292,6 +292,21 @@ OBO_EQUIVALENTS = {
 }
 
 
+#: a language tag (BCP 47's shape: ``en``, ``de-AT``, ``zh-Hant-TW``, ``sr-Latn``)
+_LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*")
+
+
+def language_tag(text: str) -> str:
+    """``text`` as a language tag (``es_ES``, as a locale writes it, is ``es-ES``); a ValueError that says
+    what was expected for an empty or malformed one."""
+    tag = text.strip().replace("_", "-")
+    if not tag:
+        raise ValueError("an empty language tag (expected one such as en, de-AT, es)")
+    if not _LANGUAGE_TAG.fullmatch(tag):
+        raise ValueError(f"{text!r} is no language tag (expected one such as en, de-AT, es)")
+    return tag
+
+
 @dataclass
 class Vocabulary:
     """Which property means what. Every field is a list of property ids in order of preference

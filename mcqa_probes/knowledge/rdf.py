@@ -301,6 +301,8 @@ def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = No
             reason = reason or _reason(error)
             # else the line of the text around the fault, then rdflib's own count (it drifts on large Turtle files)
             line = line or _line_of_context(error, path) or _error_line(error)
+        if used == "xml" and line and reason.strip() == "unbound prefix":
+            reason = _unbound_prefix(path, line) or reason
         raise SourceError(path, f"not valid {SYNTAX_NAMES.get(used, used)}: {reason}", line) from None
     # rdflib reads an IRI with a space and only warns (the build reads it as written): counted with its line
     bad_iris = sorted({bad.group(1) for bad in (_BAD_IRI.match(record.getMessage()) for record in logged) if bad})
@@ -310,6 +312,22 @@ def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = No
             at = text.find(iri)
             report.add("invalid_iri", path, text.count("\n", 0, at) + 1 if at >= 0 else None, f"<{iri}>")
     return graph
+
+
+def _unbound_prefix(path: str, line: int) -> Optional[str]:
+    """rdflib's "unbound prefix" of an RDF/XML file, with the prefix that line ``line`` writes and no
+    ``xmlns:`` declares (``<agro:code>``), and what was expected; None where none is found."""
+    text = source_text(path, errors="replace")
+    declared = {prefix for prefix, _ in _XML_PREFIX.findall(text)} | {"xml", "xmlns"}
+    written = text.split("\n")[line - 1] if line <= text.count("\n") + 1 else ""
+    for match in re.finditer(r"</?([A-Za-z_][\w.-]*):[\w.-]+|\s([A-Za-z_][\w.-]*):[\w.-]+\s*=", written):
+        prefix = match.group(1) or match.group(2)
+        if prefix not in declared:
+            shown = match.group().strip().rstrip("=").strip()
+            shown = shown + ">" if shown.startswith("<") else f"the attribute {shown}"
+            return (f"unbound prefix '{prefix}' ({shown}; expected an xmlns:{prefix}=\"...\" "
+                    "declaration, on the root element or on an element around it)")
+    return None
 
 
 #: rdflib's warning about an IRI it read anyway
@@ -552,8 +570,21 @@ def _around_caret(match) -> str:
     return before.decode("utf-8", "replace") + "^" + after.decode("utf-8", "replace")
 
 
+def _bad_syntax_text(error: Exception) -> Optional[str]:
+    """rdflib's Turtle / N3 complaint (its ``BadSyntax``) with the text around the fault cut from the
+    text: rdflib counts the fault's place in characters and cuts the UTF-8 bytes there, so each
+    character of two bytes or more before it moved the excerpt back by one (an earlier statement, a
+    character cut in two: ``�ñññ ... ^; skos:prefLabel``). None for another error."""
+    data, at, why = getattr(error, "_str", None), getattr(error, "_i", None), getattr(error, "_why", None)
+    if not isinstance(data, bytes) or not isinstance(at, int) or why is None:
+        return None
+    text = data.decode("utf-8", "replace")
+    return (f'Bad syntax ({why}) at ^ in: "{"..." if at > 60 else ""}{text[max(0, at - 60):at]}^'
+            f'{text[at:at + 60]}{"..." if len(text) - at > 60 else ""}"')
+
+
 def _reason(error: Exception) -> str:
-    text = " ".join(_BYTES_AROUND_CARET.sub(_around_caret, str(error)).split())
+    text = " ".join((_bad_syntax_text(error) or _BYTES_AROUND_CARET.sub(_around_caret, str(error))).split())
     text = re.sub(r"^at line \d+ of <[^>]*>:\s*", "", text)
     text = _RDF_XML_WHERE.sub("", text)
     if text == "Invalid line:":     # N-Triples, at the end of the file

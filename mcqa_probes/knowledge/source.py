@@ -187,6 +187,9 @@ def read_file(path: PathLike, format: Optional[str], vocabulary: Vocabulary, rep
         raise SourceError(str(path), f"unknown format {kind!r} (expected one of {', '.join(FORMATS)})")
     if kind == "tsv":
         return read_tsv(str(path), vocabulary, report)
+    if Path(path).is_dir():
+        raise SourceError(str(path), f"a directory (expected a {kind.upper()} file; a directory of concepts.tsv "
+                                     "and edges.tsv is read with --format tsv)")
     if not Path(path).is_file():
         raise SourceError(str(path), f"no such file (expected a {kind.upper()} file)")
     if kind == "obo":
@@ -518,10 +521,11 @@ def load_source(
 
     rdf_files = [str(path) for path, part in zip(paths, parts) if part.format not in ("obo", "tsv")]
 
-    def first_naming(concept: str) -> Optional[Line]:
-        """The first line of the RDF files that names ``concept`` (rdflib gives no lines)."""
+    def first_naming(concept: str, subject: bool = False) -> Optional[Line]:
+        """The first line of the RDF files that names ``concept`` (rdflib gives no lines); ``subject``:
+        the first that describes it, where one does (its rdf:about, its statement's subject)."""
         return next((Line(number, path) for path in rdf_files
-                     for number in [line_naming(path, concept, data.namespaces)] if number), None)
+                     for number in [line_naming(path, concept, data.namespaces, subject=subject)] if number), None)
 
     def edge_naming(child: str, parent: str) -> Optional[Line]:
         """The first line of the RDF files that states the edge ``child -> parent`` (for an error and the
@@ -540,7 +544,9 @@ def load_source(
         label = readable_label(_clean_text(raw.label), camel) if raw.label and raw.label.strip() else ""
         if not label:
             # RDF: the line first naming it, for the examples the report keeps
-            line = raw.line or (first_naming(concept_id) if report.counts.get("no_label", 0) < report.keep else None)
+            # RDF: the statement that describes it (was: the first line naming it, a skos:narrower to it)
+            line = raw.line or (first_naming(concept_id, subject=True) if report.counts.get("no_label", 0) < report.keep
+                                else None)
             report.add("no_label", file_of(line, where) if line else _file_of(raw, data), line, concept_id)
             continue
         definition, shortened = clean_definition(_clean_text(raw.definition), max_definition_words)

@@ -195,8 +195,10 @@ def letters(text: str) -> str:
     return spell_greek_letters(fold_accents(unligatured(squashed)))
 
 
-#: the ligatures that a name is written with or without (*trompe-l'œil*, *trompe l'oeil*; *Cæsar*)
-_LIGATURES = (("œ", "oe"), ("æ", "ae"), ("Œ", "OE"), ("Æ", "AE"), ("ĳ", "ij"), ("Ĳ", "IJ"), ("ﬁ", "fi"), ("ﬂ", "fl"))
+#: the ligatures that a name is written with or without (*trompe-l'œil*, *trompe l'oeil*; *Cæsar*), and
+#: German's *ß*, written *ss* where it is not at hand (*Weißkohl*, *Weisskohl*; Swiss German always)
+_LIGATURES = (("œ", "oe"), ("æ", "ae"), ("Œ", "OE"), ("Æ", "AE"), ("ĳ", "ij"), ("Ĳ", "IJ"), ("ﬁ", "fi"), ("ﬂ", "fl"),
+              ("ß", "ss"), ("ẞ", "SS"))
 
 
 def unligatured(text: str) -> str:
@@ -276,18 +278,41 @@ def _french_word(word: str) -> str:
 
 
 def _spanish_word(word: str) -> str:
-    """A Spanish word's letters in the singular: ``-s`` off, then an ``-e`` after a consonant (*flores*
-    and *flor*, *ciudades* and *ciudad*, *madres* and *madre* meet; three letters or fewer kept)."""
+    """A Spanish word's letters in the singular: ``-s`` off, then an ``-e`` after a consonant, and a
+    ``-z`` as the ``-c`` of its plural (*flores* and *flor*, *ciudades* and *ciudad*, *madres* and
+    *madre*, *nueces* and *nuez* meet; three letters or fewer kept)."""
     if len(word) > 3 and word[-1] == "s":
         word = word[:-1]
-    return word[:-1] if len(word) > 3 and word[-1] == "e" and word[-2] not in "aeiou" else word
+    if len(word) > 3 and word[-1] == "e" and word[-2] not in "aeiou":
+        word = word[:-1]
+    return word[:-1] + "c" if len(word) > 2 and word[-1] == "z" else word
+
+
+#: German plural endings, the longest first (*Lehrerinnen*, *Tomaten*, *Bilder*, *Zwiebeln*, *Federn*,
+#: *Gewürze*, *Autos*); an *-n* only after *l* or *r* (*Lehrerin* keeps its own)
+_GERMAN_ENDINGS = ("innen", "en", "er", "ln", "rn", "e", "s")
+
+
+def _german_word(word: str) -> str:
+    """A German word's letters without its plural endings (:data:`_GERMAN_ENDINGS`, taken off while a
+    stem of three letters or more is left, twice at most: *Federn*, *Feder* and *Feder* meet at
+    ``fed``): *Tomate* and *Tomaten*, *Zwiebel* and *Zwiebeln*, *Bild* and *Bilder*, *Lehrerin* and
+    *Lehrerinnen*, and with the accents off (:func:`letters`) *Apfel* and *Äpfel*, *Mutter* and
+    *Mütter* meet; *Ei*, *Eier* stay two. A singular so ended meets words of its own (*Lehre*,
+    *Lehrer*): two names taken for one are never both offered, a question lost."""
+    for _ in range(2):
+        ending = next((e for e in _GERMAN_ENDINGS if word.endswith(e) and len(word) - len(e) >= 3), None)
+        if ending is None:
+            break
+        word = word[:-1] if ending in ("ln", "rn") else word[:-3] if ending == "innen" else word[:-len(ending)]
+    return word
 
 
 #: the languages whose plurals :func:`name_key` takes off word by word (beside English, whose rules
 #: are its own): each word of a name (parted by spaces, ``_`` or ``-``) keyed in the singular, so that
-#: *chefs-d'œuvre* and *chef-d'œuvre*, *peintures* and *peinture* are one name. Irregular plurals
-#: (*chevaux*, *cheval*; *luces*, *luz*) are not known.
-_WORD_PLURALS: Dict[str, Callable[[str], str]] = {"fr": _french_word, "es": _spanish_word}
+#: *chefs-d'œuvre* and *chef-d'œuvre*, *peintures* and *peinture*, *Tomaten* and *Tomate* are one
+#: name. Irregular plurals (*chevaux*, *cheval*) are not known.
+_WORD_PLURALS: Dict[str, Callable[[str], str]] = {"fr": _french_word, "es": _spanish_word, "de": _german_word}
 _NAME_WORDS = re.compile(r"[\s_-]+")
 
 
@@ -298,7 +323,7 @@ def name_key(name: str, english: bool = True, language: Optional[str] = None) ->
     concept, and *Ear anomaly*, of another; a shorter key is often an acronym: *IRE*, *IRES*), and a
     Latin, Greek or Germanic plural given its singular's key (:data:`_IRREGULAR`); in another
     ``language``, its word-by-word plurals where they are known (:data:`_WORD_PLURALS`: French,
-    Spanish). Names with one key are one name: a distractor spelled so like the answer is the answer. (String methods, no
+    Spanish, German). Names with one key are one name: a distractor spelled so like the answer is the answer. (String methods, no
     pattern or cache: called for every name of every concept, 500,000 concepts and more.)"""
     if english and ("'" in name or "\u2019" in name):
         name = _POSSESSIVE.sub("", name)        # Brunner's gland, Brunner gland: one name
@@ -636,11 +661,12 @@ def distinct_names(names: Sequence[str], language: Optional[str] = None) -> List
     """``names`` without the respellings of an earlier one, in their order: the same :func:`name_key`,
     or in English one the plural of the other (``Deficit in non-word repetition`` after ``Deficit in
     nonword repetition``; ``Dental anomalies`` after ``Dental anomaly``) or its British or American
-    spelling (``plow`` after ``plough``: :func:`_regional_key`), in French or Spanish one in the other
-    number (``peintures`` after ``peinture``: :func:`name_key`'s ``language``). A respelling is not another name. Of
+    spelling (``plow`` after ``plough``: :func:`_regional_key`), in French, Spanish or German one in
+    the other number (``peintures`` after ``peinture``: :func:`name_key`'s ``language``). A respelling is not another name. Of
     a plural and its singular, the singular is kept, in the plural's place (a source that sorts its
     synonyms lists *alveoli* before *alveolus*), but never in place of the first name (the label)."""
     english = is_english(language)
+    numbered = (language or "").lower().split("-")[0] in _WORD_PLURALS
     kept, keys = [], []
     regional_keys: Dict[str, str] = {}
 
@@ -664,7 +690,9 @@ def distinct_names(names: Sequence[str], language: Optional[str] = None) -> List
                                                           and regional(name) == regional(earlier))))), None)
         if same is not None:
             other, written = keys[same][:2]
-            if english and same > 0 and _is_plural_of(written, letters):      # the earlier one a plural of this one
+            # the earlier one a plural of this one (in a language of word-by-word plurals: the longer)
+            if same > 0 and (_is_plural_of(written, letters) if english else
+                             numbered and key == other and len(letters) < len(written)):
                 keys[same] = (key, letters, numberless, name)
                 kept[same] = name
             continue

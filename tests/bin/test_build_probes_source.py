@@ -238,3 +238,24 @@ def test_a_source_without_a_name_or_version_of_its_own_is_given_one(tmp_path):
     assert (notes["source"], notes["version"]) == ("Acme catalogue", "2026.11")
     plain = run("--source", ONTOLOGIES / "products_tsv", "--out", tmp_path / "plain", "--quiet")
     assert plain.stdout.startswith("source: products_tsv unknown (16 concepts, tsv)")
+
+
+def test_lang_is_read_as_a_language_tag_and_a_directory_given_as_a_file_format_says_so(tmp_path):
+    """``--lang fr_FR`` (a locale's way of writing it) is ``fr-FR``: the French files; an empty --lang is
+    refused (was: taken for a language and reported as "a label in language ''"); ``--format skos`` on
+    the TSV directory said "no such file" of a path that exists."""
+    french = run("--source", ONTOLOGIES / "kitchen_skos.ttl", "--lang", "fr-FR", "--out", tmp_path / "fr", "--quiet")
+    locale = run("--source", ONTOLOGIES / "kitchen_skos.ttl", "--lang", "fr_FR", "--out", tmp_path / "fr_", "--quiet")
+    assert french.returncode == locale.returncode == 0, locale.stderr
+    for probe in ("synonymy", "hypernymy", "hyponymy"):
+        assert (tmp_path / "fr" / probe / "train.jsonl").read_bytes() == (
+            tmp_path / "fr_" / probe / "train.jsonl").read_bytes(), probe
+    assert "couteau" in (tmp_path / "fr_" / "hypernymy" / "train.jsonl").read_text(encoding="utf-8")
+    empty = run("--source", ONTOLOGIES / "kitchen_skos.ttl", "--lang", "", "--out", tmp_path / "empty", "--quiet")
+    assert empty.returncode == 2 and not (tmp_path / "empty").exists()
+    assert empty.stderr.strip().endswith("error: argument --lang: an empty language tag (expected one such as en, "
+                                         "de-AT, es)"), empty.stderr
+    folder = run("--source", ONTOLOGIES / "products_tsv", "--format", "skos", "--out", tmp_path / "dir", "--quiet")
+    assert folder.returncode == 2 and not (tmp_path / "dir").exists()
+    assert folder.stderr == (f"error: {ONTOLOGIES / 'products_tsv'}: a directory (expected a SKOS file; a directory "
+                             "of concepts.tsv and edges.tsv is read with --format tsv)\n"), folder.stderr

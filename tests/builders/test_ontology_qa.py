@@ -1488,3 +1488,23 @@ def test_french_synonymy_asks_no_name_in_the_other_number_nor_one_written_withou
         "tableau", "illusion d'optique", "œuvre maîtresse"}
     for question in questions:
         assert not {"peintures", "trompe l'oeil", "chefs-d'œuvre"} & set(question.choices), question.choices
+
+
+def test_german_synonymy_asks_no_plural_nor_ss_for_sz_and_no_choice_is_one_of_them_respelled(tmp_path):
+    """*Tomaten* for *Tomate* (the other number) and *Weisskohl* for *Weißkohl* are respellings in German:
+    never asked as another name; a concept with *Weisskohl* as a synonym shares a name with the one
+    with *Weißkohl* (was: both offered in one question, two right answers)."""
+    from mcqa_probes.knowledge.ontology import Vocabulary
+
+    rows = [("G:0", "Gemüse", "", ""), ("G:1", "Tomate", "Tomaten|Paradeiser", ""), ("G:2", "Kohl", "Weißkohl|Kraut", ""),
+            ("G:3", "Steckrübe", "Weisskohl|Kohlrübe", ""), ("G:4", "Zwiebel", "Zwiebeln|Bolle", ""),
+            ("G:5", "Kartoffel", "Erdapfel", ""), ("G:6", "Möhre", "Karotte", ""), ("G:7", "Lauch", "Porree", ""),
+            ("G:8", "Erbse", "Schote", ""), ("G:9", "Bohne", "Fisole", "")]
+    graph = tsv_taxonomy(tmp_path / "gemuese_tsv", rows, [(r[0], "G:0") for r in rows[1:]], vocabulary=Vocabulary(lang="de"))
+    builder, questions = build(graph, "synonymy")
+    asked = {(q.concept, q.choices[q.answer_index]) for q in questions}
+    assert {answer for concept, answer in asked if concept in ("G:1", "G:4")} == {"Paradeiser", "Bolle"}
+    assert "G:3" in builder.namesakes("G:2")
+    for question in questions:
+        assert not {"Tomaten", "Zwiebeln"} & set(question.choices), question.choices
+        assert not {"Weißkohl", "Weisskohl"} <= set(question.choices), question.choices

@@ -1102,3 +1102,43 @@ def test_a_parent_written_as_a_text_is_an_error_at_its_line(tmp_path, syntax):
     with pytest.raises(SourceError) as raised:
         load_source(path)
     assert str(raised.value).startswith(f"{path}:{line}: {expected} (expected the IRI of one"), str(raised.value)
+
+
+def test_a_turtle_errors_excerpt_is_cut_at_the_fault_after_text_of_several_bytes_a_character(tmp_path):
+    """80 *ñ* in an earlier label: rdflib counts the fault's place in characters and cut the UTF-8 bytes
+    there, so the excerpt was 80 bytes early (the statement before, a character cut in two)."""
+    text = ("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix m: <http://example.org/m/> .\n\n"
+            'm:a a skos:Concept ;\n    skos:prefLabel "' + "ñ" * 80 + '"@es .\n\n'
+            'm:b a skos:Concept ;\n    skos:prefLabel "beta"@es .\n\nm:c a skos:Concept ;\n    zz:code "x" ;\n'
+            '    skos:prefLabel "gamma"@es .\n')
+    path = tmp_path / "excerpt.ttl"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SourceError) as raised:
+        load_source(path, vocabulary=Vocabulary(lang="es"))
+    message = str(raised.value)
+    assert message.startswith(f"{path}:11: not valid Turtle: Bad syntax (Prefix \"zz:\" not bound) at ^ in: "), message
+    assert "m:c a skos:Concept ; ^zz:code" in message and "\ufffd" not in message, message
+
+
+def test_an_unbound_prefix_in_rdf_xml_names_the_prefix_and_what_was_expected(tmp_path):
+    path = tmp_path / "ns.rdf"
+    path.write_text('<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"\n'
+                    '    xmlns:skos="http://www.w3.org/2004/02/skos/core#">\n'
+                    '  <skos:Concept rdf:about="http://example.org/a/pear">\n'
+                    '    <skos:prefLabel xml:lang="es">pera</skos:prefLabel>\n    <agro:code>x</agro:code>\n'
+                    '  </skos:Concept>\n</rdf:RDF>\n')
+    with pytest.raises(SourceError) as raised:
+        load_source(path)
+    assert str(raised.value) == (f"{path}:6: not valid RDF/XML: unbound prefix 'agro' (<agro:code>; expected an "
+                                 'xmlns:agro="..." declaration, on the root element or on an element around it)')
+
+
+def test_a_concept_dropped_for_want_of_a_label_is_shown_at_the_statement_that_describes_it(tmp_path):
+    """The example line was the first line naming the concept: another concept's skos:narrower to it."""
+    path = tmp_path / "veg.ttl"
+    path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix a: <http://example.org/a/> .\n"
+                    'a:veg a skos:Concept ; skos:prefLabel "Gemüse"@de ;\n    skos:narrower a:brassica .\n'
+                    'a:kale a skos:Concept ; skos:prefLabel "Grünkohl"@de ; skos:broader a:brassica .\n'
+                    'a:brassica a skos:Concept ; skos:prefLabel "brassica"@en .\n')
+    report = load_source(path, vocabulary=Vocabulary(lang="de")).provenance["report"]
+    assert report.examples["no_label"] == [f"{path}:6 a:brassica"]
