@@ -485,6 +485,9 @@ class SourceData:
     #: ``(synonym type, line)`` of the first synonym clause typed by a type that no ``synonymtypedef``
     #: of an OBO file's header declares, one per type (counted; an error with --strict)
     undeclared_synonym_types: List[Tuple[str, Optional[int]]] = field(default_factory=list)
+    #: the properties an RDF file declares (``rdf:Property``, ``owl:ObjectProperty``, ...): ``id -> its label``
+    #: (or ''), to say so of a ``--root`` that names one
+    properties: Dict[str, str] = field(default_factory=dict)
     #: ids skipped as obsolete / deprecated (an edge to one is dropped, not reported as undefined)
     obsolete: set = field(default_factory=set)
     #: the labels of those (lower case -> id), to say "obsolete" of a ``--root`` given by label

@@ -974,9 +974,13 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                   or (kind != "skos" and not from_obo and label_from_iri(str(node))
                       and not str(node).startswith(OBO_PURL))}
     true_values = {"true", "1"}
+    # schema.org's supersededBy, and a vocabulary's own on schema.org's model (``shop:supersededBy``:
+    # was read as no deprecation, the superseded classes asked without a word)
+    superseded_by = {rdflib.URIRef(s_ + "supersededBy") for s_ in SCHEMA} | {
+        p for p in graph.predicates(unique=True) if isinstance(p, rdflib.URIRef) and re.split(r"[#/]", str(p))[-1] == "supersededBy"}
     deprecated = {s for s in candidates
                   if any(str(o).lower() in true_values for o in graph.objects(s, rdflib.URIRef(OWL + "deprecated")))
-                  or any(True for s_ in SCHEMA for _ in graph.objects(s, rdflib.URIRef(s_ + "supersededBy")))
+                  or any(True for prop in superseded_by for _ in graph.objects(s, prop))
                   or any(True for _ in graph.objects(s, rdflib.URIRef(DCTERMS + "isReplacedBy")))}
 
     name, version = file_name(path), "unknown"
@@ -1322,7 +1326,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                     # rdf:resource): a broken clause the build uses (was: the edge dropped without a word)
                     raise SourceError(path, f"{curie(str(prop))} of {concept.id} is the text {str(parent)!r}, not a "
                                             "concept (expected the IRI of one: rdf:resource=\"...\" in RDF/XML, <...> "
-                                            "or a prefixed name in Turtle)",
+                                            "or a prefixed name in Turtle, {\"@id\": \"...\"} in JSON-LD)",
                                       edge_line(path, concept.id, str(parent), namespaces)
                                       or line_naming(path, concept.id, namespaces, subject=True))
                 elif isinstance(parent, rdflib.BNode):
@@ -1416,6 +1420,12 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     for relation in sorted({link[1] for link in (*data.links, *data.loose_links)}):
         data.relation_info[relation] = _relation_info(graph, relation, lookup, cid, relation_nodes.get(relation, ()),
                                                       path=path, lang=vocabulary.lang)
+    for kind_of_property in ("Property", "ObjectProperty", "DatatypeProperty", "AnnotationProperty"):
+        namespace = RDF if kind_of_property == "Property" else OWL
+        for prop in graph.subjects(rdflib.RDF.type, rdflib.URIRef(namespace + kind_of_property)):
+            if isinstance(prop, rdflib.URIRef):
+                labels = _pick_one_name(list(graph.objects(prop, rdflib.RDFS.label)), vocabulary.lang)
+                data.properties.setdefault(cid(prop), labels[0] if labels else "")
     # an owl:inverseOf naming a property that nothing declares (no rdf:type: a misspelt IRI), counted
     inverse = rdflib.URIRef(OWL + "inverseOf")
     for prop, other in sorted(graph.subject_objects(inverse), key=str):

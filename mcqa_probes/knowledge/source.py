@@ -280,6 +280,8 @@ def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
             merged.obsolete_labels.setdefault(label, concept_id)
         for alternative, term in part.alternatives.items():
             merged.alternatives.setdefault(alternative, term)
+        for prop, label in part.properties.items():
+            merged.properties.setdefault(prop, label)
         merged.hierarchy_implied |= part.hierarchy_implied
         merged.mappings.extend(part.mappings)
         merged.label_languages.update(part.label_languages)
@@ -856,6 +858,13 @@ def load_source(
                         shown = ", ".join(f"{c} ({concepts[c].lemmas[0]})" for c in having[:5])
                         raise SourceError(where, f"--root {name}: a synonym of {shown}, not a label (expected an id "
                                                  f"or a concept's label: --root {having[0]})")
+                    named_property = next((p for p, label in sorted(data.properties.items()) if name in (p, label)
+                                           or normalise(name) == p or normalise(name, data.namespaces) == p), None)
+                    if named_property:
+                        # a property (shop:price, batteryCapacity) is no class (was: "no such concept" only)
+                        raise SourceError(where, f"--root {name}: a property of the source ({named_property}), not a "
+                                                 f"concept (expected a class or concept: an id such as {example}, or "
+                                                 "a unique label)")
                     raise SourceError(where, f"--root {name}: no such concept (expected an id such as {example}, "
                                              "or a unique label; synonyms are not taken)")
                 concept_id = matches[0]

@@ -103,11 +103,36 @@ def camel_case_source(labels: Iterable[str], share: float = 0.8, joined: float =
 
 
 def readable_label(label: str, camel_case: bool) -> str:
-    """``MedicalOrganization`` -> ``medical organization`` (acronyms kept: ``DVDFormat`` -> ``DVD format``)."""
+    """``MedicalOrganization`` -> ``medical organization`` (acronyms kept: ``DVDFormat`` -> ``DVD format``,
+    ``MP3Player`` -> ``MP3 player``, ``WiFiRouter`` -> ``WiFi router``), as :func:`label_from_iri` reads
+    an IRI's local name."""
     label = " ".join(label.split())
     if not camel_case or not is_camel_case(label):
         return label
-    return _as_words(_CAMEL_PART.findall(label))
+    return " ".join(_code_words(label))
+
+
+def _code_words(chunk: str) -> List[str]:
+    """The words of a name written as code, with no ``_`` or ``-`` in it (``MP3PlayerIoTHub``: ``MP3``,
+    ``player``, ``IoT``, ``hub``): parts at each capital; a number after an acronym part of it; a mixed
+    acronym (``IoT``, ``PhD``) whole; two capitalised parts of two letters one word (``WiFi``, ``HiFi``:
+    was "wi fi"); the other parts in lower case, acronyms kept."""
+    parts = [p for piece in _MIXED_ACRONYM.split(chunk) if piece
+             for p in ([piece] if _MIXED_ACRONYM.fullmatch(piece) else _CAMEL_PART.findall(piece))]
+    merged: List[str] = []
+    whole = set()       # the places of the parts kept as written (IoT, WiFi)
+    for part in parts:
+        if part.isdigit() and merged and merged[-1].isupper():      # MP3Player: MP3 player
+            merged[-1] += part
+        elif (merged and len(part) == 2 and part[0].isupper() and part[1].islower() and len(merged) - 1 not in whole
+              and len(merged[-1]) == 2 and merged[-1][0].isupper() and merged[-1][1].islower()):
+            merged[-1] += part          # WiFi, HiFi: one word, as written
+            whole.add(len(merged) - 1)
+        else:
+            if _MIXED_ACRONYM.fullmatch(part):
+                whole.add(len(merged))
+            merged.append(part)
+    return [part if index in whole else _as_words([part]) for index, part in enumerate(merged)]
 
 
 def _as_words(parts: Sequence[str]) -> str:
@@ -134,15 +159,7 @@ def label_from_iri(iri: str) -> str:
     for underscored in re.split(r"_+", local):
         joined = False
         for chunk in (c for c in underscored.split("-") if c):
-            parts = [p for piece in _MIXED_ACRONYM.split(chunk) if piece
-                     for p in ([piece] if _MIXED_ACRONYM.fullmatch(piece) else _CAMEL_PART.findall(piece))]
-            merged: List[str] = []
-            for part in parts:      # a number after an acronym is part of it (MP3Player: MP3 player)
-                if part.isdigit() and merged and merged[-1].isupper():
-                    merged[-1] += part
-                else:
-                    merged.append(part)
-            parts = [p if _MIXED_ACRONYM.fullmatch(p) else _as_words([p]) for p in merged]
+            parts = _code_words(chunk)
             if joined and words and parts:
                 words[-1] = f"{words[-1]}-{parts[0]}"
                 parts = parts[1:]

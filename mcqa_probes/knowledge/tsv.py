@@ -121,6 +121,7 @@ def _rows(path: Path, columns: Tuple[str, ...]):
                 yield line
 
         try:
+            separator = "\t"
             if inner_suffix(path) in TAB_SEPARATED:
                 reader = csv.reader(lines(), dialect="excel-tab")
             else:
@@ -216,6 +217,13 @@ def _rows(path: Path, columns: Tuple[str, ...]):
                     row = row + [""] * (len(names) - len(row))      # only optional columns are missing
                 if len(row) != len(names):
                     comment = " (a comment line? a table has none)" if row[0].lstrip().startswith("#") else ""
+                    other = next((mark for mark in "\t;," if mark != separator
+                                  and row[0].count(mark) >= len(names) - 1), None) if len(row) == 1 else None
+                    if other is not None and not comment:
+                        # a header written with commas over rows with semicolons (two exports joined)
+                        shown = {"\t": "tabs", ";": "semicolons", ",": "commas"}
+                        comment = (f" (the header is separated by {shown[separator]}, this row by {shown[other]}: "
+                                   "expected one separator throughout)")
                     if not comment and len(row) < len(names):
                         # a cell of the required columns is written, empty or not (a row short of one may
                         # have lost a separator in the middle: which cell is missing is not known)
@@ -249,6 +257,11 @@ def _empty_columns(count: int) -> str:
 _FLAG_WORDS = frozenset(word for word in FLAG_TRUE | FLAG_FALSE if len(word) >= 4)
 
 
+#: a spreadsheet's TRUE / FALSE (in capitals, as it writes them) joined to the end of a cell, after
+#: a character that is no capital letter nor a space ("player.TRUE", "cutleryFALSE")
+_GLUED_FLAG = re.compile(r"(?<=[^\sA-Z])([A-Z]{4,})$")
+
+
 def _refuse_shifted_flag(path, row: List[str], names: List[str], line: int) -> None:
     """A row short of a ``deprecated`` cell whose last cell, under another column, reads as one
     (``geo:beach, beach strand, A coastal feature..., FALSE`` under id, label, synonyms, definition,
@@ -261,6 +274,14 @@ def _refuse_shifted_flag(path, row: List[str], names: List[str], line: int) -> N
                                      f"cell, {last!r} under {under}, reads as a {missing[0]} value (expected every "
                                      f"cell of the row; a separator lost in the middle shifts the cells after it)",
                           line)
+    glued = _GLUED_FLAG.search(last)
+    if missing and under not in OPTIONAL_COLUMNS and glued and glued.group(1).lower() in _FLAG_WORDS:
+        # the separator before the flag lost: "A portable cassette player.TRUE" (was: read as the
+        # definition, and a deprecated row kept)
+        raise SourceError(str(path), f"{len(row)} columns, expected {len(names)} ({', '.join(names)}): the last "
+                                     f"cell, under {under}, ends in {glued.group(1)!r} ({last[-40:]!r}), a {missing[0]} "
+                                     "value joined to it (expected every cell of the row: the separator before it "
+                                     "lost?)", line)
 
 
 #: other names of the required columns, as spreadsheets head them
@@ -343,6 +364,9 @@ def _flag(extra: Dict[str, str], column: str, path: Path, line: Line) -> bool:
 def read_tsv(directory: str, vocabulary: Vocabulary, report: SourceReport) -> SourceData:
     """Read a ``concepts.tsv`` + ``edges.tsv`` directory (see the module docstring)."""
     folder = Path(directory)
+    if not folder.exists():
+        raise SourceError(str(directory), "no such file or directory (expected a directory holding concepts.tsv "
+                                          "and edges.tsv)")
     if not folder.is_dir():
         raise SourceError(str(directory), "not a directory (a TSV source is a directory holding concepts.tsv "
                                           "and edges.tsv)")

@@ -1142,3 +1142,27 @@ def test_a_concept_dropped_for_want_of_a_label_is_shown_at_the_statement_that_de
                     'a:brassica a skos:Concept ; skos:prefLabel "brassica"@en .\n')
     report = load_source(path, vocabulary=Vocabulary(lang="de")).provenance["report"]
     assert report.examples["no_label"] == [f"{path}:6 a:brassica"]
+
+
+def test_a_vocabularys_own_superseded_by_deprecates_as_schema_orgs_does_and_a_property_is_no_root(tmp_path):
+    """``shop:supersededBy`` (a vocabulary on schema.org's model, its own namespace): the superseded
+    classes were kept and asked without a word. A ``--root`` that names a property said only "no
+    such concept"."""
+    path = tmp_path / "shop.ttl"
+    path.write_text("@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n"
+                    "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n@prefix shop: <https://vocab.example.org/shop/> .\n"
+                    'shop:supersededBy a rdf:Property ; rdfs:label "supersededBy" .\n'
+                    'shop:price a rdf:Property ; rdfs:label "price" .\n'
+                    'shop:Product a rdfs:Class ; rdfs:label "Product" .\n'
+                    'shop:Phone a rdfs:Class ; rdfs:label "Phone" ; rdfs:subClassOf shop:Product .\n'
+                    'shop:SmartPhone a rdfs:Class ; rdfs:label "SmartPhone" ; rdfs:subClassOf shop:Phone .\n'
+                    'shop:CellPhone a rdfs:Class ; rdfs:label "CellPhone" ; rdfs:subClassOf shop:Phone ;\n'
+                    "    shop:supersededBy shop:SmartPhone .\n")
+    graph = load_source(path)
+    assert "shop:CellPhone" not in graph and "shop:SmartPhone" in graph
+    assert graph.provenance["report"].counts["obsolete"] == 1
+    for root in ("shop:price", "price"):
+        with pytest.raises(SourceError) as raised:
+            load_source(path, root=root)
+        assert str(raised.value).startswith(f"{path}: --root {root}: a property of the source (shop:price), not a "
+                                            "concept"), str(raised.value)

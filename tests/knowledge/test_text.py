@@ -235,9 +235,22 @@ def test_in_another_language_an_unrelated_word_that_looks_alike_is_not_masked(la
     ("HasEggs", "has eggs"), ("American_Hot", "american hot"), ("DVDFormat", "DVD format"),
     ("Wi-FiRouter", "wi-fi router"), ("e-Reader", "e-reader"), ("IoTDevice", "IoT device"),
     ("OLEDTV", "OLEDTV"), ("MP3Player", "MP3 player"), ("SO_0000110", ""), ("c_1234", ""), ("UBERON_0001062", ""),
+    ("WiFiRouter", "WiFi router"), ("HiFiSystem", "HiFi system"), ("GoProCamera", "go pro camera"),
 ])
 def test_a_name_made_from_an_iri_keeps_hyphens_acronyms_and_numbers_of_a_word(local, name):
     assert label_from_iri(f"http://example.org/shop#{local}") == name
+
+
+@pytest.mark.parametrize("label, shown", [
+    ("MP3Player", "MP3 player"), ("WiFiRouter", "WiFi router"), ("IoTDevice", "IoT device"), ("DVDFormat", "DVD format"),
+    ("3DModel", "3D model"), ("MedicalOrganization", "medical organization"),
+])
+def test_a_label_written_as_code_reads_as_a_name_made_from_an_iri_does(label, shown):
+    """``rdfs:label "MP3Player"`` was shown "MP 3 player" (the same class with no label, named after its
+    IRI: "MP3 player"), ``WiFiRouter`` "wi fi router"."""
+    from mcqa_probes.knowledge.text import readable_label
+
+    assert readable_label(label, True) == shown
 
 
 @pytest.mark.parametrize("name, text", [

@@ -426,3 +426,31 @@ def test_under_a_header_with_empty_cells_at_its_end_a_row_short_of_a_cell_or_wit
     with pytest.raises(SourceError, match=r"concepts\.csv:4: 7 cells, where the header has 6 \(id, label, synonyms, "
                                           r"definition and 2 empty columns after them\): 'oops' is under no column"):
         read(folder)
+
+
+def test_a_flag_joined_to_the_last_cell_and_a_header_with_another_separator_are_errors_that_say_so(tmp_path):
+    """``shop:Walkman;Walkman;;A portable cassette player.TRUE`` (the separator before the deprecated
+    cell lost): the deprecated row was read as live, its definition ending in TRUE. A header with
+    commas over rows with semicolons said only "1 column, expected 5"."""
+    folder = tmp_path / "shop"
+    folder.mkdir()
+    (folder / "edges.csv").write_text("child;relation;parent\ns:2;is_a;s:1\ns:3;is_a;s:1\n")
+    rows = ["id;label;synonyms;definition;deprecated", "s:1;device;;A thing made for a purpose.;FALSE",
+            "s:2;radio;;A device that receives broadcasts.;FALSE", "s:3;walkman;;A portable cassette player.;TRUE"]
+    (folder / "concepts.csv").write_text("\r\n".join(rows) + "\r\n", encoding="utf-8-sig")
+    assert "s:3" in read(folder).obsolete and "s:3" not in read(folder).concepts      # deprecated: skipped
+    glued = rows[:3] + ["s:3;walkman;;A portable cassette player.TRUE"]
+    (folder / "concepts.csv").write_text("\r\n".join(glued) + "\r\n", encoding="utf-8-sig")
+    with pytest.raises(SourceError) as caught:
+        read(folder)
+    assert str(caught.value).startswith(f"{folder / 'concepts.csv'}:4: 4 columns, expected 5 (id, label, synonyms, "
+                                        "definition, deprecated): the last cell, under definition, ends in 'TRUE'"), \
+        str(caught.value)
+    (folder / "concepts.csv").write_text("\r\n".join([rows[0].replace(";", ",")] + rows[1:]) + "\r\n", encoding="utf-8-sig")
+    with pytest.raises(SourceError) as caught:
+        read(folder)
+    assert str(caught.value).endswith("concepts.csv:2: 1 column, expected 5 (id, label, synonyms, definition, deprecated) "
+                                      "(the header is separated by commas, this row by semicolons: expected one "
+                                      "separator throughout)"), str(caught.value)
+    with pytest.raises(SourceError, match="no such file or directory"):
+        read(tmp_path / "missing")
