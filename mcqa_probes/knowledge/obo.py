@@ -319,6 +319,17 @@ def _clause_line(lines: List[str], frame: Optional[Line], tag: str, nth: int = 1
     return frame
 
 
+def _refuse_single_operand(path: str, raw_id: str, tag: str, count: int, line: Optional[Line]) -> None:
+    """One ``intersection_of`` clause naming a genus alone, or one ``union_of``, for a term: OBO 1.4 asks
+    for two or more, and one makes the term the same as its genus or its one member (every cell a
+    *heart cell*; was read without a word). An error at that clause's line. (A differentia alone,
+    ``intersection_of: part_of heart``, is an OWL class equivalent to that restriction, and read so.)"""
+    if count == 1:
+        what = "a genus and one or more differentia" if tag == "intersection_of" else "the members"
+        raise SourceError(path, f"a single {tag} clause for {raw_id} (expected two or more: {what}; one makes "
+                                f"{raw_id} the same as what it names)", line)
+
+
 def _one_id_per_relation(data: SourceData, domains: Dict[str, List[str]]) -> None:
     """A relation written by an id that a ``[Typedef]`` lists as its ``xref`` (``relationship:
     BFO:0000050 X`` where ``part_of`` has ``xref: BFO:0000050``) is that Typedef's relation, as in the
@@ -428,6 +439,8 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
     alternative_ids: List[Tuple[str, str, Optional[int]]] = []     # (alt_id, its term, line)
     domains: Dict[str, List[str]] = {}              # a Typedef's domain clauses
     several_definitions: Dict[str, Set[str]] = {}   # a term's definitions where it has more than one
+    # (term, intersection_of / union_of): clauses, first line, no differentia among them
+    operands: Dict[Tuple[str, str], Tuple[int, Optional[Line], bool]] = {}
     for frame in document:
         kind = type(frame).__name__
         if kind not in ("TypedefFrame", "TermFrame"):     # [Instance] frames: individuals, not concepts
@@ -467,6 +480,8 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                     info.setdefault("chains", []).append([curie(str(clause.first)), curie(str(clause.last))])
                 elif clause_kind == "IsAClause":
                     data.relation_parents.setdefault(curie(raw_id), []).append(curie(str(clause.typedef)))
+                    data.relation_mentions.append((curie(raw_id), "is_a", curie(str(clause.typedef)), _clause_line(
+                        lines, this_frame, "is_a", value=str(clause.typedef))))
                 elif clause_kind in ("DomainClause", "RangeClause"):
                     tag = "domain" if clause_kind == "DomainClause" else "range"
                     # (fastobo escapes the quotes of a quoted prefixed id: \"XX:1\")
@@ -586,6 +601,14 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                 line = _clause_line(lines, this_frame, "equivalent_to", value=str(clause.term)) or concept.line
                 implied.extend([(concept_id, curie(str(clause.term)), line), (curie(str(clause.term)), concept_id, line)])
         every_definition = set(definitions + other_definitions)
+        # a genus alone (C = G) and one member of a union (C = M) make the term the same as what it names;
+        # a differentia alone (C = R some D) is an OWL class equivalent to a restriction, as it says
+        for tag, count, alone in (("intersection_of", len(genus) + len(differentia), not differentia),
+                                  ("union_of", sum(1 for c in frame if type(c).__name__ == "UnionOfClause"), True)):
+            if count:       # over every frame of the term (its clauses may be split over two)
+                earlier_count, first_line, earlier_alone = operands.get((raw_id, tag), (0, None, True))
+                operands[(raw_id, tag)] = (earlier_count + count, first_line or _clause_line(lines, this_frame, tag),
+                                           earlier_alone and alone)
         if obsolete:
             data.obsolete.add(concept_id)
             if concept.label:
@@ -616,6 +639,9 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
         data.implied_links.extend((concept_id, relation, target, line) for relation, target, line in implied_links)
         if genus or differentia:
             data.definitions.append((concept_id, genus, differentia, []))
+    for (raw_id, tag), (count, line, alone) in sorted(operands.items(), key=lambda item: int(item[1][1] or 0)):
+        if alone:
+            _refuse_single_operand(path, raw_id, tag, count, line)
     # an alt_id is no concept, as its OWL rendering (a deprecated class replaced by its term) is none:
     # counted, and an edge to it goes on to its term (source.load_source lifts it as from an obsolete one)
     for alternative, concept_id, line in sorted(alternative_ids):

@@ -744,15 +744,18 @@ def _pick(values: List, lang: str, every: bool = False, untagged_alone: bool = T
     return untagged if untagged_alone else []
 
 
-def _other_regions(values: List, picked: List[str]) -> List[str]:
+def _other_regions(values: List, picked: List[str], lang: str) -> List[str]:
     """Of ``picked`` (:func:`_pick`'s names, the first the label), those tagged with another region of
     the label's language than the label (``en-US`` beside ``en-GB``, ``en-GB`` beside ``en``)."""
-    tags = {}
-    for value in values:
-        tags.setdefault(str(value), (getattr(value, "language", None) or "").lower())
-    first = tags.get(picked[0], "")
-    return [text for text in picked[1:] if tags.get(text) and first
-            and tags[text] != first and tags[text].split("-")[0] == first.split("-")[0]]
+    tags: Dict[str, List[str]] = {}
+    for value in values:        # every tag of a text (古箏 is zh-Hant and ja alike: the ja one was taken alone)
+        tags.setdefault(str(value), []).append((getattr(value, "language", None) or "").lower())
+    # the label's tag in the language asked (a text can be tagged in several: 古箏@zh-Hant, @ja)
+    wanted = lang.lower()
+    own = [tag for tag in tags.get(picked[0], []) if tag.split("-")[0] == wanted.split("-")[0]]
+    first = wanted if wanted in own else min(own, default="")
+    return [text for text in picked[1:] if first and any(
+        tag and tag != first and tag.split("-")[0] == first.split("-")[0] for tag in tags.get(text, ()))]
 
 
 def _same_tag(values: List, text: str) -> List[str]:
@@ -1250,7 +1253,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                 concept.synonyms.extend(picked[1:])     # another spelling (en-US beside en, untagged): a synonym
                 # the preferred name in another region of the language (en-US *pediatrician* beside en-GB
                 # *paediatrician*): a respelling, a name of the concept never asked as another name
-                concept.respellings.extend(_other_regions(values, picked))
+                concept.respellings.extend(_other_regions(values, picked, vocabulary.lang))
                 alike = _same_tag(values, picked[0])
                 # two preferred labels in one language (a SKOS integrity error; in OWL two rdfs:labels,
                 # against OBO's one name a term: was read without a word)
@@ -1412,6 +1415,10 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     _under_domains(graph, concept_nodes, cid, data)
     for prop, parent in _property_parents(graph):
         data.relation_parents.setdefault(relation_id_of(graph, prop, cid), []).append(relation_id_of(graph, parent, cid))
+    for prop, parent in sorted(graph.subject_objects(rdflib.RDFS.subPropertyOf), key=str):
+        if isinstance(prop, rdflib.URIRef) and isinstance(parent, rdflib.URIRef):     # for a cycle of them (no line yet)
+            data.relation_mentions.append((relation_id_of(graph, prop, cid), "rdfs:subPropertyOf",
+                                           relation_id_of(graph, parent, cid), None))
     for prop, kind in sorted(graph.subject_objects(rdflib.RDFS.range), key=str):
         if isinstance(prop, rdflib.URIRef) and isinstance(kind, rdflib.URIRef) and str(kind) not in TOP_CLASSES:
             data.relation_ranges.setdefault(relation_id_of(graph, prop, cid), []).append(cid(kind))

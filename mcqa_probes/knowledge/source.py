@@ -233,7 +233,7 @@ def _undeclared_inverses(part: SourceData, data: SourceData, report: SourceRepor
     relation; with ``strict``, an error at its line."""
     obo = part.format == "obo"
     for relation, clause, other, line in part.relation_mentions:
-        if obo and other in data.relation_info:
+        if clause not in ("inverse_of", "owl:inverseOf") or (obo and other in data.relation_info):
             continue
         if strict:
             expected = (f"a [Typedef] frame with 'id: {other}'" if obo else
@@ -534,6 +534,13 @@ def load_source(
         report's few examples: the files are searched)."""
         return next((Line(number, path) for path in rdf_files
                      for number in [edge_line(path, child, parent, data.namespaces)] if number), None)
+
+    # a cycle of relations under relations (a Typedef's is_a, rdfs:subPropertyOf; not equivalent_to, which
+    # says "each under the other"): refused as a cycle of concepts is (was: the relations read as one)
+    sub_relations = [(relation, other, line) for part in parts for relation, clause, other, line in part.relation_mentions
+                     if clause in ("is_a", "rdfs:subPropertyOf") and relation != other]
+    _refuse_cycles(where, [(r, o) for r, o, _ in sub_relations], {(r, o): line for r, o, line in sub_relations if line},
+                   "is_a", edge_naming=edge_naming, of="relations")
 
     # labels and definitions
     camel = camel_case_source(c.label for c in data.concepts.values() if c.label)
@@ -1157,10 +1164,11 @@ def _digest(path: PathLike) -> str:
 def _refuse_cycles(where: str, edges: List[Tuple[str, str]], lines: Dict[Tuple[str, str], Optional[int]],
                    relation: str, through: Optional[Dict[Tuple[str, str], str]] = None,
                    first_naming: Callable[[str], Optional[Line]] = lambda concept: None,
-                   edge_naming: Callable[[str, str], Optional[Line]] = lambda child, parent: None) -> None:
+                   edge_naming: Callable[[str, str], Optional[Line]] = lambda child, parent: None,
+                   of: str = "") -> None:
     """A cycle is an error naming its concepts, at the line of one of its edges (RDF: the first line
     that names both concepts of one of its edges, ``edge_naming``, else the first line that names one
-    of its concepts, ``first_naming``)."""
+    of its concepts, ``first_naming``); ``of``: what the edges join, where not concepts (``relations``)."""
     sorter = graphlib.TopologicalSorter()
     for child, parent in edges:
         sorter.add(child, parent)
@@ -1180,5 +1188,6 @@ def _refuse_cycles(where: str, edges: List[Tuple[str, str]], lines: Dict[Tuple[s
         # an edge lifted over a skipped concept shows it: "ex:a -> (skipped ex:d) -> ex:a"
         shown = [cycle[0]] + [(f"(skipped {through[pair]}) -> " if pair in (through or {}) else "") + pair[1]
                               for pair in pairs]
-        raise SourceError(file_of(line, where) or where, f"cycle in the {relation} relation: {' -> '.join(shown)} (expected a hierarchy "
-                                 "without cycles)", line) from None
+        between = f" of {of}" if of else ""
+        raise SourceError(file_of(line, where) or where, f"cycle in the {relation} relation{between}: {' -> '.join(shown)} "
+                                 "(expected a hierarchy without cycles)", line) from None

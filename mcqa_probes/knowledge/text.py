@@ -209,7 +209,14 @@ def letters(text: str) -> str:
     squashed = "".join(text.lower().split()).replace("_", "").replace("-", "")
     if squashed.isascii():
         return squashed
+    # full-width and half-width forms as one (ＭＩＤＩ, MIDI; ｷﾞﾀｰ, ギター: Unicode's compatibility
+    # forms, NFKC), and hiragana as katakana (ぎたー, ギター: one word in either kana)
+    squashed = unicodedata.normalize("NFKC", squashed).lower().translate(_HIRAGANA_AS_KATAKANA)
     return spell_greek_letters(fold_accents(unligatured(squashed)))
+
+
+#: each hiragana letter (U+3041-U+3096) as its katakana (U+30A1-U+30F6)
+_HIRAGANA_AS_KATAKANA = {code: code + 0x60 for code in range(0x3041, 0x3097)}
 
 
 #: the ligatures that a name is written with or without (*trompe-l'œil*, *trompe l'oeil*; *Cæsar*), and
@@ -238,6 +245,9 @@ def fold_accents(text: str) -> str:
     return "".join(map(_folded_character, text))
 
 
+#: letters of their own that Unicode writes as another letter with a mark: Russian *й* is no *и*
+#: (folded, *флейта* and *на флейте* stemmed apart and the name was never masked inflected)
+_OWN_LETTERS = frozenset("йЙ")
 #: the marks written for an apostrophe or a prime (*2′-deoxyadenosine*, *Brunner’s gland*): one mark
 _APOSTROPHES = frozenset("\u2019\u2032\u02b9\u02bc\u00b4")
 
@@ -248,6 +258,8 @@ def _folded_character(character: str) -> str:
         return character
     if character in _APOSTROPHES:
         return "'"
+    if character in _OWN_LETTERS:
+        return character
     bare = [part for part in unicodedata.normalize("NFD", character) if not unicodedata.combining(part)]
     return bare[0] if len(bare) == 1 else character
 
@@ -325,11 +337,27 @@ def _german_word(word: str) -> str:
     return word
 
 
+#: the Arabic definite article, with a conjunction or preposition joined before it (و، ف، ب، ك), or
+#: written لل after ل, longest first
+_ARABIC_ARTICLES = ("وال", "فال", "بال", "كال", "لل", "ال")
+
+
+def _arabic_word(word: str) -> str:
+    """An Arabic word's letters without the definite article joined to it (*الفلوت* and *فلوت*, *البيانو*
+    and *بيانو* are one name; a stem of two letters or more left)."""
+    for article in _ARABIC_ARTICLES:
+        if word.startswith(article) and len(word) - len(article) >= 2:
+            return word[len(article):]
+    return word
+
+
 #: the languages whose plurals :func:`name_key` takes off word by word (beside English, whose rules
 #: are its own): each word of a name (parted by spaces, ``_`` or ``-``) keyed in the singular, so that
 #: *chefs-d'œuvre* and *chef-d'œuvre*, *peintures* and *peinture*, *Tomaten* and *Tomate* are one
-#: name. Irregular plurals (*chevaux*, *cheval*) are not known.
-_WORD_PLURALS: Dict[str, Callable[[str], str]] = {"fr": _french_word, "es": _spanish_word, "de": _german_word}
+#: name; in Arabic, the definite article joined to a word (*الفلوت*, *فلوت*), the word's other form that
+#: a thesaurus lists. Irregular plurals (*chevaux*, *cheval*) are not known.
+_WORD_PLURALS: Dict[str, Callable[[str], str]] = {"fr": _french_word, "es": _spanish_word, "de": _german_word,
+                                                   "ar": _arabic_word}
 _NAME_WORDS = re.compile(r"[\s_-]+")
 
 

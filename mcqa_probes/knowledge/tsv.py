@@ -76,11 +76,18 @@ def table_path(directory: Path, stem: str) -> Path:
 def table_encoding(head: bytes) -> str:
     """How a table whose first bytes are ``head`` is decoded: ``utf-16`` (or ``utf-32``) after that
     encoding's byte order mark, as Excel's *Unicode Text* export writes it (tab-separated UTF-16, the
-    way older Excel keeps non-ASCII letters), else ``utf-8-sig`` (UTF-8, a byte order mark or none)."""
+    way older Excel keeps non-ASCII letters), or without it where the header's letters stand beside NUL
+    bytes, else ``utf-8-sig`` (UTF-8, a byte order mark or none)."""
     if head.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
         return "utf-32"
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return "utf-16"
+    # UTF-16 saved without its byte order mark: a header's letters each beside a NUL byte, which no UTF-8
+    # table holds (was: "not UTF-8" at the first letter past ASCII)
+    if len(head) >= 4 and head[1] == head[3] == 0 and head[0] and head[2]:
+        return "utf-16-le"
+    if len(head) >= 4 and head[0] == head[2] == 0 and head[1] and head[3]:
+        return "utf-16-be"
     return "utf-8-sig"
 
 

@@ -368,3 +368,22 @@ def test_a_def_or_synonym_without_its_cross_reference_list_is_read_and_counted(t
     path.write_text('format-version: 1.4\nontology: ml\n\n[Term]\nid: ML:1\nname: instrument\nsynonym: "x"\n')
     with pytest.raises(SourceError, match=r"nolist.obo:7: malformed synonym clause"):
         read(path)
+
+
+@pytest.mark.parametrize("clauses, tag", [
+    ("intersection_of: EX:1\n", "intersection_of"),
+    ("union_of: EX:3\n", "union_of"),
+])
+def test_a_single_genus_or_union_member_is_an_error_and_a_differentia_alone_is_read(tmp_path, clauses, tag):
+    """``intersection_of: cell`` alone made *heart cell* the same as *cell* (every cell classified under it),
+    ``union_of`` one member the same as the member, without a word; OBO 1.4 asks for two or more. A
+    differentia alone (``intersection_of: part_of EX:3``) is a class equivalent to the restriction."""
+    head = ("format-version: 1.4\nontology: ex\n\n[Term]\nid: EX:1\nname: cell\n\n[Term]\nid: EX:3\nname: heart\n\n"
+            "[Term]\nid: EX:4\nname: muscle cell\nis_a: EX:1\n\n[Term]\nid: EX:2\nname: heart cell\n")
+    path = tmp_path / "ex.obo"
+    path.write_text(head + clauses)
+    with pytest.raises(SourceError) as raised:
+        read_obo(str(path), Vocabulary(), SourceReport())
+    assert str(raised.value).startswith(f"{path}:20: a single {tag} clause for EX:2 (expected two or more"), str(raised.value)
+    path.write_text(head + "intersection_of: part_of EX:3\n\n[Typedef]\nid: part_of\nname: part of\n")
+    assert "EX:2" in read_obo(str(path), Vocabulary(), SourceReport()).concepts

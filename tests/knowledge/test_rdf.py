@@ -1166,3 +1166,13 @@ def test_a_vocabularys_own_superseded_by_deprecates_as_schema_orgs_does_and_a_pr
             load_source(path, root=root)
         assert str(raised.value).startswith(f"{path}: --root {root}: a property of the source (shop:price), not a "
                                             "concept"), str(raised.value)
+
+
+def test_a_label_of_another_region_stays_a_respelling_when_another_language_tags_the_same_text(tmp_path):
+    """*古筝*@zh-Hans, *古箏*@zh-Hant and *古箏*@ja: under --lang zh the traditional form is a respelling
+    (never asked as another name); the Japanese tag on the same text made it a synonym."""
+    path = tmp_path / "mi.ttl"
+    path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix m: <http://example.org/mi/> .\n"
+                    'm:guzheng a skos:Concept ; skos:prefLabel "古筝"@zh-Hans, "古箏"@zh-Hant, "古箏"@ja .\n')
+    concept = load_source(path, vocabulary=Vocabulary(lang="zh"))["m:guzheng"]
+    assert concept.lemmas[0] == "古筝" and "古箏" in concept.respellings

@@ -1902,3 +1902,33 @@ def test_with_strict_an_edge_to_an_iri_with_a_space_says_so(tmp_path):
     assert str(raised.value).startswith(f"{path}:6: CH:2 is_a http://purl.obolibrary.org/obo/CH 1: "
                                         "http://purl.obolibrary.org/obo/CH 1 is never defined, and its IRI has a space "
                                         "in it, which an IRI writes as %20"), str(raised.value)
+
+
+@pytest.mark.parametrize("syntax", ["obo", "ttl"])
+def test_a_cycle_of_relations_under_relations_is_an_error_at_its_line(tmp_path, syntax):
+    """``part_of is_a has_part`` and ``has_part is_a part_of`` (in OWL, rdfs:subPropertyOf both ways): the
+    two relations were read as one without a word (no inverse distractors left). An error, as a cycle of
+    concepts is; ``equivalent_to`` (each under the other, as it says) is none."""
+    if syntax == "obo":
+        text = ("format-version: 1.4\nontology: an\n\n[Term]\nid: AN:1\nname: heart\n\n[Term]\nid: AN:2\nname: atrium\n"
+                "relationship: part_of AN:1\n\n[Typedef]\nid: part_of\nname: part of\nis_a: has_part\n\n"
+                "[Typedef]\nid: has_part\nname: has part\nis_a: part_of\n")
+        line = 16
+    else:
+        text = ("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                "@prefix obo: <http://purl.obolibrary.org/obo/> .\n@prefix an: <http://purl.obolibrary.org/obo/an#> .\n"
+                'obo:AN_1 a owl:Class ; rdfs:label "heart" .\n'
+                'obo:AN_2 a owl:Class ; rdfs:label "atrium" ; rdfs:subClassOf [ a owl:Restriction ;\n'
+                "    owl:onProperty an:part_of ; owl:someValuesFrom obo:AN_1 ] .\n"
+                'an:part_of a owl:ObjectProperty ; rdfs:label "part of" ; rdfs:subPropertyOf an:has_part .\n'
+                'an:has_part a owl:ObjectProperty ; rdfs:label "has part" ; rdfs:subPropertyOf an:part_of .\n')
+        line = 8
+    path = tmp_path / f"an.{syntax}"
+    path.write_text(text)
+    with pytest.raises(SourceError) as raised:
+        load_source(path, relations=["part_of"])
+    assert str(raised.value).startswith(f"{path}:{line}: cycle in the is_a relation of relations: "), str(raised.value)
+    assert "part_of" in str(raised.value) and "has_part" in str(raised.value)
+    if syntax == "obo":
+        path.write_text(text.replace("is_a: has_part", "equivalent_to: has_part").replace("is_a: part_of\n", ""))
+        load_source(path, relations=["part_of"])

@@ -626,3 +626,14 @@ def test_german_names_in_the_other_number_and_with_ss_for_sz_are_one_name():
     assert name_key("Süßkartoffel", english=False) == name_key("Süsskartoffel", english=False)    # any language
     assert distinct_names(["Kohl", "Weißkohl", "Weisskohl", "Kohlköpfe", "Kohlkopf"], "de") == ["Kohl", "Weißkohl", "Kohlkopf"]
     assert mask_names("Der Weisskohl ist fest.", ["Weißkohl"], "___", "de") == ("Der ___ ist fest.", 1)
+
+
+def test_width_and_kana_variants_arabic_articles_are_respellings_and_russian_short_i_is_a_letter():
+    """ＭＩＤＩ / MIDI, ｷﾞﾀｰ / ギター, ぎたー / ギター (asked as another name of a Japanese thesaurus's
+    *ギター*), *الفلوت* / *فلوت* (the article joined); Russian *й* was folded to *и*, so *флейта* and *на
+    флейте* stemmed apart and the name was never masked inflected."""
+    assert name_key("ＭＩＤＩコントローラー", english=False) == name_key("MIDIコントローラー", english=False)
+    assert distinct_names(["ギター", "ｷﾞﾀｰ", "ぎたー", "六弦"], "ja") == ["ギター", "六弦"]
+    assert distinct_names(["فلوت", "الفلوت", "ناي"], "ar") == ["فلوت", "ناي"]
+    assert name_key("йогурт", english=False) != name_key("иогурт", english=False)
+    assert mask_names("На флейте играют.", ["флейта"], "___", "ru") == ("На ___ играют.", 1)

@@ -454,3 +454,19 @@ def test_a_flag_joined_to_the_last_cell_and_a_header_with_another_separator_are_
                                       "separator throughout)"), str(caught.value)
     with pytest.raises(SourceError, match="no such file or directory"):
         read(tmp_path / "missing")
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_a_utf16_table_saved_without_its_byte_order_mark_is_read(tmp_path, encoding):
+    """Excel's *Unicode Text* without the mark: the header's letters each beside a NUL byte (was: "not
+    UTF-8" at the first letter past ASCII)."""
+    folder = tmp_path / "utf16"
+    shutil.copytree(PRODUCTS, folder)
+    for name in ("concepts", "edges"):
+        text = (PRODUCTS / f"{name}.tsv").read_text(encoding="utf-8").replace("couch", "cañapé")
+        (folder / f"{name}.tsv").unlink()
+        (folder / f"{name}.txt").write_bytes(text.encode(encoding))
+    data, expected = read(folder), read(PRODUCTS)
+    assert sorted(data.concepts) == sorted(expected.concepts)
+    assert [edge[:2] for edge in data.parents] == [edge[:2] for edge in expected.parents]
+    assert any("cañapé" in (c.label or "") + " ".join(c.synonyms) + (c.definition or "") for c in data.concepts.values())
