@@ -69,13 +69,16 @@ def inverse_links(links: Iterable[Tuple[str, str, str]], inverses: Dict[str, Lis
 
 def classify(graph: KnowledgeGraph, definitions: Iterable[Definition], relation_parents: Dict[str, List[str]],
              max_rounds: int = 10, transitive: Iterable[str] = (),
-             through: Optional[Dict[str, List[str]]] = None) -> List[Tuple[str, str]]:
+             through: Optional[Dict[str, List[str]]] = None,
+             starts: Optional[Dict[str, Set[str]]] = None) -> List[Tuple[str, str]]:
     """Add ``X -> C`` to the graph's implied parents for every concept X that a definition of C
     covers (see the module docstring), round after round until nothing new is found (a class
     classified under one definition can fall under another); returns the edges added, sorted.
     ``R some D`` holds over the closure of ``R`` where ``R`` is ``transitive`` or has property
     chains (``through``: :func:`chain_relations`): *hand* ``part_of`` *arm* ``part_of`` *body* is a
-    ``part_of some body`` class."""
+    ``part_of some body`` class. ``starts`` (:func:`chain_starts`): the relations such a path may begin
+    with, where the chains say (``develops_from`` transitive over ``part_of``: a path from X begins with
+    a develops_from link; a part_of link alone makes no develops_from one)."""
     supers = super_relations(relation_parents)
     chained = {relation: (relation, *(through or {}).get(relation, ()))
                for relation in {*transitive, *(through or {})}}
@@ -87,7 +90,7 @@ def classify(graph: KnowledgeGraph, definitions: Iterable[Definition], relation_
             usable.append((defined, list(genus), list(differentia), unions))
     added: List[Tuple[str, str]] = []
     for _ in range(max_rounds):
-        found = sorted(set(_covered(graph, usable, supers, chained)))
+        found = sorted(set(_covered(graph, usable, supers, chained, starts or {})))
         if not found:
             break
         for child, defined in found:
@@ -97,7 +100,7 @@ def classify(graph: KnowledgeGraph, definitions: Iterable[Definition], relation_
 
 
 def _covered(graph: KnowledgeGraph, definitions, supers: Dict[str, Set[str]],
-             chained: Dict[str, Tuple[str, ...]]) -> Iterable[Tuple[str, str]]:
+             chained: Dict[str, Tuple[str, ...]], starts: Dict[str, Set[str]]) -> Iterable[Tuple[str, str]]:
     """The ``(X, C)`` pairs one round of :func:`classify` finds (X not yet under C)."""
     ancestors: Dict[str, Set[str]] = {}
     children: Dict[str, List[str]] = defaultdict(list)
@@ -138,8 +141,9 @@ def _covered(graph: KnowledgeGraph, definitions, supers: Dict[str, Set[str]],
         # a transitive or chained relation: its closure (and that of the relations its chains go
         # through), is-a ancestors on both sides, as the builders' validity walk takes it
         reached: Set[str] = set()
+        first = starts.get(relation) or followed        # the first link of the path: one the chains begin with
         frontier = [obj for holder in (concept, *above(concept)) for own, obj in links.get(holder, ())
-                    if any(counts_as(own, r) for r in followed)]
+                    if any(counts_as(own, r) for r in first)]
         while frontier:
             following = []
             for target in frontier:
@@ -186,6 +190,34 @@ def _covered(graph: KnowledgeGraph, definitions, supers: Dict[str, Set[str]],
                     and all(has_link(concept, relation, filler) for relation, filler in differentia)):
                 yield concept, defined
 
+
+
+def chain_starts(relation_info: Dict[str, Dict], relation_parents: Dict[str, List[str]]) -> Dict[str, Set[str]]:
+    """``relation -> the relations a path of its closure may begin with`` for each relation with property
+    chains: itself and its sub-relations, and the first member of a chain that does not begin with it
+    (OBO ``holds_over_chain: P Q``: a path begins with P). ``R transitive_over S`` (the chain R, S)
+    begins with R: an S link alone is no R link (was: any link of the chains, so a *neural plate*
+    ``part_of`` the neural tube was taken for a ``develops_from`` one and classified under *ectoderm
+    derivative*)."""
+    alias_of: Dict[str, str] = {}
+    for relation, info in sorted(relation_info.items()):
+        for alias in info.get("aliases", ()):
+            alias_of.setdefault(alias, relation)
+
+    def named(member: str) -> str:
+        return member if member in relation_info else alias_of.get(member, member)
+
+    below: Dict[str, Set[str]] = defaultdict(set)
+    for relation, supers in super_relations(relation_parents).items():
+        for above in supers:
+            below[named(above)].add(named(relation))
+    found: Dict[str, Set[str]] = {}
+    for relation, info in relation_info.items():
+        own = {relation, *below[relation]}
+        chains = [[named(m) for m in chain] for r in own for chain in relation_info.get(r, {}).get("chains", ())]
+        if chains:
+            found[relation] = own | {chain[0] for chain in chains if chain and chain[0] not in own}
+    return found
 
 
 def chain_relations(relation_info: Dict[str, Dict], relation_parents: Dict[str, List[str]]) -> Dict[str, List[str]]:

@@ -210,6 +210,8 @@ REPORT_KINDS = OrderedDict([
     ("relation_spelling", "table rows that spell a relation another way than its first row (Part of after "
                           "part_of), read as one relation"),
     ("merged", "concepts defined in more than one file, merged"),
+    ("merged_label", "of those, concepts labelled otherwise in a later file (the first file's label kept, the "
+                     "other a name of the concept, never asked as another)"),
     ("outside_root", "concepts outside the chosen root(s), left out"),
     ("shortened_definition", "definitions longer than the limit, cut at a sentence end (or at the limit, with '...')"),
     ("classified", "classes that a defined class's definition covers without a parent edge saying so (kept out "

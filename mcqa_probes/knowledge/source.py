@@ -41,7 +41,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Pattern, Sequence, 
 
 from mcqa_probes.common.io import sha256_bytes, sha256_file
 from mcqa_probes.knowledge.entailment import (
-    chain_relations, classify, inverse_links, range_links, sub_relation_links, super_relations,
+    chain_relations, chain_starts, classify, inverse_links, range_links, sub_relation_links, super_relations,
 )
 from mcqa_probes.knowledge.graph import CODE, OTHER_NAME, RESPELLING, Concept, KnowledgeGraph, reachable
 from mcqa_probes.knowledge.identifiers import expand, is_iri, local_name, normalise, relation_name
@@ -261,7 +261,8 @@ def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
                 merged.concepts[concept_id] = concept
                 continue
             report.add("merged", part.path, concept.line, concept_id)
-            _fill(mine, concept)
+            if _fill(mine, concept):
+                report.add("merged_label", part.path, concept.line, f"{concept_id} '{concept.label}' (kept: '{mine.label}')")
         merged.parents.extend(part.parents)
         merged.links.extend(part.links)
         merged.implied_parents.extend(part.implied_parents)
@@ -307,15 +308,23 @@ def _merge(parts: List[SourceData], report: SourceReport) -> SourceData:
     return merged
 
 
-def _fill(mine: RawConcept, other: RawConcept) -> None:
+def _fill(mine: RawConcept, other: RawConcept) -> bool:
     """A concept defined again (another file, another language): the other's label where it has a
-    better one, its definition where it has none, the other's synonyms and respellings besides."""
+    better one, its definition where it has none, the other's synonyms and respellings besides.
+    Another label of its own (*cor cordis* for *heart*) is a name of the concept, never asked as
+    another (was: dropped); returns whether there was one."""
+    relabelled = False
     if not mine.label or (mine.label_from_iri and other.label and not other.label_from_iri):
         mine.label, mine.label_from_iri = other.label, other.label_from_iri
+    elif other.label and not other.label_from_iri and other.label != mine.label:
+        relabelled = True
+        if other.label not in mine.other_names:
+            mine.other_names.append(other.label)
     mine.definition = mine.definition or other.definition
     mine.synonyms.extend(s for s in other.synonyms if s not in mine.synonyms)
     mine.respellings.extend(s for s in other.respellings if s not in mine.respellings)
     mine.other_names.extend(s for s in other.other_names if s not in mine.other_names)
+    return relabelled
 
 
 def _kept_beyond(start: str, step: Dict[str, List[str]], kept) -> List[str]:
@@ -784,6 +793,7 @@ def load_source(
 
     # the other relations a relation's closure follows (its property chains: entailment.chain_relations)
     chained = chain_relations(data.relation_info, data.relation_parents)
+    chains_begin = chain_starts(data.relation_info, data.relation_parents)
 
     # two relations declared inverse (OBO inverse_of, owl:inverseOf, on either side): x R y is y S x
     inverses: Dict[str, List[str]] = {}
@@ -821,7 +831,8 @@ def load_source(
         for subject, relation, obj in sub_relation_links([edge for edge, _ in links] + implied_links,
                                                          data.relation_parents):
             graph.add_implied_relation(subject, relation, obj)
-        return graph, classify(graph, definitions, data.relation_parents, transitive=transitive, through=chained)
+        return graph, classify(graph, definitions, data.relation_parents, transitive=transitive, through=chained,
+                               starts=chains_begin)
 
     # the sub-tree under the root(s)
     roots = [r.strip() for r in (root.split(",") if isinstance(root, str) else (root or [])) if r.strip()]

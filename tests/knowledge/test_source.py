@@ -1932,3 +1932,39 @@ def test_a_cycle_of_relations_under_relations_is_an_error_at_its_line(tmp_path, 
     if syntax == "obo":
         path.write_text(text.replace("is_a: has_part", "equivalent_to: has_part").replace("is_a: part_of\n", ""))
         load_source(path, relations=["part_of"])
+
+
+def test_a_chained_relation_classifies_only_along_a_path_that_begins_with_it(tmp_path):
+    """develops_from ``transitive_over: part_of``; *ectoderm derivative* = structure and develops_from
+    some ectoderm. *neural plate* part_of ectoderm (no develops_from link) was classified under it (a
+    part_of link taken for a develops_from one); *neural crest* develops_from the neural plate, part of
+    the ectoderm, is, by the chain."""
+    text = ("format-version: 1.4\nontology: tov\n\n[Term]\nid: T:1\nname: structure\n\n"
+            "[Term]\nid: T:2\nname: ectoderm\nis_a: T:1\n\n"
+            "[Term]\nid: T:3\nname: neural plate\nis_a: T:1\nrelationship: part_of T:2\n\n"
+            "[Term]\nid: T:4\nname: ectoderm derivative\nintersection_of: T:1\nintersection_of: develops_from T:2\n\n"
+            "[Term]\nid: T:5\nname: neural crest\nis_a: T:1\nrelationship: develops_from T:3\n\n"
+            "[Typedef]\nid: part_of\nname: part of\nis_transitive: true\n\n"
+            "[Typedef]\nid: develops_from\nname: develops from\ntransitive_over: part_of\n")
+    path = tmp_path / "tov.obo"
+    path.write_text(text)
+    graph = load_source(path)
+    assert "T:4" not in graph.implied_hypernyms("T:3")
+    assert "T:4" in graph.implied_hypernyms("T:5")
+    assert graph.provenance["report"].examples["classified"] == ["T:5 is_a T:4"]
+
+
+def test_a_concept_labelled_otherwise_in_a_second_file_is_counted_and_keeps_that_name(tmp_path):
+    """*heart* in one file, *cor cordis* in the other: merged with only "defined in more than one file", the
+    second name dropped. Counted apart, and a name of the concept (no distractor named so), never asked."""
+    first, second = tmp_path / "a.obo", tmp_path / "b.obo"
+    first.write_text("format-version: 1.4\nontology: an\n\n[Term]\nid: AN:1\nname: organ\n\n"
+                     "[Term]\nid: AN:2\nname: heart\nis_a: AN:1\n")
+    second.write_text("format-version: 1.4\nontology: an\n\n[Term]\nid: AN:2\nname: cor cordis\n"
+                      'def: "The organ that pumps blood." []\n')
+    graph = load_source([first, second])
+    report = graph.provenance["report"]
+    assert report.counts["merged"] == 1
+    assert report.examples["merged_label"] == [f"{second}:5 AN:2 'cor cordis' (kept: 'heart')"]
+    assert graph["AN:2"].lemmas == ("heart",) and "cor cordis" in graph["AN:2"].other_names
+    assert graph["AN:2"].definition == "The organ that pumps blood."
