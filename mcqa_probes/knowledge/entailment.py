@@ -192,13 +192,10 @@ def _covered(graph: KnowledgeGraph, definitions, supers: Dict[str, Set[str]],
 
 
 
-def chain_starts(relation_info: Dict[str, Dict], relation_parents: Dict[str, List[str]]) -> Dict[str, Set[str]]:
-    """``relation -> the relations a path of its closure may begin with`` for each relation with property
-    chains: itself and its sub-relations, and the first member of a chain that does not begin with it
-    (OBO ``holds_over_chain: P Q``: a path begins with P). ``R transitive_over S`` (the chain R, S)
-    begins with R: an S link alone is no R link (was: any link of the chains, so a *neural plate*
-    ``part_of`` the neural tube was taken for a ``develops_from`` one and classified under *ectoderm
-    derivative*)."""
+def _relation_names(relation_info: Dict[str, Dict], relation_parents: Dict[str, List[str]]):
+    """``(named, below)`` for :func:`chain_starts` and :func:`chain_relations`: ``named(member)`` is the
+    relation a chain member stands for (an alias, an OBO Typedef's xref ``BFO:0000050``, is its
+    relation), ``below[relation]`` its sub-relations, by those names."""
     alias_of: Dict[str, str] = {}
     for relation, info in sorted(relation_info.items()):
         for alias in info.get("aliases", ()):
@@ -211,6 +208,17 @@ def chain_starts(relation_info: Dict[str, Dict], relation_parents: Dict[str, Lis
     for relation, supers in super_relations(relation_parents).items():
         for above in supers:
             below[named(above)].add(named(relation))
+    return named, below
+
+
+def chain_starts(relation_info: Dict[str, Dict], relation_parents: Dict[str, List[str]]) -> Dict[str, Set[str]]:
+    """``relation -> the relations a path of its closure may begin with`` for each relation with property
+    chains: itself and its sub-relations, and the first member of a chain that does not begin with it
+    (OBO ``holds_over_chain: P Q``: a path begins with P). ``R transitive_over S`` (the chain R, S)
+    begins with R: an S link alone is no R link (was: any link of the chains, so a *neural plate*
+    ``part_of`` the neural tube was taken for a ``develops_from`` one and classified under *ectoderm
+    derivative*)."""
+    named, below = _relation_names(relation_info, relation_parents)
     found: Dict[str, Set[str]] = {}
     for relation, info in relation_info.items():
         own = {relation, *below[relation]}
@@ -229,18 +237,7 @@ def chain_relations(relation_info: Dict[str, Dict], relation_parents: Dict[str, 
     y`` with ``located_in`` transitive over ``part_of`` does not need ``x part_of z`` to be a link of
     ``located_in``): the closures this feeds keep wrong answers out, so taking a little more is safe,
     and one walk over the union stays as cheap as the walk over the relation alone."""
-    alias_of: Dict[str, str] = {}
-    for relation, info in sorted(relation_info.items()):
-        for alias in info.get("aliases", ()):
-            alias_of.setdefault(alias, relation)
-
-    def named(member: str) -> str:
-        return member if member in relation_info else alias_of.get(member, member)
-
-    below: Dict[str, Set[str]] = defaultdict(set)
-    for relation, supers in super_relations(relation_parents).items():
-        for above in supers:
-            below[named(above)].add(named(relation))
+    named, below = _relation_names(relation_info, relation_parents)
     chains = {relation: [[named(m) for m in chain] for chain in info.get("chains", ())]
               for relation, info in relation_info.items()}
     through: Dict[str, List[str]] = {}
