@@ -207,6 +207,11 @@ REPORT_KINDS = OrderedDict([
     ("edge_to_dropped", "edges to an obsolete or dropped concept with no parent, dropped"),
     ("link_to_dropped", "links from an obsolete or dropped concept, or to one by a relation that does not pass "
                         "on to its parents (skos:related, a table's relation), dropped"),
+    ("comma_synonym", "synonym cells with a comma and no '|' (two names in one cell? synonyms are separated by | "
+                      "or one a line), kept as one name"),
+    ("relation_not_asked", "relations of table rows that --relations does not ask (the rows in brackets), not made "
+                           "probes (a spelling of the hierarchy the reader does not know? is_a, subClassOf, broader, "
+                           "child of, kind of, ...)"),
     ("relation_spelling", "table rows that spell a relation another way than its first row (Part of after "
                           "part_of), read as one relation"),
     ("merged", "concepts defined in more than one file, merged"),

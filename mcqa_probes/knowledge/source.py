@@ -574,9 +574,11 @@ def load_source(
             report.add("no_definition", _file_of(raw, data), raw.line, concept_id)
         synonyms, seen = [], {_name_key(label)}
         # one order whatever the format, and of the spellings of one name (L-tyrosine, L-Tyrosine) the
-        # first in it, not the first in the file (an RDF file's order is not the OBO file's)
+        # first in it, not the first in the file (an RDF file's order is not the OBO file's); one in lower
+        # case before one in capitals (statement, Statement: the capital was the choice, a cue among the
+        # lower-case ones)
         for text in sorted((readable_label(_clean_text(synonym), camel) for synonym in raw.synonyms),
-                           key=lambda name: (_name_key(name), name)):
+                           key=lambda name: (_name_key(name), name != name.lower(), name)):
             if text and _name_key(text) not in seen:
                 seen.add(_name_key(text))
                 synonyms.append(text)
@@ -983,6 +985,17 @@ def load_source(
         if not roots:
             raise
         _refuse_relation_outside_root(relations, data_for_names, links_of_source, data, roots, error)
+    # a table's rows of a relation no probe asks: counted (a spelling of the hierarchy the reader does
+    # not know, "child of" before 2026-12-07, lost its rows without a word)
+    asked = set(resolved_relations.values())
+    for part in parts:
+        if part.format == "tsv":
+            rows: Dict[str, List[Optional[int]]] = {}
+            for _, relation, _, line in part.links:
+                if relation not in asked:
+                    rows.setdefault(relation, []).append(line)
+            for relation, lines in sorted(rows.items()):
+                report.add("relation_not_asked", file_of(lines[0], part.path), lines[0], f"{relation} ({len(lines)})")
     # one probe per relation, however it is spelled: two names of one (part_of,BFO_0000050) are one probe
     spelled = {given: _relation_spelling(relation, graph.relation_info.get(relation, {}))
                for given, relation in resolved_relations.items()}

@@ -389,6 +389,8 @@ def name_key(name: str, english: bool = True, language: Optional[str] = None) ->
             key = key[:-2]                # classes, boxes, branches, viruses (not diseases, sizes)
         else:
             key = key[:-1]
+        if key in _SHORT_PLURALS:       # a possessive without its apostrophe: childrens, mens (children's)
+            return _SHORT_PLURALS[key]
     # a singular in -ie or -oe keyed as its plural's (movie, movies: ``movy`` as batteries' ``battery``;
     # tomato, tomatoes, canoe, canoes: ``tomato``, ``cano``)
     if key.endswith("ie"):

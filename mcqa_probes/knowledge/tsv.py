@@ -40,7 +40,10 @@ from mcqa_probes.knowledge.text import letters
 CONCEPT_COLUMNS = ("id", "label", "synonyms", "definition")
 EDGE_COLUMNS = ("child", "relation", "parent")
 #: the parent relation's names, as :func:`~mcqa_probes.knowledge.text.letters` writes them
-PARENT_RELATIONS = {"isa", "subclassof", "rdfs:subclassof", "broader", "skos:broader", "parent"}
+PARENT_RELATIONS = {"isa", "subclassof", "rdfs:subclassof", "broader", "skos:broader", "parent",
+                    # as a table's author writes it (was: read as a relation nobody asked, the rows lost)
+                    "childof", "isakindof", "kindof", "isatypeof", "typeof", "subtypeof", "inheritsfrom", "subclass",
+                    "subcategoryof", "subcategory"}
 OPTIONAL_COLUMNS = ("deprecated", "obsolete")
 #: what a ``deprecated`` / ``obsolete`` cell may hold, in the languages a spreadsheet writes TRUE and
 #: FALSE in (German Excel's ``WAHR``, French ``VRAI``, Dutch ``WAAR``, ...), lower case
@@ -395,9 +398,12 @@ def read_tsv(directory: str, vocabulary: Vocabulary, report: SourceReport) -> So
         if concept_id in data.concepts:
             raise SourceError(str(concepts_path), f"{concept_id} is defined twice (first on line "
                                                   f"{data.concepts[concept_id].line}; expected one row per concept)", line)
+        # one synonym a line too, as a spreadsheet's line break in a cell writes a list (was: glued into one)
+        names = [s.strip() for s in re.split(r"[|\r\n]+", synonyms) if s.strip()]
+        if len(names) == 1 and ", " in names[0] and "|" not in synonyms:
+            report.add("comma_synonym", str(concepts_path), line, f"{concept_id} '{names[0]}'")
         data.concepts[concept_id] = RawConcept(
-            id=concept_id, label=label or None, definition=definition or None, line=line,
-            synonyms=[s.strip() for s in synonyms.split("|") if s.strip()])
+            id=concept_id, label=label or None, definition=definition or None, line=line, synonyms=names)
     if not data.concepts and not data.obsolete:
         raise SourceError(str(concepts_path), "a header and no rows after it (expected one row per concept: "
                                               f"{', '.join(CONCEPT_COLUMNS)})", 1)
@@ -407,10 +413,12 @@ def read_tsv(directory: str, vocabulary: Vocabulary, report: SourceReport) -> So
         raise SourceError(str(concepts_path), f"the label column is empty on every row (expected a label per "
                                               f"concept){hint}", 1)
     spellings: Dict[str, str] = {}      # a relation's name as letters() writes it -> its first spelling
+    labels: Dict[str, List[str]] = {}    # label -> ids, for an edge that names a label (made when needed)
     for line, (child, relation, parent), _extra in _rows(edges_path, EDGE_COLUMNS):
         if not child or not parent or not relation:
             raise SourceError(str(edges_path), "empty cell (expected child, relation and parent)", line)
         child, parent = normalise(child), normalise(parent)
+        _refuse_label_as_id(edges_path, line, data, labels, child, parent)
         if letters(relation) in PARENT_RELATIONS or relation in vocabulary.parents:
             data.parents.append((child, parent, line))
         else:
@@ -423,6 +431,24 @@ def read_tsv(directory: str, vocabulary: Vocabulary, report: SourceReport) -> So
     for relation in sorted({link[1] for link in data.links}):
         data.relation_info[relation] = relation_info(relation)
     return data
+
+
+def _refuse_label_as_id(edges_path: Path, line, data: SourceData, labels: Dict[str, List[str]], *ends: str) -> None:
+    """An edge whose child or parent is no id of the table but the label of one concept (an edges file
+    written with the labels, ``deposit account`` for ``00101``): an error that says so (was: every
+    edge dropped as "to a concept never defined", and no hierarchy). ``labels``: label -> ids, made
+    at the first end that is no id."""
+    for end in ends:
+        if end in data.concepts:
+            continue
+        if not labels:
+            for concept in data.concepts.values():
+                if concept.label:
+                    labels.setdefault(concept.label.strip(), []).append(concept.id)
+        labelled = labels.get(end, [])
+        if len(labelled) == 1:
+            raise SourceError(str(edges_path), f"{end!r} is the label of {labelled[0]}, not an id (expected the ids "
+                                               "of concepts.tsv in child and parent)", line)
 
 
 def table_relation_id(spelling: str) -> str:

@@ -470,3 +470,46 @@ def test_a_utf16_table_saved_without_its_byte_order_mark_is_read(tmp_path, encod
     assert sorted(data.concepts) == sorted(expected.concepts)
     assert [edge[:2] for edge in data.parents] == [edge[:2] for edge in expected.parents]
     assert any("cañapé" in (c.label or "") + " ".join(c.synonyms) + (c.definition or "") for c in data.concepts.values())
+
+
+def test_a_tables_hierarchy_spellings_lists_in_cells_and_edges_written_with_labels(tmp_path):
+    """``child of`` / ``kind of`` rows were read as a relation nobody asked (the concept lost its parent,
+    nothing said); synonyms one a line in a cell (Alt+Enter) were glued into one name; a cell of names
+    parted by commas is counted; an edges file written with the labels dropped every edge as "never
+    defined"; a relation's rows that no probe asks are counted."""
+    folder = tmp_path / "shop"
+    folder.mkdir()
+    (folder / "concepts.tsv").write_text(
+        "id\tlabel\tsynonyms\tdefinition\nP:1\tfurniture\t\tThings for a room.\nP:2\tchair\t\tA seat for one.\n"
+        'P:3\tarmchair\t"easy chair\nclub chair"\tA chair with arms.\nP:4\tstool\tbar stool, tall stool\tA seat without a back.\n'
+        "P:5\tleg\t\tA support.\n")
+    (folder / "edges.tsv").write_text("child\trelation\tparent\nP:2\tchild of\tP:1\nP:3\tis a kind of\tP:2\n"
+                                      "P:4\tkind of\tP:1\nP:5\tpart of\tP:2\n")
+    data = read(folder)
+    assert sorted((c, p) for c, p, _ in data.parents) == [("P:2", "P:1"), ("P:3", "P:2"), ("P:4", "P:1")]
+    assert data.concepts["P:3"].synonyms == ["easy chair", "club chair"]
+    graph = load_source(folder)
+    report = graph.provenance["report"]
+    assert report.examples["comma_synonym"] == [f"{folder / 'concepts.tsv'}:6 P:4 'bar stool, tall stool'"]
+    assert report.examples["relation_not_asked"] == [f"{folder / 'edges.tsv'}:5 part_of (1)"]
+    assert "relation_not_asked" not in load_source(folder, relations=["part_of"]).provenance["report"].counts
+    (folder / "edges.tsv").write_text("child\trelation\tparent\nchair\tis_a\tfurniture\n")
+    with pytest.raises(SourceError) as caught:
+        read(folder)
+    assert str(caught.value) == (f"{folder / 'edges.tsv'}:2: 'chair' is the label of P:2, not an id (expected the ids of "
+                                 "concepts.tsv in child and parent)")
+
+
+def test_of_two_spellings_of_a_synonym_by_case_the_lower_case_one_is_kept():
+    """``statement|Statement`` on *account statement*: every choice of the concept read "Statement", a
+    capital among lower-case choices (a cue); the lower-case spelling is kept (the Sequence Ontology's
+    *large retrotransposon derivative*, not *Large Retrotransposon Derivative*)."""
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as folder:
+        folder = Path(folder)
+        (folder / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\nB:1\tdocument\t\tA written record.\n"
+                                             "B:2\taccount statement\tStatement|statement\tA list of an account's moves.\n")
+        (folder / "edges.tsv").write_text("child\trelation\tparent\nB:2\tis_a\tB:1\n")
+        assert load_source(folder)["B:2"].lemmas == ("account statement", "statement")
