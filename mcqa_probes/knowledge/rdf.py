@@ -1185,6 +1185,45 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         lists = list(graph.objects(expression, rdflib.URIRef(OWL + operator)))
         return [m for head in lists for m in Collection(graph, head)]
 
+    # the property chains of two named properties (P o Q -> R, and P o P -> P for a transitive P), for
+    # a restriction on a restriction: C P some (Q some F) is C R some F
+    chain_of: Dict[Tuple, List] = {}
+    for prop, head in graph.subject_objects(rdflib.URIRef(OWL + "propertyChainAxiom")):
+        try:
+            chain = list(Collection(graph, head))
+        except ValueError:
+            continue
+        if len(chain) == 2 and all(isinstance(m, rdflib.URIRef) for m in chain) and isinstance(prop, rdflib.URIRef):
+            chain_of.setdefault(tuple(chain), []).append(prop)
+    for prop in graph.subjects(rdflib.RDF.type, rdflib.URIRef(OWL + "TransitiveProperty")):
+        if isinstance(prop, rdflib.URIRef):
+            chain_of.setdefault((prop, prop), []).append(prop)
+
+    def named_above(node) -> Set:
+        """``node`` and its named ancestors by rdfs:subClassOf (for a union filler's common ones)."""
+        return {node} | {a for a in graph.transitive_objects(node, rdflib.RDFS.subClassOf) if isinstance(a, rdflib.URIRef)}
+
+    def some_of_expression(expression) -> List[Tuple]:
+        """The ``(property, named class)`` links that ``[owl:onProperty P; owl:someValuesFrom E]`` entails
+        where E is a class expression: P some each named member of an intersection, P some each named
+        class above every member of a union of named classes (*Gruyère or Cheddar*: some cheese), R
+        some F of a restriction Q some F where P then Q is R (a property chain, a transitive P). Was:
+        none, so a *toastie* with a component with some cheddar was no *cheese dish*, which a reasoner
+        found a wrong answer offered as such."""
+        on_property = graph.value(expression, rdflib.URIRef(OWL + "onProperty"))
+        filler = graph.value(expression, rdflib.URIRef(OWL + "someValuesFrom"))
+        if not isinstance(on_property, rdflib.URIRef) or not isinstance(filler, rdflib.BNode):
+            return []
+        found = [(on_property, m) for m in members(filler, "intersectionOf") if isinstance(m, rdflib.URIRef)]
+        united = members(filler, "unionOf")
+        if united and all(isinstance(m, rdflib.URIRef) for m in united):
+            common = set.intersection(*(named_above(m) for m in united))
+            found += [(on_property, c) for c in sorted(common, key=str) if str(c) not in TOP_CLASSES]
+        inner, target = restriction(filler)
+        if inner is not None:
+            found += [(outer, target) for outer in chain_of.get((on_property, inner), ())]
+        return found
+
     def implied_by(concept_id: str, expression, equivalent: bool, described: bool = False) -> None:
         """What ``C owl:equivalentClass E`` (or ``C rdfs:subClassOf E``, ``equivalent`` False) entails,
         into ``data.implied_parents`` / ``implied_links``: E named: C and E are kinds of each other
@@ -1202,6 +1241,13 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
             data.implied_links.append((concept_id, *some, None))
             if equivalent:
                 data.definitions.append((concept_id, [], [some], []))
+        entailed = [(relation_id_of(graph, p, cid), cid(t)) for p, t in some_of_expression(expression)]
+        if entailed and not equivalent:
+            data.implied_links.extend((concept_id, *some, None) for some in entailed)
+        elif entailed:
+            # C = P some (A and B): what is P some A and P some B may be C (the part understood covers more)
+            data.definitions.append((concept_id, [], entailed, []))
+            data.partial_definitions.add(concept_id)
         conjuncts = members(expression, "intersectionOf")
         genus, differentia, unions = [], [], []
         for member in conjuncts:

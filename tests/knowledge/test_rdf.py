@@ -1176,3 +1176,33 @@ def test_a_label_of_another_region_stays_a_respelling_when_another_language_tags
                     'm:guzheng a skos:Concept ; skos:prefLabel "古筝"@zh-Hans, "古箏"@zh-Hant, "古箏"@ja .\n')
     concept = load_source(path, vocabulary=Vocabulary(lang="zh"))["m:guzheng"]
     assert concept.lemmas[0] == "古筝" and "古箏" in concept.respellings
+
+
+def test_a_some_restriction_on_a_class_expression_entails_its_links_for_classification(tmp_path):
+    """CheeseDish = Dish and hasIngredient some Cheese. A toastie with a component with some cheddar
+    (hasComponent o hasIngredient -> hasIngredient), a dish with some (cheddar and ingredient), and a
+    gratin with some (gruyere or cheddar) are cheese dishes, as HermiT finds: they were not classified
+    (the filler, a class expression, was not read), and *cheese dish* was offered as a wrong answer."""
+    path = tmp_path / "food.ttl"
+    path.write_text(
+        "@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        "@prefix f: <http://example.org/food#> .\n"
+        "f:hasIngredient a owl:ObjectProperty ; owl:propertyChainAxiom ( f:hasComponent f:hasIngredient ) .\n"
+        "f:hasComponent a owl:ObjectProperty .\n"
+        "f:Food a owl:Class .\nf:Dish a owl:Class ; rdfs:subClassOf f:Food .\nf:Ingredient a owl:Class ; rdfs:subClassOf f:Food .\n"
+        "f:Cheese a owl:Class ; rdfs:subClassOf f:Ingredient .\nf:Cheddar a owl:Class ; rdfs:subClassOf f:Cheese .\n"
+        "f:Gruyere a owl:Class ; rdfs:subClassOf f:Cheese .\nf:Ham a owl:Class ; rdfs:subClassOf f:Ingredient .\n"
+        "f:CheeseDish a owl:Class ; rdfs:subClassOf f:Dish ; owl:equivalentClass [ a owl:Class ; owl:intersectionOf ( f:Dish\n"
+        "    [ a owl:Restriction ; owl:onProperty f:hasIngredient ; owl:someValuesFrom f:Cheese ] ) ] .\n"
+        "f:Toastie a owl:Class ; rdfs:subClassOf f:Dish, [ a owl:Restriction ; owl:onProperty f:hasComponent ;\n"
+        "    owl:someValuesFrom [ a owl:Restriction ; owl:onProperty f:hasIngredient ; owl:someValuesFrom f:Cheddar ] ] .\n"
+        "f:AndDish a owl:Class ; rdfs:subClassOf f:Dish, [ a owl:Restriction ; owl:onProperty f:hasIngredient ;\n"
+        "    owl:someValuesFrom [ a owl:Class ; owl:intersectionOf ( f:Cheddar f:Ingredient ) ] ] .\n"
+        "f:Gratin a owl:Class ; rdfs:subClassOf f:Dish, [ a owl:Restriction ; owl:onProperty f:hasIngredient ;\n"
+        "    owl:someValuesFrom [ a owl:Class ; owl:unionOf ( f:Gruyere f:Cheddar ) ] ] .\n"
+        "f:HamPlate a owl:Class ; rdfs:subClassOf f:Dish, [ a owl:Restriction ; owl:onProperty f:hasIngredient ;\n"
+        "    owl:someValuesFrom [ a owl:Class ; owl:unionOf ( f:Gruyere f:Ham ) ] ] .\n")
+    graph = load_source(path)
+    for dish in ("f:Toastie", "f:AndDish", "f:Gratin"):
+        assert "f:CheeseDish" in graph.implied_hypernyms(dish), dish
+    assert "f:CheeseDish" not in graph.implied_hypernyms("f:HamPlate")       # gruyère or ham: some ingredient only
