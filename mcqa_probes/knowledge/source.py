@@ -677,8 +677,11 @@ def load_source(
         return []
 
     # the object of a relation is in the relation's range (and in the ranges of the relations above it)
-    data.implied_links.extend(range_links([*data.links, *data.implied_links], data.relation_ranges,
-                                          data.relation_parents))
+    in_range = range_links([*data.links, *data.implied_links], data.relation_ranges, data.relation_parents)
+    data.implied_links.extend(in_range)
+    # "some member of the range" read the other way would make every member a correct answer: such a
+    # link is no link the inverse relation reads (was: a range with an owl:inverseOf emptied the probe)
+    range_implied = {link[:3] for link in in_range}
     parent_edges: Dict[Tuple[str, str], Optional[int]] = {}
     for c, p, line in data.parents:
         if c == p:          # C is_a C (a reasoner's output says so of every class): no edge, no cycle
@@ -824,7 +827,7 @@ def load_source(
         for child, parent in implied:
             graph.add_implied_isa(child, parent)
         if inverses:    # the other way's links are implied links too, before the sub-relations take them
-            stated = [edge for edge, _ in links] + implied_links
+            stated = [edge for edge, _ in links] + [link for link in implied_links if link not in range_implied]
             implied_links = sorted(set(implied_links) | set(inverse_links(
                 stated + sub_relation_links(stated, data.relation_parents), inverses)) - {edge for edge, _ in links})
         for subject, relation, obj in implied_links:

@@ -1508,3 +1508,32 @@ def test_german_synonymy_asks_no_plural_nor_ss_for_sz_and_no_choice_is_one_of_th
     for question in questions:
         assert not {"Tomaten", "Zwiebeln"} & set(question.choices), question.choices
         assert not {"Weißkohl", "Weisskohl"} <= set(question.choices), question.choices
+
+
+def test_a_relation_with_a_range_and_an_inverse_keeps_the_ranges_kinds_as_wrong_answers(tmp_path):
+    """hasIngredient ``rdfs:range`` Ingredient and ``owl:inverseOf`` isIngredientOf: "some ingredient",
+    read the other way, made every ingredient an ingredient of every dish, and the probe had no
+    question ("no question with 4 valid distractors"); with the range alone it had its questions."""
+    # more than min_answer_pool (20) of them: the random distractors are drawn from the ingredients
+    ingredients = ["apple", "banana", "carrot", "daikon", "endive", "fennel", "garlic", "hazelnut", "iceberg",
+                   "jalapeno", "kiwi", "lemon", "mango", "nutmeg", "olive", "parsley", "quince", "radish", "spinach",
+                   "turnip", "ugli", "vanilla", "walnut", "yam"]
+    lines = ["@prefix ex: <http://example.org/m#> .", "@prefix owl: <http://www.w3.org/2002/07/owl#> .",
+             "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .",
+             'ex:hasIngredient a owl:ObjectProperty ; rdfs:label "has ingredient" ; rdfs:range ex:Ingredient ;'
+             " owl:inverseOf ex:isIngredientOf .", "ex:isIngredientOf a owl:ObjectProperty .",
+             'ex:Food a owl:Class ; rdfs:label "food" .',
+             'ex:Ingredient a owl:Class ; rdfs:label "ingredient" ; rdfs:subClassOf ex:Food .',
+             'ex:Dish a owl:Class ; rdfs:label "dish" ; rdfs:subClassOf ex:Food .']
+    lines += [f'ex:{name} a owl:Class ; rdfs:label "{name}" ; rdfs:subClassOf ex:Ingredient .' for name in ingredients]
+    dishes = {"curry": "garlic", "salad": "endive", "pie": "apple", "soup": "carrot", "tart": "lemon", "stew": "fennel"}
+    lines += [f'ex:{dish} a owl:Class ; rdfs:label "{dish}" ; rdfs:subClassOf ex:Dish, [ a owl:Restriction ;'
+              f" owl:onProperty ex:hasIngredient ; owl:someValuesFrom ex:{item} ] ." for dish, item in dishes.items()]
+    path = tmp_path / "food.ttl"
+    path.write_text("\n".join(lines) + "\n")
+    graph = load_source(path, relations=["ex:hasIngredient"])
+    _, questions = build(graph, "ex_hasIngredient", relation="ex:hasIngredient")
+    assert len(questions) == len(dishes)
+    for question in questions:
+        assert question.choices[question.answer_index] == dishes[question.notes["term"]]
+        assert not {"ingredient", "food"} & set(question.choices)        # the range and above: right answers
