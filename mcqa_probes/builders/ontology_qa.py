@@ -680,7 +680,8 @@ class OntologyQABuilder(WordNetQABuilder):
                                                         else (own_answer,))
             relation_name = ""
             if self.relation is not None:
-                relation_name = relation_wording(self.graph.info["name"], self.template_language)
+                relation_name = relation_wording(self.graph.info["name"], self.template_language,
+                                                 self.graph.info.get("name_language"))
             stem = render_ontology_stem(template_kind, template_id, word=term, definition=definition,
                                         relation=relation_name, language=self.template_language)
         if kind in ("hypernymy", "hyponymy"):

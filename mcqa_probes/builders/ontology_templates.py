@@ -86,11 +86,15 @@ def language_frames(language: Optional[str]) -> LanguageFrames:
     return LANGUAGE_FRAMES.get(template_language(language), ENGLISH)
 
 
-def relation_wording(name: str, language: Optional[str] = None) -> str:
-    """A relation's name as a stem says it: in English a verb phrase (:func:`relation_phrase`); in
+def relation_wording(name: str, language: Optional[str] = None, name_language: Optional[str] = None) -> str:
+    """A relation's name as a stem says it: in English a verb phrase (:func:`relation_phrase`), quoted
+    where the name is in another language that has no templates (``name_language``: ``pt``'s *tem como
+    ingrediente* is "is related by 'tem como ingrediente' to"; was "is tem como ingrediente"); in
     another language with templates the name as given, a common relation's in that language
     (``part of`` -> ``partie de``), since those frames quote the relation rather than conjugate it."""
     code = template_language(language)
+    if code is None and name_language and name_language.lower().split("-")[0] != "en":
+        return f"is related by '{name}' to"
     if code is None:
         return relation_phrase(name)
     return RELATION_NAMES[code].get(" ".join(name.replace("_", " ").split()).lower(), name)

@@ -1615,9 +1615,17 @@ def _relation_info(graph, relation: str, lookup: Dict[str, str], cid, used: Iter
     info = {"name": relation_name(relation, lookup), "transitive": False, "symmetric": False, "aliases": []}
     for node in nodes:
         # a property labelled in several languages is named in --lang's (else English, else the first)
-        label = _pick_one_name(list(graph.objects(node, rdflib.RDFS.label)), lang)
+        labels = list(graph.objects(node, rdflib.RDFS.label))
+        label = _pick_one_name(labels, lang)
         if label:
             info["name"] = label[0].replace("_", " ")
+            # a name in another language than English (tem como ingrediente), which English templates
+            # quote rather than conjugate; said only then (the OBO file's relations have no language)
+            tag = next((v.language for v in labels if str(v) == label[0] and getattr(v, "language", None)), None)
+            if tag and tag.lower().split("-")[0] != "en":
+                info["name_language"] = tag
+            else:
+                info.pop("name_language", None)
         types = {str(t) for t in graph.objects(node, rdflib.RDF.type)}
         info["transitive"] |= OWL + "TransitiveProperty" in types
         info["symmetric"] |= OWL + "SymmetricProperty" in types

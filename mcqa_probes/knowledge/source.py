@@ -977,6 +977,8 @@ def load_source(
         backwards = {other for below in (relation, *below_relations.get(relation, ())) for other in inverses.get(below, ())}
         if backwards:
             graph.relation_info[relation]["inverses"] = sorted(backwards)
+        if info.get("name_language") and info.get("name"):     # a name in another language than English
+            graph.relation_info[relation]["name_language"] = info["name_language"]
     data_for_names = SourceData(path=where, format=data.format, name=data.name, version=data.version,
                                 links=[(s, r, o, None) for (s, r, o), _ in links],
                                 # the relations no question asks too (for the error that says so)

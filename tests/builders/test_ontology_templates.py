@@ -110,3 +110,25 @@ def test_no_french_or_spanish_frame_puts_a_participle_or_adjective_after_the_ter
         tables = [frames.context, frames.example_context, *frames.question.values(), *frames.example_question.values()]
         texts = [text for table in tables for text in table.values()]
         assert texts and not [text for text in texts if agreeing[code].search(text)], code
+
+
+def test_a_relation_named_in_a_language_without_templates_is_quoted_in_the_english_ones(tmp_path):
+    """``rdfs:label "tem como ingrediente"@pt`` under --lang pt (English templates): the stem read "'tiramisu'
+    is tem como ingrediente which of these?"; the name is quoted, an English name still conjugated."""
+    from mcqa_probes.builders.ontology_templates import relation_wording
+    from mcqa_probes.knowledge.ontology import Vocabulary
+    from mcqa_probes.knowledge.source import load_source
+
+    assert relation_wording("tem como ingrediente", "pt", "pt") == "is related by 'tem como ingrediente' to"
+    assert relation_wording("part of", "pt") == "is part of"
+    path = tmp_path / "food.ttl"
+    path.write_text("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                    "@prefix f: <http://example.org/f#> .\n"
+                    'f:hasIngredient a owl:ObjectProperty ; rdfs:label "has ingredient"@en, "tem como ingrediente"@pt .\n'
+                    'f:Egg a owl:Class ; rdfs:label "egg"@en, "ovo"@pt .\n'
+                    'f:Omelette a owl:Class ; rdfs:label "omelette"@en, "omelete"@pt ; rdfs:subClassOf [ a owl:Restriction ;\n'
+                    "    owl:onProperty f:hasIngredient ; owl:someValuesFrom f:Egg ] .\n")
+    portuguese = load_source(path, relations=["f:hasIngredient"], vocabulary=Vocabulary(lang="pt")).relation_info
+    english = load_source(path, relations=["f:hasIngredient"]).relation_info
+    assert portuguese["f:hasIngredient"]["name_language"] == "pt"
+    assert "name_language" not in english["f:hasIngredient"]
