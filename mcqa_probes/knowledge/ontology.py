@@ -188,6 +188,8 @@ REPORT_KINDS = OrderedDict([
                            "never asked as another name"),
     ("code_synonym", "synonyms written as another vocabulary's code (PREFIX:code, the prefix in no label), names, "
                      "never asked as another name"),
+    ("restriction_without_property", "restrictions with no owl:onProperty (an owl:Restriction that says nothing), "
+                                     "left out"),
     ("qualified_link", "relationship clauses with an all_only or cardinality qualifier (in OWL an allValuesFrom or "
                        "cardinality restriction; not a 'some' link), skipped (one of at least one kept out of the "
                        "distractors)"),

@@ -1390,6 +1390,12 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                         qualified = only_or_at_most(parent)
                         if qualified:       # an OBO relationship with all_only or a cardinality: counted
                             report.add("qualified_link", path, None, f"{concept.id} {qualified}")
+                        if ((parent, rdflib.RDF.type, rdflib.URIRef(OWL + "Restriction")) in graph
+                                and graph.value(parent, rdflib.URIRef(OWL + "onProperty")) is None):
+                            # [ a owl:Restriction ; owl:someValuesFrom X ] with no property: says nothing
+                            # (was: dropped without a word)
+                            report.add("restriction_without_property", path,
+                                       example_line("restriction_without_property", concept.id), concept.id)
                         implied_by(concept.id, parent, equivalent=False)
         for expression in graph.objects(node, rdflib.URIRef(OWL + "equivalentClass")):
             implied_by(concept.id, expression, equivalent=True)

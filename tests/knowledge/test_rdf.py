@@ -1206,3 +1206,13 @@ def test_a_some_restriction_on_a_class_expression_entails_its_links_for_classifi
     for dish in ("f:Toastie", "f:AndDish", "f:Gratin"):
         assert "f:CheeseDish" in graph.implied_hypernyms(dish), dish
     assert "f:CheeseDish" not in graph.implied_hypernyms("f:HamPlate")       # gruyère or ham: some ingredient only
+
+
+def test_a_restriction_without_its_property_is_counted(tmp_path):
+    path = tmp_path / "food.ttl"
+    path.write_text("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                    "@prefix f: <http://example.org/f#> .\nf:Food a owl:Class .\nf:Chickpea a owl:Class ; rdfs:subClassOf f:Food .\n"
+                    "f:Hummus a owl:Class ; rdfs:subClassOf f:Food, [ a owl:Restriction ; owl:someValuesFrom f:Chickpea ] .\n")
+    report = load_source(path).provenance["report"]
+    assert report.counts["restriction_without_property"] == 1
+    assert report.examples["restriction_without_property"][0].endswith("f:Hummus")
