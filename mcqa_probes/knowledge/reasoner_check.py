@@ -28,6 +28,7 @@ here: give its OWL rendering (ROBOT: ``robot convert -i x.obo -o x.owl``). owlre
 verification-only dependency (installed by ``bin/setup``); ``bin/check_entailment`` is the command.
 """
 import json
+import re
 import tempfile
 import time
 import types
@@ -129,12 +130,27 @@ def classify_source(path: str, queries: Sequence[Tuple[str, str]] = (),
         if "OutOfMemoryError" in text:
             raise SourceError(path, f"HermiT ran out of its {java_memory_mb} MB of Java heap (expected more: "
                                     f"--java-memory; or check fewer probes, --probes hypernymy,hyponymy)") from None
-        raise SourceError(path, "HermiT failed: " + " ".join(text.split())[:300]) from None
+        raise SourceError(path, "HermiT failed: " + java_cause(text)) from None
     unsatisfiable = sorted(cid(rdflib.URIRef(c.iri)) for c in world.inconsistent_classes()
                            if c is not owlready2.Nothing and c not in made.values())
     log(f"HermiT (owlready2 {owlready2.VERSION}) classified {len(classes)} classes in "
         f"{time.perf_counter() - start:.1f} s" + (f"; unsatisfiable: {', '.join(unsatisfiable)}" if unsatisfiable else ""))
     return Classified(classes, properties, set(unsatisfiable), made)
+
+
+def java_cause(text: str, limit: int = 400) -> str:
+    """What a Java failure says, from its exception's own message (not the thread's prelude nor the
+    stack), cut at a word with ``...`` (was: the first 300 characters, cut in a word: "...Egg>)'. a"),
+    and, for OWL 2 DL's rule on cardinalities, what is expected."""
+    flat = " ".join(text.split())
+    found = re.search(r"(?:[\w$]+\.)+(\w+(?:Exception|Error)): (.*?)(?= at [\w$.]+\(|$)", flat)
+    cause = f"{found.group(1)}: {found.group(2).strip()}" if found else flat
+    if len(cause) > limit:
+        cause = cause[:limit].rsplit(" ", 1)[0] + " ..."
+    if "Non-simple property" in flat:
+        cause += (" (expected an OWL 2 DL ontology: a cardinality restriction may not use a property that is "
+                  "transitive, has a property chain or a sub-property that has one; put it on a simple sub-property)")
+    return cause
 
 
 def _questions(probes_dir: Path, probe: str) -> Optional[List[Tuple[str, dict]]]:

@@ -115,3 +115,18 @@ def test_an_rdfs_vocabulary_is_checked_as_owl_and_a_skos_thesaurus_is_refused(tm
     build_ontology_probes(tmp_path / "skos", load_source(skos), seed=42)
     with pytest.raises(SourceError, match=r"kitchen_skos.ttl: no classes for the reasoner"):
         check_probes(str(skos), str(tmp_path / "skos"))
+
+
+def test_a_java_failure_is_shown_by_its_exceptions_message_whole_and_what_owl_2_dl_expects():
+    """HermiT's refusal of a cardinality on a non-simple property was cut at 300 characters in a word
+    ("...Egg>)'. a"), after the thread's prelude."""
+    from mcqa_probes.knowledge.reasoner_check import java_cause
+
+    text = ('Java error message is: Exception in thread "main" java.lang.IllegalArgumentException: Non-simple '
+            "property '<http://example.org/food#hasIngredient>' or its inverse appears in the cardinality restriction "
+            "'ObjectMinCardinality(2 <http://example.org/food#hasIngredient> <http://example.org/food#Egg>)'.\n"
+            "\tat org.semanticweb.HermiT.structural.OWLNormalization$AxiomVisitor.visit(OWLNormalization.java:412)\n")
+    cause = java_cause(text)
+    assert cause.startswith("IllegalArgumentException: Non-simple property '<http://example.org/food#hasIngredient>'")
+    assert "<http://example.org/food#Egg>)'. (expected an OWL 2 DL ontology" in cause and "OWLNormalization" not in cause
+    assert java_cause("x " * 400).endswith(" ...") and len(java_cause("x " * 400)) <= 404
