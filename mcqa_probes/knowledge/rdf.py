@@ -218,8 +218,8 @@ def _undefined_prefixes(path: str, graph, read_names: Iterable[str], report: Sou
     import rdflib  # lazy: RDF support is needed only for RDF sources
 
     names = {*graph.predicates(unique=True), *graph.objects(None, rdflib.RDF.type, unique=True)}
-    undefined = sorted(str(iri) for iri in names if isinstance(iri, rdflib.URIRef) and (
-        lambda scheme: scheme is not None and scheme.group(1).lower() not in _IRI_SCHEMES)(_SCHEME.match(str(iri))))
+    schemes = {str(iri): _SCHEME.match(str(iri)) for iri in names if isinstance(iri, rdflib.URIRef)}
+    undefined = sorted(iri for iri, scheme in schemes.items() if scheme and scheme.group(1).lower() not in _IRI_SCHEMES)
     if not undefined:
         return
     text = source_text(path, errors="replace")
@@ -1479,9 +1479,8 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     for relation in sorted({link[1] for link in (*data.links, *data.loose_links)}):
         data.relation_info[relation] = _relation_info(graph, relation, lookup, cid, relation_nodes.get(relation, ()),
                                                       path=path, lang=vocabulary.lang)
-    for kind_of_property in ("Property", "ObjectProperty", "DatatypeProperty", "AnnotationProperty"):
-        namespace = RDF if kind_of_property == "Property" else OWL
-        for prop in graph.subjects(rdflib.RDF.type, rdflib.URIRef(namespace + kind_of_property)):
+    for kind_of_property in (*PROPERTY_TYPES, OWL + "DatatypeProperty", OWL + "AnnotationProperty"):
+        for prop in graph.subjects(rdflib.RDF.type, rdflib.URIRef(kind_of_property)):
             if isinstance(prop, rdflib.URIRef):
                 labels = _pick_one_name(list(graph.objects(prop, rdflib.RDFS.label)), vocabulary.lang)
                 data.properties.setdefault(cid(prop), labels[0] if labels else "")
