@@ -107,7 +107,7 @@ def _where(message: str, text: str, syntax: str, shown: Optional[str] = None) ->
     knows none); OWL/XML that is not well formed XML is said as Python's XML parser says it. The
     line quoted is ``shown``'s where given (the file as written, ``text`` being the one read)."""
     if syntax == "owx":
-        malformed = xml_error(text)
+        malformed = xml_error(text) or _owx_root_error(text)
         if malformed is not None:
             return malformed
     line: Optional[int] = None
@@ -169,6 +169,40 @@ def xml_error(data: Union[str, bytes]) -> Optional[Tuple[str, int]]:
             expected = _XML_EXPECTED.get(what, "expected well-formed XML")
         return f"XML that is not well formed ({what}; {expected})", error.lineno
     return None
+
+
+#: the namespace of OWL/XML's elements
+OWL_NAMESPACE = "http://www.w3.org/2002/07/owl#"
+
+
+def _owx_root_error(text: str) -> Optional[Tuple[str, int]]:
+    """What is wrong with the root element of well-formed XML read as OWL/XML, and its line: OWL/XML
+    has an ``<Ontology>`` in OWL's namespace (py-horned-owl says only "Unexpected EoF" of any other
+    root, at the file's end); None where the root is one."""
+    import xml.parsers.expat  # lazy: only for a file that the OWL/XML reader could not read
+
+    parser = xml.parsers.expat.ParserCreate(namespace_separator=" ")
+    root: List[Tuple[str, int]] = []
+
+    def start(name, attributes):
+        if not root:
+            root.append((name, parser.CurrentLineNumber))
+    parser.StartElementHandler = start
+    try:
+        parser.Parse(text.encode("utf-8"), True)
+    except xml.parsers.expat.ExpatError:    # (an unbound prefix: said by xml_error, which reads it first)
+        return None
+    if not root:
+        return None
+    name, line = root[0]
+    namespace, _, local = name.rpartition(" ")
+    if (namespace, local) == (OWL_NAMESPACE, "Ontology"):
+        return None
+    if local == "Ontology":
+        return (f"expected the root element <Ontology> in OWL's namespace {OWL_NAMESPACE} "
+                f"(xmlns=\"{OWL_NAMESPACE}\"), found it in {namespace or 'no namespace'}"), line
+    within = f" of namespace {namespace}" if namespace else ""
+    return f"expected the root element <Ontology> of OWL/XML, found <{local}>{within}", line
 
 
 #: what each of the parser's usual complaints expected instead

@@ -118,7 +118,8 @@ def _sniff(path: str, given: Optional[str]) -> str:
     ``Ontology:``), which a ``.owl`` file may hold and :mod:`~mcqa_probes.knowledge.owl_syntax`
     reads; else ``given`` (by ``--format`` or the suffix), else (no suffix, ``--format rdf`` on
     ``x.data``, or an XML suffix on a text that does not open with a tag: a ``.owl`` saved as Turtle)
-    by its first characters: JSON-LD (``{``, ``[``), RDF/XML (``<``), else Turtle."""
+    by its first characters: JSON-LD (``{``, ``[``), RDF/XML (``<``), else Turtle. A ``.owx`` file
+    that holds RDF/XML (an ``rdf:RDF`` root) is read as RDF/XML."""
     head = source_head(path, 20_000).decode("utf-8", errors="replace")
     start = head.lstrip("\ufeff \t\r\n")
     owl_xml = re.search(r"<(?:owl:)?Ontology\b[^>]*xmlns(?::owl)?=\"http://www\.w3\.org/2002/07/owl#\"", head)
@@ -128,6 +129,8 @@ def _sniff(path: str, given: Optional[str]) -> str:
     if functional and not re.search(r"^\s*@?prefix\s+\w*:\s*<", head, re.MULTILINE | re.IGNORECASE):
         return "ofn" if functional.group(1) == "(" else "omn"
     xml = start.startswith("<") and not start.startswith("<http")
+    if given == "owx" and xml and re.search(r"<(?:\w+:)?RDF\b", head):
+        return "xml"        # RDF/XML saved as .owx
     if given is not None and not (given == "xml" and not xml):
         return given
     # no suffix, or an XML suffix on a text that is no XML (a .owl file saved as Turtle): by the text
@@ -245,7 +248,7 @@ def _syntax(path: str, syntax: Optional[str]) -> str:
     """The syntax a file is read in: the one given, else its suffix's, else what its text tells (a
     suffix that says nothing, or an XML that is no RDF/XML)."""
     used = syntax or syntax_of(path)
-    return _sniff(path, used) if used in (None, "xml") else used
+    return _sniff(path, used) if used in (None, "xml", "owx") else used
 
 
 def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = None):

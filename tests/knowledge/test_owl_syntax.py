@@ -278,3 +278,26 @@ def test_a_file_as_fastobo_writes_it_is_read_and_the_iris_written_out_are_report
                                           r"SubClassOf\(obo:VO_1 ObjectSome\(obo:vo#part_of obo:VO_2\)\)$") as raised:
         load_source(broken)       # the line quoted as the file has it
     assert raised.value.line == 11
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    # py-horned-owl says only "Unexpected EoF", at the file's end, of a root it does not know
+    ('xmlns="http://www.w3.org/2002/07/owl#"', 'xmlns="http://www.w3.org/2002/07/owlx#"',
+     r"expected the root element <Ontology> in OWL's namespace http://www\.w3\.org/2002/07/owl# .*found it in "
+     r"http://www\.w3\.org/2002/07/owlx#"),
+    ("<Ontology ", "<Ontologie ", r"expected the root element <Ontology> of OWL/XML, found <Ontologie> of namespace"),
+])
+def test_an_owl_xml_file_with_another_root_names_the_root_and_its_line(tmp_path, old, new, expected):
+    broken = OWL_XML.replace(old, new, 1).replace("</Ontology>", "</Ontologie>" if "Ontologie" in new else "</Ontology>")
+    path = tmp_path / "menu.owx"
+    path.write_text(broken)
+    with pytest.raises(SourceError, match=expected) as raised:
+        load_source(path)
+    assert raised.value.line == _line(broken, "<Ontolog")
+
+
+def test_rdf_xml_saved_as_owx_is_read_as_rdf_xml(tmp_path):
+    path = tmp_path / "vehicles.owx"
+    path.write_bytes((ONTOLOGIES / "vehicles.owl").read_bytes())
+    graph, expected = load_source(path), load_source(ONTOLOGIES / "vehicles.owl")
+    assert graph.concepts == expected.concepts and graph.source == expected.source
