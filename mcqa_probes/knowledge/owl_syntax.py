@@ -114,6 +114,7 @@ def _where(message: str, text: str, syntax: str, shown: Optional[str] = None) ->
     context = re.search(r'line: "((?:[^"\\]|\\.)*)"', message)
     # the line as the parser quotes it, its quotes and backslashes escaped
     quoted = re.sub(r"\\(.)", r"\1", context.group(1)).strip() if context else ""
+    quoted = quoted.replace("\u240a", "").strip()     # the parser shows the line's end as a visible ␊
     found = re.search(r"line_col: Pos\(\((\d+), \d+\)\)", message)
     if found:
         line = int(found.group(1))
@@ -130,9 +131,29 @@ def _where(message: str, text: str, syntax: str, shown: Optional[str] = None) ->
             tag = re.search(r'ValidityError\("[^"]*found (\w+)', message)
             start = text.encode("utf-8").rfind(b"<" + tag.group(1).encode(), 0, offset) if tag else -1
             line = _line_of_byte(text, start + 1 if start >= 0 else offset)
+    span = re.search(r"ByteSpan\((\d+)\.\.(\d+)\)", message)
+    if line is None and span:       # a ValidityError of a stretch of the file: its line, and what it holds
+        data = text.encode("utf-8")
+        start, end = int(span.group(1)), int(span.group(2))
+        line = _line_of_byte(text, start + 1)
+        # the name the stretch falls in (the Manchester parser's count may be a byte off: a blank first line)
+        token = next((found for found in re.finditer(rb"[^\s()<>\"]+", data[max(0, start - 2):end + 2])
+                      if found.start() >= 1 and b":" in found.group()), None)
+        written = token.group().decode("utf-8", errors="replace") if token else data[start:end].decode(
+            "utf-8", errors="replace").strip()
+        if "undefined prefix" in message and ":" in written:
+            prefix = written.split(":", 1)[0]
+            declaration = f"Prefix({prefix}:=<...>)" if syntax == "ofn" else f"Prefix: {prefix}: <...>"
+            return (f"undefined prefix '{prefix}' ({written}; expected a declaration {declaration} at the top, or "
+                    "a full IRI in <...>)"), line
     expected = re.search(r"positives: \[([^\]]*)\]", message)
     validity = re.search(r'ValidityError\("((?:[^"\\]|\\.)*)"', message)
-    if expected:
+    if expected and all(rule.startswith("RFC3987") for rule in expected.group(1).split(", ")):
+        # the grammar's rules for the characters of an IRI: the file ends, or a line does, inside one
+        reason = "an IRI not closed (expected the rest of the IRI and its closing '>')"
+        if quoted:
+            reason += f" at: {quoted[:80]}"
+    elif expected:
         reason = f"expected {' or '.join(expected.group(1).split(', ')) or 'something else'}"
         if quoted:
             reason += f" at: {quoted[:80]}"
@@ -162,11 +183,26 @@ def xml_error(data: Union[str, bytes]) -> Optional[Tuple[str, int]]:
         inner = opened[-1] if opened else None
         if error.code == errors.codes[errors.XML_ERROR_TAG_MISMATCH] and inner:
             expected = f"expected the <{inner[0]}> opened at line {inner[1]} to be closed by </{inner[0]}> first"
+            text = data if isinstance(data, str) else data.decode("utf-8", errors="replace")
+            written = text.split("\n")[error.lineno - 1] if error.lineno <= text.count("\n") + 1 else ""
+            # (the parser's column is at the end tag's name or its "</")
+            closing = re.match(r"(?:</)?\s*([^\s>]+)", written[error.offset:])
+            if closing and any(name == closing.group(1) for name, _ in opened[:-1]):
+                # the end tag of an element further out: the inner one's end tag is missing (no typo
+                # here), and the place to mend is where it was opened, not where the parser noticed
+                return (f"XML that is not well formed (mismatched tag: the <{inner[0]}> opened here is not closed; "
+                        f"expected </{inner[0]}> before the </{closing.group(1)}> at line {error.lineno})"), inner[1]
         elif error.code == errors.codes[errors.XML_ERROR_NO_ELEMENTS] and inner:
             expected = (f"expected </{inner[0]}> for the <{inner[0]}> opened at line {inner[1]}: the file ends "
                         f"inside it, cut short?")
         else:
             expected = _XML_EXPECTED.get(what, "expected well-formed XML")
+            if what == "invalid token":
+                text = data if isinstance(data, str) else data.decode("utf-8", errors="replace")
+                lines = text.split("\n")
+                at = lines[error.lineno - 1][error.offset:error.offset + 1] if error.lineno <= len(lines) else ""
+                if at and ord(at) < 32 and at not in "\t\r\n":      # a NUL: no '&' or '<' to blame
+                    expected = f"a control character (0x{ord(at):02x}) that XML does not allow; expected text without it"
         return f"XML that is not well formed ({what}; {expected})", error.lineno
     return None
 

@@ -120,7 +120,7 @@ def _sniff(path: str, given: Optional[str]) -> str:
     ``x.data``, or an XML suffix on a text that does not open with a tag: a ``.owl`` saved as Turtle)
     by its first characters: JSON-LD (``{``, ``[``), RDF/XML (``<``), else Turtle. A ``.owx`` file
     that holds RDF/XML (an ``rdf:RDF`` root) is read as RDF/XML."""
-    head = source_head(path, 20_000).decode("utf-8", errors="replace")
+    head = _head_text(path, 20_000)
     start = head.lstrip("\ufeff \t\r\n")
     owl_xml = re.search(r"<(?:owl:)?Ontology\b[^>]*xmlns(?::owl)?=\"http://www\.w3\.org/2002/07/owl#\"", head)
     if owl_xml and "rdf:RDF" not in head and "<RDF" not in head:
@@ -143,6 +143,15 @@ def _sniff(path: str, given: Optional[str]) -> str:
 _DEFAULT_NAMESPACE = re.compile(r"""<(?:rdf:)?RDF\b[^>]*?\sxmlns\s*=\s*["']([^"'#]+)#["']""")
 
 
+def _head_text(path: str, size: int) -> str:
+    """The first ``size`` bytes of ``path`` as text: UTF-16 where a byte order mark says so (XML may
+    be in it: RDF/XML saved so by a Windows editor), else UTF-8 (a faulty byte replaced)."""
+    head = source_head(path, size)
+    if head[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return head[:len(head) // 2 * 2].decode("utf-16", errors="replace")
+    return head.decode("utf-8", errors="replace")
+
+
 def _base_iri(path: str, syntax: str) -> str:
     """The base IRI that relative IRIs of ``path`` resolve against where the file gives none (no
     ``xml:base``, no ``@base``; a given one wins): never the file's place on disk, so that one file
@@ -150,7 +159,7 @@ def _base_iri(path: str, syntax: str) -> str:
     Protégé 3 and Jena wrote ``rdf:ID="Hotel"`` without ``xml:base``) has ``<NS>``, so ``Hotel`` is
     ``<NS>#Hotel`` as its author meant; any other file ``file:///<its name>``."""
     if syntax == "xml":
-        match = _DEFAULT_NAMESPACE.search(source_head(path, 100_000).decode("utf-8", errors="replace"))
+        match = _DEFAULT_NAMESPACE.search(_head_text(path, 100_000))
         if match:
             return match.group(1)
     return "file:///" + urllib.parse.quote(inner_name(path) if is_compressed(path) else Path(path).name)
@@ -293,10 +302,19 @@ def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = No
                                     f"be fetched ({_reason(error)}); expected a context written in the file, or a "
                                     "machine that can reach its URL") from None
         if used == "xml":
+            data = source_bytes(path)
+            declared = re.match(rb"""(?:\xef\xbb\xbf)?<\?xml[^>]*?encoding\s*=\s*["']([\w.:-]+)["']""", data)
+            if data[:2] not in (b"\xff\xfe", b"\xfe\xff") and (
+                    declared is None or declared.group(1).lower().replace(b"_", b"-") in (b"utf-8", b"utf8")):
+                # a byte that is no UTF-8 in a file that declares no other encoding: the parser's
+                # "invalid token" would point at '&' and '<'
+                encoding_error = not_utf8(path, "a UTF-8 RDF/XML file, or an encoding named by its first line "
+                                                "(<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>)")
+                if encoding_error is not None:
+                    raise encoding_error from None
             # rdflib's RDF handler may stop on what a tag left open makes of the elements after it,
             # before the XML parser reaches the fault: the XML is tested first
-            with open(path, "rb") as handle:
-                malformed = xml_error(handle.read())
+            malformed = xml_error(data)
             if malformed is not None:
                 raise SourceError(path, f"not valid {SYNTAX_NAMES[used]}: {malformed[0]}", malformed[1]) from None
         with _rdflib_log():         # the parses that look for the line warn as the first one did
@@ -307,6 +325,8 @@ def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = No
         if used == "xml" and line and reason.strip() == "unbound prefix":
             reason = _unbound_prefix(path, line) or reason
         raise SourceError(path, f"not valid {SYNTAX_NAMES.get(used, used)}: {reason}", line) from None
+    if used in ("turtle", "n3", "nt", "nquads", "trig"):
+        _check_escapes(path, used)
     # rdflib reads an IRI with a space and only warns (the build reads it as written): counted with its line
     bad_iris = sorted({bad.group(1) for bad in (_BAD_IRI.match(record.getMessage()) for record in logged) if bad})
     if bad_iris and report is not None:
@@ -315,6 +335,27 @@ def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = No
             at = text.find(iri)
             report.add("invalid_iri", path, text.count("\n", 0, at) + 1 if at >= 0 else None, f"<{iri}>")
     return graph
+
+
+#: a ``\\u`` or ``\\U`` escape (after an even number of backslashes: not itself escaped) without its
+#: four or eight hexadecimal digits
+_BAD_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\(?:u(?![0-9A-Fa-f]{4})|U(?![0-9A-Fa-f]{8}))")
+
+
+def _check_escapes(path: str, used: str) -> None:
+    """A text syntax's ``\\u`` escape needs four hexadecimal digits and ``\\U`` eight (rdflib keeps
+    ``\\u00ZZ`` as those six characters): an error at its line (a comment line is passed over)."""
+    data = source_bytes(path)
+    if b"\\u" not in data and b"\\U" not in data:
+        return
+    for number, line in enumerate(data.decode("utf-8", errors="replace").split("\n"), 1):
+        found = _BAD_ESCAPE.search(line) if "\\" in line and not line.lstrip().startswith("#") else None
+        if found:
+            escape = line[found.end() - 1]
+            written = re.match(r"\\%s\w{0,%d}" % (escape, 4 if escape == "u" else 8), line[found.end() - 2:]).group()
+            raise SourceError(path, f"not valid {SYNTAX_NAMES.get(used, used)}: the escape '{written}' has too few "
+                                    "hexadecimal digits (expected \\u and four, or \\U and eight: \\u00e9 for é; "
+                                    "a backslash itself is written \\\\)", number)
 
 
 def _unbound_prefix(path: str, line: int) -> Optional[str]:
@@ -673,6 +714,8 @@ def edge_line(path: str, child: str, parent: str, namespaces: Iterable[Tuple[str
     child_lines = set(line_naming(path, child, namespaces, every=True) or [])
     parent_lines = line_naming(path, parent, namespaces, every=True) or []
     both = sorted(child_lines.intersection(parent_lines))
+    if child == parent:     # an edge to itself: a line naming it twice (one line per mention in the list)
+        both = sorted(number for number in child_lines if parent_lines.count(number) > 1)
     if both:
         return both[0]
     try:
@@ -691,7 +734,32 @@ def edge_line(path: str, child: str, parent: str, namespaces: Iterable[Tuple[str
 
     for number in parent_lines:
         above = next((n for n in range(number, 0, -1) if subject_line(lines[n - 1])), None)
-        if above in child_lines:
+        if above in child_lines and not (child == parent and above == number):
+            return number
+    return None
+
+
+def literal_line(path: str, subject: Optional[str], text: str, namespaces: Iterable[Tuple[str, str]]) -> Optional[int]:
+    """The first line of an RDF file that writes the literal ``text`` (quoted, or as an XML element's
+    text) in a statement about ``subject`` (a line naming it, or one under the line that does; any
+    statement where ``subject`` is None): the line of a parent given as a text, not of an edge to the
+    concept of that id (:func:`edge_line` would find both)."""
+    try:
+        lines = source_text(path, errors="replace").split("\n")
+    except OSError:
+        return None
+    written = re.compile("|".join(re.escape(form) for form in (f'"{text}"', f"'{text}'", f">{text}<")))
+    holding = [number for number, line in enumerate(lines, 1) if written.search(line)]
+    if subject is None or not holding:
+        return holding[0] if holding else None
+    naming = sorted(set(line_naming(path, subject, namespaces, every=True) or []))
+    for number in holding:
+        if number in naming:
+            return number
+        above = [n for n in naming if n < number]
+        # the nearest line above that names the subject, with no statement about another one between
+        if above and not any(lines[n - 1][:1] not in ("", " ", "\t") and not lines[n - 1].lstrip().startswith("#")
+                             for n in range(above[-1] + 1, number)):
             return number
     return None
 
@@ -942,6 +1010,14 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
     candidates: Set = set()
     for type_iri in types:
         candidates.update(s for s in graph.subjects(rdflib.RDF.type, rdflib.URIRef(type_iri)) if isinstance(s, rdflib.URIRef))
+    # a text as the subject of a statement that makes a concept ("salad" a skos:Concept): no RDF
+    # (rdflib's Turtle parser reads it; was: the concept lost, its children's edges to it reported)
+    for prop in (rdflib.RDF.type, *label_props, *(rdflib.URIRef(SKOS + name) for name in SKOS_CONCEPT_RELATIONS)):
+        written = next((s for s in graph.subjects(prop, None) if isinstance(s, rdflib.Literal)), None)
+        if written is not None:
+            raise SourceError(path, f"the text {str(written)!r} is the subject of a statement ({curie(str(prop))}); "
+                                    "expected an IRI or a blank node there (<...> or a prefixed name, not a quoted "
+                                    "text)", literal_line(path, None, str(written), []))
     if kind != "skos":
         # RDFS: the subject of rdfs:subClassOf is a class, typed or not (GS1's code lists); one with a
         # label is a concept
@@ -1379,7 +1455,7 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                     raise SourceError(path, f"{curie(str(prop))} of {concept.id} is the text {str(parent)!r}, not a "
                                             "concept (expected the IRI of one: rdf:resource=\"...\" in RDF/XML, <...> "
                                             "or a prefixed name in Turtle, {\"@id\": \"...\"} in JSON-LD)",
-                                      edge_line(path, concept.id, str(parent), namespaces)
+                                      literal_line(path, concept.id, str(parent), namespaces)
                                       or line_naming(path, concept.id, namespaces, subject=True))
                 elif isinstance(parent, rdflib.BNode):
                     on_property, target = restriction(parent)

@@ -49,7 +49,7 @@ from mcqa_probes.knowledge.obo import read_obo
 from mcqa_probes.knowledge.ontology import (
     COMPRESSIONS, SYNTAX_BY_SUFFIX, Line, RawConcept, SourceData, SourceError, SourceReport, Vocabulary, file_name, file_of,
     inner_suffix,
-    source_head, source_text,
+    source_bytes, source_head, source_text,
 )
 from mcqa_probes.knowledge.rdf import edge_line, line_naming, read_rdf
 from mcqa_probes.knowledge.text import camel_case_source, clean_definition, fold_accents, letters, readable_label
@@ -194,6 +194,10 @@ def read_file(path: PathLike, format: Optional[str], vocabulary: Vocabulary, rep
         raise SourceError(str(path), f"no such file (expected a {kind.upper()} file)")
     if kind == "obo":
         return read_obo(str(path), vocabulary, report)
+    blank = b" \t\r\n\xef\xbb\xbf"
+    if not source_head(str(path), 4096).strip(blank) and not source_bytes(str(path)).strip(blank):
+        raise SourceError(str(path), f"an empty file (expected {'a SKOS' if kind == 'skos' else 'an ' + kind.upper()} "
+                                     "file with classes or concepts)")
     return read_rdf(str(path), vocabulary, report, kind=None if kind == "rdf" else kind, shared=shared, merged=merged)
 
 
@@ -685,6 +689,8 @@ def load_source(
     parent_edges: Dict[Tuple[str, str], Optional[int]] = {}
     for c, p, line in data.parents:
         if c == p:          # C is_a C (a reasoner's output says so of every class): no edge, no cycle
+            if not line and report.counts.get("self_parent", 0) < report.keep:     # RDF: the line stating it
+                line = edge_naming(c, p) or first_naming(c)
             report.add("self_parent", file_of(line, where), line, f"{c} is_a {c}")
             continue
         for target in targets(c, p, line, "is_a"):
@@ -694,6 +700,8 @@ def load_source(
         # C r D, D is_a E: C r E for an existential relation; "C related D" says nothing of E
         for target in targets(s_, o, line, r, lift=r in data.existential_relations):
             if target == s_:    # C part_of C (BFO says so of continuant: part_of is reflexive): no link, no cycle
+                if not line and report.counts.get("self_parent", 0) < report.keep:
+                    line = edge_naming(s_, o) or first_naming(s_)
                 report.add("self_parent", file_of(line, where), line, f"{s_} {r} {s_}")
                 continue
             link_edges[(s_, r, target)] = line
@@ -888,6 +896,15 @@ def load_source(
                         raise SourceError(where, f"--root {name}: a property of the source ({named_property}), not a "
                                                  f"concept (expected a class or concept: an id such as {example}, or "
                                                  "a unique label)")
+                    spelled = name.replace("_", " ").lower()
+                    named_relation = next((r for r, info in sorted(data.relation_info.items())
+                                           if spelled in (r.replace("_", " ").lower(),
+                                                          str(info.get("name") or "").replace("_", " ").lower())), None)
+                    if named_relation:
+                        # an OBO Typedef, a table's relation (was: "no such concept" only)
+                        raise SourceError(where, f"--root {name}: a relation of the source ({named_relation}), not a "
+                                                 f"concept (expected a concept: an id such as {example}, or a unique "
+                                                 f"label; a relation is asked with --relations {named_relation})")
                     raise SourceError(where, f"--root {name}: no such concept (expected an id such as {example}, "
                                              "or a unique label; synonyms are not taken)")
                 concept_id = matches[0]

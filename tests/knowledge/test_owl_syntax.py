@@ -186,6 +186,16 @@ def _line(text, needle):
      r"not valid OWL functional syntax: expected .* at: SubClassOf\(pz:Cheese pz:Topping"),
     ("bad.omn", "\n" + MANCHESTER, "    SubClassOf: pz:Topping", "    SubClassOf pz:Topping",
      r"not valid OWL Manchester syntax: expected .* at: SubClassOf pz:Topping"),
+    # an undeclared prefix: the parser gives a byte span and no words (was: no line, no prefix named)
+    ("bad.ofn", FUNCTIONAL, "SubClassOf(pz:Cheese pz:Topping)", "SubClassOf(zz:Cheese pz:Topping)",
+     r"not valid OWL functional syntax: undefined prefix 'zz' \(zz:Cheese; expected a declaration Prefix\(zz:=<\.\.\.>\)"),
+    ("bad.omn", "\n" + MANCHESTER, "    SubClassOf: pz:Topping", "    SubClassOf: zz:Topping",
+     r"not valid OWL Manchester syntax: undefined prefix 'zz' \(zz:Topping; expected a declaration Prefix: zz: <\.\.\.>"),
+    # an IRI left open: said in words, not by the grammar's RFC3987 rules (and the line, where the
+    # parser shows the line's end as a visible character)
+    ("bad.omn", "\n" + MANCHESTER, "Ontology: <http://example.org/pizza>", "Ontology: <http://example.org/pizza",
+     r"not valid OWL Manchester syntax: an IRI not closed \(expected the rest of the IRI and its closing '>'\) at: "
+     r"Ontology: <http://example\.org/pizza$"),
     # a faulty line holding quotes: the parser quotes it escaped (\"), the file has it plain
     ("bad.omn", "\n" + MANCHESTER, '    Annotations: rdfs:label "topping"@en', '    Annotations: rdfs:label "topping"@en )(',
      r'not valid OWL Manchester syntax: expected .* at: Annotations: rdfs:label "topping"@en \)\($'),

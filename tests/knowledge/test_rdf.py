@@ -123,8 +123,9 @@ def test_a_parse_error_names_the_file_and_line(tmp_path, name, text, line):
 
 def test_rdf_xml_with_a_tag_never_closed_is_an_error_at_the_fault_naming_the_tag(tmp_path):
     """A ``<skos:prefLabel>`` never closed: rdflib's RDF handler stops two lines on ("Repeat
-    node-elements inside property elements"); the XML is tested first, and the error names the tag
-    left open and its line, and says what was expected."""
+    node-elements inside property elements"); the XML is tested first, and the error is at the line
+    of the tag left open, names it and says what was expected. A mistyped end tag (``</Literl>``,
+    in test_owl_syntax) is at its own line."""
     path = tmp_path / "thesaurus.rdf"
     path.write_text('<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"\n'
                     '  xmlns:skos="http://www.w3.org/2004/02/skos/core#">\n'
@@ -135,8 +136,10 @@ def test_rdf_xml_with_a_tag_never_closed_is_an_error_at_the_fault_naming_the_tag
                     '  </skos:Concept>\n</rdf:RDF>\n', encoding="utf-8")
     with pytest.raises(SourceError) as caught:
         read_rdf(str(path), Vocabulary(), SourceReport())
-    assert str(caught.value) == (f"{path}:8: not valid RDF/XML: XML that is not well formed (mismatched tag; expected "
-                                 "the <skos:prefLabel> opened at line 5 to be closed by </skos:prefLabel> first)")
+    # at the line that opened it, where it is to be mended (was: line 8, where the parser noticed)
+    assert str(caught.value) == (f"{path}:5: not valid RDF/XML: XML that is not well formed (mismatched tag: the "
+                                 "<skos:prefLabel> opened here is not closed; expected </skos:prefLabel> before the "
+                                 "</skos:Concept> at line 8)")
     path.write_text(path.read_text(encoding="utf-8").split("  </skos:Concept>")[0], encoding="utf-8")   # cut short
     with pytest.raises(SourceError, match=r"thesaurus.rdf:8: .*\(no element found; expected </skos:prefLabel> for the "
                                           r"<skos:prefLabel> opened at line 5: the file ends inside it, cut short\?\)"):
@@ -1216,3 +1219,95 @@ def test_a_restriction_without_its_property_is_counted(tmp_path):
     report = load_source(path).provenance["report"]
     assert report.counts["restriction_without_property"] == 1
     assert report.examples["restriction_without_property"][0].endswith("f:Hummus")
+
+
+_KITCHEN_HEAD = ("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix k: <http://x.org/k#> .\n"
+                 'k:dish a skos:Concept ; skos:prefLabel "dish"@en .\n')
+
+
+def test_a_text_as_the_subject_of_a_concepts_statement_is_an_error_at_its_line(tmp_path):
+    """rdflib's Turtle parser reads ``"salad" a skos:Concept`` (no RDF: a literal is no subject); was:
+    built without it, its children's edges to *salad* reported as edges to a concept never defined."""
+    path = tmp_path / "kitchen.ttl"
+    path.write_text(_KITCHEN_HEAD + 'k:soup a skos:Concept ; skos:prefLabel "soup"@en ; skos:broader k:dish .\n'
+                    '"salad" a skos:Concept ;\n    skos:prefLabel "salad"@en .\n')
+    with pytest.raises(SourceError) as raised:
+        load_source(path)
+    assert str(raised.value) == (f"{path}:5: the text 'salad' is the subject of a statement (rdf:type); expected an "
+                                 "IRI or a blank node there (<...> or a prefixed name, not a quoted text)")
+
+
+@pytest.mark.parametrize("suffix", [".ttl", ".nt"])
+def test_a_unicode_escape_without_its_digits_is_an_error_at_its_line(tmp_path, suffix):
+    """rdflib keeps ``\\u00ZZ`` as six characters (was: shown so in the questions); an escaped
+    backslash before a ``u`` and a whole escape are text."""
+    import rdflib
+
+    good = rdflib.Graph()
+    good.parse(data=_KITCHEN_HEAD + 'k:soup a skos:Concept ; skos:prefLabel "soup"@en ; skos:broader k:dish ;\n'
+               '    skos:definition "A caf\\u00e9 dish, not C:\\\\users, served hot."@en .\n', format="turtle")
+    path = tmp_path / f"kitchen{suffix}"
+    text = good.serialize(format="turtle" if suffix == ".ttl" else "nt")
+    path.write_text(text)
+    assert load_source(path)["k:soup"].definition == "A café dish, not C:\\users, served hot." if suffix == ".ttl" \
+        else load_source(path)["http://x.org/k#soup"].definition == "A café dish, not C:\\users, served hot."
+    broken = text.replace("C:\\\\users", "\\u00ZZ", 1)
+    assert broken != text
+    path.write_text(broken)
+    with pytest.raises(SourceError) as raised:
+        load_source(path)
+    line = next(number for number, written in enumerate(broken.split("\n"), 1) if "\\u00ZZ" in written)
+    assert str(raised.value).startswith(f"{path}:{line}: not valid ")
+    assert "the escape '\\u00ZZ' has too few hexadecimal digits" in str(raised.value)
+
+
+def test_a_parent_written_as_text_is_named_at_its_own_line_not_at_the_edge_to_that_id(tmp_path):
+    lines = ['<http://purl.obolibrary.org/obo/VO_1> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> '
+             '<http://www.w3.org/2002/07/owl#Class> .',
+             '<http://purl.obolibrary.org/obo/VO_1> <http://www.w3.org/2000/01/rdf-schema#label> "vehicle" .',
+             '<http://purl.obolibrary.org/obo/VO_2> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> '
+             '<http://www.w3.org/2002/07/owl#Class> .',
+             '<http://purl.obolibrary.org/obo/VO_2> <http://www.w3.org/2000/01/rdf-schema#label> "car" .',
+             '<http://purl.obolibrary.org/obo/VO_2> <http://www.w3.org/2000/01/rdf-schema#subClassOf> '
+             '<http://purl.obolibrary.org/obo/VO_1> .',
+             '<http://purl.obolibrary.org/obo/VO_2> <http://www.w3.org/2000/01/rdf-schema#subClassOf> "VO:1" .']
+    path = tmp_path / "vo.nt"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(SourceError, match=r"vo\.nt:6: rdfs:subClassOf of VO:2 is the text 'VO:1', not a concept"):
+        load_source(path)      # was: line 5, which names both ids
+
+
+def test_rdf_xml_in_utf16_after_its_byte_order_mark_is_read(tmp_path):
+    text = (ONTOLOGIES / "vehicles.owl").read_text(encoding="utf-8")
+    path = tmp_path / "vehicles.owl"
+    assert 'encoding="utf-8"' in text
+    path.write_bytes(text.replace('encoding="utf-8"', 'encoding="UTF-16"', 1).encode("utf-16"))
+    assert path.read_bytes()[:2] == b"\xff\xfe"
+    assert load_source(path).concepts == load_source(ONTOLOGIES / "vehicles.owl").concepts   # was: "not UTF-8 ... Turtle"
+
+
+def test_rdf_xml_with_a_byte_that_is_no_utf8_or_a_nul_says_so_at_its_line(tmp_path):
+    text = (ONTOLOGIES / "vehicles.owl").read_text(encoding="utf-8")
+    assert 'encoding="ISO' not in text
+    lines = text.split("\n")
+    at = next(number for number, line in enumerate(lines) if ">car<" in line)
+    path = tmp_path / "vehicles.owl"
+    path.write_bytes("\n".join(lines).replace(">car<", ">car\x00<", 1).encode("utf-8"))
+    with pytest.raises(SourceError, match=rf"vehicles\.owl:{at + 1}: .*a control character \(0x00\) that XML does not "
+                                          r"allow; expected text without it\)$"):
+        load_source(path)
+    path.write_bytes("\n".join(lines).replace(">car<", ">caf\xe9<", 1).encode("latin-1"))
+    # (was: "invalid token; ... a '&' in text is written &amp;")
+    with pytest.raises(SourceError, match=rf"vehicles\.owl:{at + 1}: not UTF-8 \(byte 0xe9\); expected a UTF-8 RDF/XML "
+                                          r"file, or an encoding named by its first line"):
+        load_source(path)
+
+
+@pytest.mark.parametrize("name, kind", [("empty.owl", "an OWL"), ("empty.ttl", "an RDF"), ("empty.rdf", "an RDF")])
+def test_an_empty_rdf_file_is_an_error_that_says_so(tmp_path, name, kind):
+    path = tmp_path / name
+    path.write_text("\n  \n")
+    with pytest.raises(SourceError) as raised:
+        load_source(path)
+    # was: "no concepts left after reading and filtering", as if something had been filtered
+    assert str(raised.value) == f"{path}: an empty file (expected {kind} file with classes or concepts)"

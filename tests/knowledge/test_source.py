@@ -1968,3 +1968,26 @@ def test_a_concept_labelled_otherwise_in_a_second_file_is_counted_and_keeps_that
     assert report.examples["merged_label"] == [f"{second}:5 AN:2 'cor cordis' (kept: 'heart')"]
     assert graph["AN:2"].lemmas == ("heart",) and "cor cordis" in graph["AN:2"].other_names
     assert graph["AN:2"].definition == "The organ that pumps blood."
+
+
+@pytest.mark.parametrize("root", ["part_of", "part of", "Part_Of"])
+def test_a_root_naming_a_relation_says_it_is_one(root):
+    """An OBO Typedef or a table's relation given as --root (was: "no such concept" only; a property of
+    an RDF file already said so)."""
+    for source, format, example in ((VEHICLES, None, "VO:0000001"), (FIXTURES / "ontologies" / "products_tsv", "tsv", None)):
+        with pytest.raises(SourceError) as raised:
+            load_source(source, format=format, root=root)
+        message = str(raised.value)
+        assert f"--root {root}: a relation of the source (part_of), not a concept" in message, message
+        assert message.endswith("a relation is asked with --relations part_of)"), message
+
+
+def test_a_concept_stated_its_own_parent_in_rdf_is_counted_at_the_line_that_states_it(tmp_path):
+    path = tmp_path / "kitchen.ttl"
+    path.write_text("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix k: <http://x.org/k#> .\n"
+                    'k:tool a skos:Concept ; skos:prefLabel "tool"@en .\n'
+                    'k:wok a skos:Concept ; skos:prefLabel "wok"@en ;\n'
+                    "    skos:broader k:tool ;\n    skos:broader k:wok .\n")
+    report = load_source(path).provenance["report"]
+    assert report.counts["self_parent"] == 1
+    assert report.examples["self_parent"] == [f"{path}:6 k:wok is_a k:wok"]
