@@ -22,7 +22,7 @@ from mcqa_probes.builders.probe_question import ProbeQuestion
 from mcqa_probes.builders.splits import SPLITS, answered_both_ways, check_leakage, deduplicate, split_by_concept
 from mcqa_probes.builders.wordnetqa import WORDNET_PROBES, WordNetQABuilder, merged_settings
 from mcqa_probes.knowledge.graph import KnowledgeGraph
-from mcqa_probes.common.io import BackgroundWriter, discard_writes_on_signal
+from mcqa_probes.common.io import BackgroundWriter, commit_staged, discard_writes_on_signal, staged_folder
 import ctypes
 import multiprocessing
 import os
@@ -53,13 +53,12 @@ def probe_rng(seed: int, probe: str, stage: str) -> random.Random:
 def write_probe(out: Path, probe: str, questions: List[ProbeQuestion], seed: int, train_size: Optional[int],
                 results, progress: Progress = _no_progress, log: Callable[[str], None] = lambda message: None,
                 compact: bool = False, together: bool = False) -> None:
-    """De-duplicate, split, check and write one probe into ``results`` = ``(stats, files, counts,
-    timings)``; the one home of this step for every source (``compact``: see
+    """De-duplicate, split, check and write one probe into ``out`` (a build's staged folder:
+    :func:`commit_probe_files`) and ``results`` = ``(stats, files, counts, timings)``; the one home of this step for every source (``compact``: see
     :func:`mcqa_probes.builders.output.jsonl_bytes`; ``together``: two concepts that answer each
     other's questions go to one split, :func:`~mcqa_probes.builders.splits.answered_both_ways`)."""
     stats, files, counts, timings = results
     start = time.perf_counter()
-    forget_manifest(out)
     kept, dropped = deduplicate(questions)
     pairs = answered_both_ways(kept) if together else []
     splits = split_by_concept(kept, probe_rng(seed, probe, "split"), train_size, pairs)
@@ -84,10 +83,20 @@ LAST_WRITTEN = ("stats.json", "manifest.json")
 
 def forget_manifest(out: Path) -> None:
     """Remove an earlier build's ``manifest.json`` and ``stats.json`` from ``out`` before the first
-    probe file is replaced: a build that stops (an error, ``kill``) leaves the files it wrote whole,
-    without a manifest, never beside a manifest of other files."""
+    probe file is replaced: never a manifest beside files it does not describe."""
     for name in LAST_WRITTEN:
         (out / name).unlink(missing_ok=True)
+
+
+def commit_probe_files(stage: Path, out: Path, files: Dict[str, str]) -> None:
+    """Move a build's probe files (``files``: their paths relative to ``out``) from its staged folder
+    (:func:`~mcqa_probes.common.io.staged_folder`, where :func:`write_probe` wrote them) into ``out``,
+    once all of them are whole, an earlier build's manifest and stats removed first; the caller then
+    writes its own. A build stopped before (an error, ``kill``) leaves ``out`` as it was: an earlier
+    build whole, with its manifest, never mixed with the new files (was: the new files of the probes
+    done beside the earlier build's others, a train split of one build beside the dev split of another)."""
+    forget_manifest(out)
+    commit_staged(stage, out, sorted(files))
 
 
 def check_out(out: Union[str, Path], probes: Sequence[str] = ()) -> None:
@@ -300,54 +309,56 @@ def build_probes(
     files: Dict[str, str] = {}
     counts: Dict[str, Dict[str, int]] = {}
 
-    def finish(probe: str, questions: List[ProbeQuestion]) -> None:
-        write_probe(out, probe, questions, seed, train_size, (stats, files, counts, timings), progress, log)
+    with staged_folder(out) as stage:      # the probe files take their places in out together, at the end
+        def finish(probe: str, questions: List[ProbeQuestion]) -> None:
+            write_probe(stage, probe, questions, seed, train_size, (stats, files, counts, timings), progress, log)
 
-    wordnet_probes = [p for p in names if p in WORDNET_PROBES]
-    if wordnet_probes:
-        start = time.perf_counter()
-        if wordnet is None:
+        wordnet_probes = [p for p in names if p in WORDNET_PROBES]
+        if wordnet_probes:
+            start = time.perf_counter()
+            if wordnet is None:
 
-            log("loading WordNet")
-            wordnet = load_wordnet_graph(wordnet_path, pos=settings["pos"], progress=progress)
-        timings["load_wordnet"] = round(time.perf_counter() - start, 2)
-        sources["wordnet"] = {"source": wordnet.source, "version": wordnet.version, "concepts": len(wordnet)}
-        builder = WordNetQABuilder(wordnet, settings, progress)
+                log("loading WordNet")
+                wordnet = load_wordnet_graph(wordnet_path, pos=settings["pos"], progress=progress)
+            timings["load_wordnet"] = round(time.perf_counter() - start, 2)
+            sources["wordnet"] = {"source": wordnet.source, "version": wordnet.version, "concepts": len(wordnet)}
+            builder = WordNetQABuilder(wordnet, settings, progress)
 
-        def build_wordnet_probes(selected: List[str]) -> None:
-            for probe in selected:
-                start = time.perf_counter()
-                questions = builder.build(probe, probe_rng(seed, probe, "generate"))
-                timings[f"generate_{probe}"] = round(time.perf_counter() - start, 2)
-                finish(probe, questions)
-                del questions
+            def build_wordnet_probes(selected: List[str]) -> None:
+                for probe in selected:
+                    start = time.perf_counter()
+                    questions = builder.build(probe, probe_rng(seed, probe, "generate"))
+                    timings[f"generate_{probe}"] = round(time.perf_counter() - start, 2)
+                    finish(probe, questions)
+                    del questions
 
-        forked = [p for p in wordnet_probes if p in FORKED_PROBES] if workers > 1 and _can_fork() else []
-        child = _start_child(build_wordnet_probes, forked, (stats, files, counts, timings)) if forked else None
-        build_wordnet_probes([p for p in wordnet_probes if p not in forked])
+            forked = [p for p in wordnet_probes if p in FORKED_PROBES] if workers > 1 and _can_fork() else []
+            child = _start_child(build_wordnet_probes, forked, (stats, files, counts, timings)) if forked else None
+            build_wordnet_probes([p for p in wordnet_probes if p not in forked])
 
-    # The seed reaches the DictionaryQA builder through its rng; the manifest records it at the top.
-    dictionary_settings = dict(settings.get("dictionary") or {})
-    if "dictionary" in names:
-        start = time.perf_counter()
-        # lazy imports: the DictionaryQA builder is optional for the WordNetQA part
+        # The seed reaches the DictionaryQA builder through its rng; the manifest records it at the top.
+        dictionary_settings = dict(settings.get("dictionary") or {})
+        if "dictionary" in names:
+            start = time.perf_counter()
+            # lazy imports: the DictionaryQA builder is optional for the WordNetQA part
 
-        if dictionary is None:
+            if dictionary is None:
 
-            log("loading GCIDE")
-            dictionary = load_gcide(gcide_path)
-        timings["load_gcide"] = round(time.perf_counter() - start, 2)
-        sources["gcide"] = {"source": str(getattr(dictionary, "source", "gcide")), "version": str(getattr(dictionary, "version", "unknown"))}
-        start = time.perf_counter()
-        questions = list(
-            build_dictionary_questions(dictionary, probe_rng(seed, "dictionary", "generate"), dictionary_settings)
-        )
-        timings["generate_dictionary"] = round(time.perf_counter() - start, 2)
-        finish("dictionary", questions)
-        del questions
+                log("loading GCIDE")
+                dictionary = load_gcide(gcide_path)
+            timings["load_gcide"] = round(time.perf_counter() - start, 2)
+            sources["gcide"] = {"source": str(getattr(dictionary, "source", "gcide")), "version": str(getattr(dictionary, "version", "unknown"))}
+            start = time.perf_counter()
+            questions = list(
+                build_dictionary_questions(dictionary, probe_rng(seed, "dictionary", "generate"), dictionary_settings)
+            )
+            timings["generate_dictionary"] = round(time.perf_counter() - start, 2)
+            finish("dictionary", questions)
+            del questions
 
-    if wordnet_probes and child is not None:
-        _join_child(child, (stats, files, counts, timings))
+        if wordnet_probes and child is not None:
+            _join_child(child, (stats, files, counts, timings))
+        commit_probe_files(stage, out, files)
     stats = {probe: stats[probe] for probe in names}
     files["stats.json"] = write_json(out / "stats.json", stats)
     manifest = {

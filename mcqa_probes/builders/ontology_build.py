@@ -20,12 +20,13 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Union
 
 from mcqa_probes.builders.build import (
-    FORMAT_VERSION, Progress, _no_progress, build_from_queue, check_out, probe_rng, write_probe,
+    FORMAT_VERSION, Progress, _no_progress, build_from_queue, check_out, commit_probe_files, probe_rng, write_probe,
 )
 from mcqa_probes.builders.ontology_qa import ONTOLOGY_SETTINGS, OntologyQABuilder, ontology_settings
 from mcqa_probes.builders.output import write_json
 from mcqa_probes.builders.wordnetqa import WORDNET_PROBES
 from mcqa_probes.common.collector import collector_paused
+from mcqa_probes.common.io import staged_folder
 from mcqa_probes.knowledge.graph import KnowledgeGraph
 from mcqa_probes.knowledge.identifiers import relation_probe_name
 
@@ -109,7 +110,7 @@ def build_ontology_probes(
             return maker, questions
         train_limit = int(len(questions) * float(settings["train_fraction"]))
         train_limit = train_limit if train_size is None else min(int(train_size), train_limit)
-        write_probe(out, probe, questions, seed, train_limit, (stats, files, counts, timings), progress, log,
+        write_probe(stage, probe, questions, seed, train_limit, (stats, files, counts, timings), progress, log,
                     compact=True, together=relation is not None)
         summary["questions"] = len(questions)
         summary["duplicates_dropped"] = stats[probe]["duplicates_dropped"]
@@ -121,18 +122,20 @@ def build_ontology_probes(
     # hypernymy asks about every ancestor up to max_hops, once per distractor family: the most
     # questions by far, so it goes first; the relation probes are the smallest
     order = sorted(names, key=lambda p: COST_RANK.get(p, len(COST_RANK)))
-    with collector_paused():
+    # the probe files take their places in out together, once all are whole (commit_probe_files)
+    with staged_folder(out) as stage, collector_paused():
         build_from_queue(build_one, order, results, workers)
-    stats = {p: stats[p] for p in names if p in stats}
-    validity = {p: validity[p] for p in names if p in validity}
-    skipped = {p: skipped[p] for p in names if p in skipped}
-    if not stats:
-        files_read = [str(f["path"]) for f in (graph.provenance or {}).get("files", [])]
-        root = (graph.provenance or {}).get("root")
-        # a sub-tree too small to ask anything: say which --root made it so
-        within = f"; --root {', '.join(root) if isinstance(root, list) else root} keeps {len(graph)} concept{'s' if len(graph) != 1 else ''}" if root else ""
-        raise ValueError(f"{', '.join(files_read) or graph.source}: no probe has a question "
-                         f"({'; '.join(f'{p}: {r}' for p, r in skipped.items())}{within})")
+        stats = {p: stats[p] for p in names if p in stats}
+        validity = {p: validity[p] for p in names if p in validity}
+        skipped = {p: skipped[p] for p in names if p in skipped}
+        if not stats:
+            files_read = [str(f["path"]) for f in (graph.provenance or {}).get("files", [])]
+            root = (graph.provenance or {}).get("root")
+            # a sub-tree too small to ask anything: say which --root made it so
+            within = f"; --root {', '.join(root) if isinstance(root, list) else root} keeps {len(graph)} concept{'s' if len(graph) != 1 else ''}" if root else ""
+            raise ValueError(f"{', '.join(files_read) or graph.source}: no probe has a question "
+                             f"({'; '.join(f'{p}: {r}' for p, r in skipped.items())}{within})")
+        commit_probe_files(stage, out, files)
     files["stats.json"] = write_json(out / "stats.json", stats)
     provenance = dict(graph.provenance or {})
     report = provenance.pop("report", None)
@@ -172,10 +175,11 @@ def validity_lines(result: Dict[str, object]) -> List[str]:
         ("example_leakage_reframed", "example sentence naming the answer in the term: asked with the definition instead"),
         ("definition_names_its_concept", "definitions naming their own concept masked"),
         ("answer_named_in_term", "answers named inside the term (kept)"),
-        ("synonym_shares_term", "synonyms that hold the term or are held in it (kept: ribose for D-ribose)"),
+        ("answer_is_the_term", "dropped: the answer has the term's own name (two concepts named alike, one "
+                               "asked of the other)"),
+        ("synonym_shares_term", "synonyms that hold the term or are held in it (kept)"),
         ("synonym_labels_another", "synonyms that are another concept's label (kept: the source names both so)"),
-        ("answer_named_in_grouping_term", "answers named inside the term, a grouping class (Nausea and vomiting "
-                                          "over Nausea; kept)"),
+        ("answer_named_in_grouping_term", "answers named inside the term, a grouping class (kept)"),
         ("template_names_answer", "asked in another template (the template's own words name the answer)"),
         ("random_distractors_from_answer_branches", "random distractors from the answers' branches of the "
                                                     "hierarchy (fewer than min_answer_pool answers)"),

@@ -194,6 +194,7 @@ class OntologyQABuilder(WordNetQABuilder):
         self._spellings: Dict[str, List[str]] = {}
         self._names: Dict[str, FrozenSet[str]] = {}
         self._terms: Dict[str, str] = {}
+        self._label_keys: Dict[str, str] = {}
         self._by_name: Optional[Dict[str, List[str]]] = None
         self._namesakes: Dict[str, Tuple[str, ...]] = {}
         self._entailed: Dict[str, FrozenSet[str]] = {}
@@ -626,6 +627,12 @@ class OntologyQABuilder(WordNetQABuilder):
         own_answer = None
         context = ""
         summary = self.summary
+        if kind != "definitions" and template_kind != "synonymy" and self._label_key(concept_id) == self._label_key(
+                answer_id):
+            # two concepts labelled alike, one the other's parent (NAICS's 11111 and 111110, *Soybean
+            # Farming*) or related to it: "what is 'Soybean Farming' an example of?" -> *Soybean Farming*
+            summary["answer_is_the_term"] = summary.get("answer_is_the_term", 0) + 1
+            return None
         if template_kind == "synonymy":
             names = self.spellings(concept)[1:]
             own_answer = surface(names[index % len(names)])       # index counts every variant
@@ -721,6 +728,13 @@ class OntologyQABuilder(WordNetQABuilder):
         if context != concept.definition and context and kind != "definitions" and MASK in context:
             notes["leakage"] = "masked"
         return stem, notes, own_answer
+
+    def _label_key(self, concept_id: str) -> str:
+        """The :meth:`choice_key` of the concept's label as its questions show it (made once)."""
+        found = self._label_keys.get(concept_id)
+        if found is None:
+            found = self._label_keys[concept_id] = self.choice_key(surface(self.spellings(self.graph[concept_id])[0]))
+        return found
 
     def _example_context(self, kind: str, concept: Concept, answer: Concept, turn: int):
         """The ``(example sentence, term as written there)`` that the paper's frames quote, the

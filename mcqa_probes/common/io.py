@@ -32,6 +32,7 @@ import hashlib
 import io
 import json
 import os
+import shutil
 import signal
 import tempfile
 from pathlib import Path
@@ -98,6 +99,8 @@ def discard_writes_on_signal(signum: int = signal.SIGTERM) -> None:
     the process at once and leaves ``.NAME.XXXX.tmp`` files half-written. For processes this package owns (a build's
     forked workers, a ``bin/`` command): call it from the main thread."""
     def stop(number, _frame) -> None:
+        for stage in list(_STAGED):         # a set of files not yet moved into place: none of them
+            shutil.rmtree(stage, ignore_errors=True)
         for path, folder in list(_IN_FLIGHT.items()):
             # its temporary file by its name's pattern (_temporary): the signal may come before
             # atomic_open knows the name
@@ -109,6 +112,54 @@ def discard_writes_on_signal(signum: int = signal.SIGTERM) -> None:
         os._exit(128 + number)
 
     signal.signal(signum, stop)
+
+
+#: the folders of :func:`staged_folder` open in this process, for :func:`discard_writes_on_signal`
+_STAGED: Dict[str, None] = {}
+
+
+@contextlib.contextmanager
+def staged_folder(folder: PathLike, name: str = ".partial") -> Iterator[Path]:
+    """``with staged_folder(out) as stage: ...``: a hidden folder ``out/.partial`` in which a set of
+    files is written (each as by :func:`atomic_open`) before any of them takes its place in ``out``
+    (:func:`commit_staged`, inside the block). However the block ends, the folder is removed: a run
+    stopped on the way (an error, SIGTERM under :func:`discard_writes_on_signal`, in this process or
+    a forked one) leaves ``out`` as it was, an earlier run's files untouched and none of the new
+    ones, and ``out`` itself gone again where the block made it and nothing else is in it. One left
+    by a SIGKILL is removed by the next run into ``out``."""
+    folder = Path(folder)
+    made = not folder.exists()
+    stage = folder / name
+    shutil.rmtree(stage, ignore_errors=True)
+    try:
+        stage.mkdir(parents=True)
+    except OSError as error:        # named by the folder wanted (a file above it, no permission)
+        raise OSError(error.errno, f"{os.strerror(error.errno)} (expected a folder this process can write in)",
+                      str(folder)) from None
+    _STAGED[str(stage)] = None
+    try:
+        yield stage
+    finally:
+        _STAGED.pop(str(stage), None)
+        shutil.rmtree(stage, ignore_errors=True)
+        if made:
+            with contextlib.suppress(OSError):      # only if empty: what the block made and did not fill
+                folder.rmdir()
+
+
+def commit_staged(stage: Path, folder: PathLike, relatives: Iterable[str]) -> None:
+    """Move the files ``relatives`` (paths relative to both folders) from ``stage`` into ``folder``,
+    each by a rename (``os.replace``: a reader sees the old file or the new one), in the order given."""
+    folder = Path(folder)
+    parents = []
+    for relative in relatives:
+        target = folder / relative
+        if target.parent not in parents:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            parents.append(target.parent)
+        os.replace(stage / relative, target)
+    for parent in parents:
+        _fsync_directory(parent)
 
 
 def _listed_temporary(path: Path) -> str:

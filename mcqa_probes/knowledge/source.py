@@ -201,6 +201,11 @@ def read_file(path: PathLike, format: Optional[str], vocabulary: Vocabulary, rep
     return read_rdf(str(path), vocabulary, report, kind=None if kind == "rdf" else kind, shared=shared, merged=merged)
 
 
+#: a definition that stands for none: an empty cell written out by the tool that exported it
+_PLACEHOLDER = re.compile(r"^\s*(?:null|none|nil|nan|n/?a|n\.a\.|tbd|tba|todo|to do|missing|undefined|"
+                          r"no definition|not defined|[-\u2013\u2014?.\s]+)\s*[.!]?\s*$", re.IGNORECASE)
+
+
 def _undeclared_obo_relations(parts: List[SourceData], data: SourceData, report: SourceReport, strict: bool) -> None:
     """A ``relationship:`` clause of an OBO file naming a relation that no ``[Typedef]`` of the source
     declares (OBO 1.4 asks for one; a misspelt id, ``attached_to`` for ``attaches_to``, reads so), or
@@ -574,6 +579,11 @@ def load_source(
         definition, shortened = clean_definition(_clean_text(raw.definition), max_definition_words)
         if shortened:
             report.add("shortened_definition", _file_of(raw, data), raw.line, concept_id)
+        if definition and _PLACEHOLDER.match(definition):
+            # a spreadsheet's or a database's empty cell written out (NAICS's 155 "NULL"): no definition
+            # (was: shown as the context of its hypernymy questions, "defined as 'NULL'")
+            report.add("placeholder_definition", _file_of(raw, data), raw.line, f"{concept_id} {definition!r}")
+            definition = ""
         if not definition:
             report.add("no_definition", _file_of(raw, data), raw.line, concept_id)
         synonyms, seen = [], {_name_key(label)}

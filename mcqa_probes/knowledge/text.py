@@ -1000,7 +1000,37 @@ def stemmer(language: Optional[str]):
         return None
     from nltk.stem.snowball import SnowballStemmer  # lazy: only sources in another language need it
 
-    return functools.lru_cache(maxsize=200_000)(SnowballStemmer(_SNOWBALL[code]).stem)
+    stem = functools.lru_cache(maxsize=200_000)(SnowballStemmer(_SNOWBALL[code]).stem)
+    if code == "nl":
+        stem = _DutchStem(stem)
+    return stem
+
+
+class _DutchStem:
+    """Snowball's Dutch stemmer, and the singular of a plural it leaves as written (:meth:`singular`):
+    it takes no ``-s`` off after an ``e`` (*ambassades*, *serres*, *linies*) nor an ``-ën``
+    (*pastorieën*), and ``\\w+`` cuts *villa's* in two. :func:`inflected_spans` compares a word's
+    stem of its singular too, so *een ambassade* names *ambassades*."""
+
+    def __init__(self, stem):
+        self.stem = stem
+
+    def __call__(self, word: str) -> str:
+        return self.stem(word)
+
+    @staticmethod
+    def singular(word: str) -> str:
+        if len(word) >= 5 and word.endswith(("ieen", "eeen")):
+            return word[:-2]                    # pastorieën, zeeën, knieën (compared without accents)
+        if len(word) >= 5 and word.endswith("es"):
+            return word[:-1]                    # ambassades, serres, linies, depressies
+        return word
+
+    @staticmethod
+    def names(names: Sequence[str]) -> Tuple[str, ...]:
+        """``names`` and, of those with a plural in ``'s`` (*villa's*, *casino's*), the singular."""
+        return tuple(dict.fromkeys([*names, *(re.sub(r"['\u2019]s\b", "", name) for name in names
+                                              if "'s" in name or "\u2019s" in name)]))
 
 
 _TOKEN = re.compile(r"\w+")
@@ -1021,8 +1051,12 @@ def _same_stem(a: str, b: str) -> bool:
 
 
 def _forms(word: str, stem) -> Tuple[str, ...]:
-    """A word as written and stemmed; a word with a digit as written only (1000 is not 10000)."""
-    return (word,) if not word.isalpha() else (word, stem(word))
+    """A word as written and stemmed (and, in Dutch, its singular's stem: :class:`_DutchStem`); a word
+    with a digit as written only (1000 is not 10000)."""
+    if not word.isalpha():
+        return (word,)
+    singular = stem.singular(word) if isinstance(stem, _DutchStem) else word
+    return (word, stem(word)) if singular == word else (word, stem(word), stem(singular))
 
 
 def _same_word(a: Tuple[str, ...], b: Tuple[str, ...]) -> bool:
@@ -1052,6 +1086,8 @@ def inflected_spans(text: str, names: Sequence[str], stem) -> list:
     # drenkplat, drenkplaatsen -> drenkplaats), so the forms of the two words are compared crosswise
     # (both without accents: one character for one, so a place in the folded text is one in the text)
     tokens = [(m.start(), m.end(), _forms(m.group().lower(), stem)) for m in _TOKEN.finditer(fold_accents(text))]
+    if isinstance(stem, _DutchStem):
+        names = stem.names(names)
     wanted = [tuple(_forms(word, stem) for word in _TOKEN.findall(fold_accents(name))) for name in name_variants(names)]
     wanted = [words for words in wanted if words]
 

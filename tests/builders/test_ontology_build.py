@@ -1,6 +1,7 @@
 """build_ontology_probes: the WordNet build's files from any source, the same from OBO and OWL,
 byte-identical from run to run, with the source and the validity summary in manifest and stats."""
 import json
+from pathlib import Path
 
 import pytest
 
@@ -94,16 +95,22 @@ def test_two_workers_write_the_same_files_as_one(tmp_path):
     assert all((tmp_path / "one" / f).read_bytes() == (tmp_path / "two" / f).read_bytes() for f in files)
 
 
+def _files_of(folder):
+    return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
 @pytest.mark.parametrize("workers", [1, 2])
-def test_a_build_that_stops_midway_leaves_no_manifest_of_other_files(tmp_path, monkeypatch, workers):
+def test_a_build_that_stops_midway_leaves_the_earlier_build_as_it_was(tmp_path, monkeypatch, workers):
     """A rebuild into an earlier build's folder that fails while writing (a full disk, a folder it
-    may not write in) leaves the files it wrote whole and no manifest: never the earlier build's
-    manifest beside files it does not describe. With two workers the error is the same OSError
-    (was: "the build worker failed", reported as an internal error)."""
+    may not write in) leaves that build whole, its manifest with it, and none of its own files: the
+    probe files are staged and take their places together at the end (was: the new files of the
+    probes done beside the earlier build's others, without a manifest). With two workers the error
+    is the same OSError (was: "the build worker failed", reported as an internal error)."""
     import mcqa_probes.builders.build as build_module
 
     build(ONTOLOGIES / "vehicles.obo", tmp_path, ["part_of"], workers=1)
-    assert (tmp_path / "manifest.json").exists() and (tmp_path / "stats.json").exists()
+    before = _files_of(tmp_path)
+    assert Path("manifest.json") in before and Path("stats.json") in before
     written = []
     real = build_module.write_questions
 
@@ -116,7 +123,44 @@ def test_a_build_that_stops_midway_leaves_no_manifest_of_other_files(tmp_path, m
     monkeypatch.setattr(build_module, "write_questions", fail_on_the_second_probe)
     with pytest.raises(OSError, match="No space left"):
         build(ONTOLOGIES / "vehicles.obo", tmp_path, ["part_of"], workers=workers, seed=7)
-    assert not (tmp_path / "manifest.json").exists() and not (tmp_path / "stats.json").exists()
+    assert _files_of(tmp_path) == before and not (tmp_path / ".partial").exists()
+    # into a folder that did not exist: none is left
+    with pytest.raises(OSError, match="No space left"):
+        build(ONTOLOGIES / "vehicles.obo", tmp_path / "new", ["part_of"], workers=workers, seed=7)
+    assert not (tmp_path / "new").exists()
+
+
+def test_a_build_stopped_by_sigterm_leaves_the_earlier_build_as_it_was(tmp_path):
+    """``kill PID`` (SIGTERM) of a rebuild, once its first probe's files are written: the staged
+    files are removed by the build's signal handler, the earlier build is left whole."""
+    import multiprocessing
+    import os
+    import signal
+
+    import mcqa_probes.builders.build as build_module
+    from mcqa_probes.common.io import discard_writes_on_signal
+
+    build(ONTOLOGIES / "vehicles.obo", tmp_path, ["part_of"], workers=1)
+    before = _files_of(tmp_path)
+
+    def rebuild():
+        discard_writes_on_signal()
+        real, done = build_module.write_questions, []
+
+        def stop_on_the_second_probe(path, *args, **kwargs):
+            done.append(path.parent.name)
+            if done[0] != done[-1]:
+                os.kill(os.getpid(), signal.SIGTERM)
+            return real(path, *args, **kwargs)
+
+        build_module.write_questions = stop_on_the_second_probe
+        build(ONTOLOGIES / "vehicles.obo", tmp_path, ["part_of"], workers=1, seed=7)
+
+    process = multiprocessing.get_context("fork").Process(target=rebuild)
+    process.start()
+    process.join(120)
+    assert process.exitcode == 128 + signal.SIGTERM
+    assert _files_of(tmp_path) == before and not (tmp_path / ".partial").exists()
 
 
 def test_an_out_folder_or_probe_folder_that_is_a_file_is_refused_before_anything_is_written(tmp_path):
@@ -433,3 +477,32 @@ def test_a_synonym_that_is_another_concepts_label_is_kept_and_counted(tmp_path):
     assert result["validity"]["synonymy"]["synonym_labels_another"] == len(
         {(q["notes"]["template"], q["notes"]["context"]) for q in asked})
     assert any("synonyms that are another concept's label (kept" in line for line in validity_lines(result))
+
+
+def test_a_question_whose_answer_has_the_terms_own_name_is_dropped_and_counted(tmp_path):
+    """Two concepts labelled alike, one under the other (NAICS's 11111 and 111110, *Soybean Farming*):
+    "what is 'soybean farming' an example of?" answered *soybean farming* asks nothing (was: kept, and
+    counted only among the answers named inside the term)."""
+    rows, edges = [("R", "farming", "", "Growing plants or raising animals.")], []
+    for group in ("grain", "fruit", "vegetable", "oilseed", "flower"):
+        rows.append((f"G{group}", f"{group} farming", "", f"Growing {group} plants for sale."))
+        edges.append((f"G{group}", "R"))
+        for number in range(5):
+            rows.append((f"C{group}{number}", f"{group} crop {number} farming", "", f"Growing crop {number} of the {group} kind."))
+            edges.append((f"C{group}{number}", f"G{group}"))
+    rows.append(("Soy", "soybean farming", "", "Growing soybeans for oil and meal."))
+    rows.append(("Soy2", "Soybean Farming", "", "Growing soybeans, the industry's one kind."))
+    edges += [("Soy", "Goilseed"), ("Soy2", "Soy")]
+    source = write_taxonomy(tmp_path / "naics", rows, edges)
+    result = build(source, tmp_path / "out", workers=1, settings={"min_answer_depth": {"n": 0}})
+    asked = 0
+    for probe in ("hypernymy", "hyponymy"):
+        for split in SPLITS:
+            for line in (tmp_path / "out" / probe / f"{split}.jsonl").read_text().splitlines():
+                question = json.loads(line)
+                answer = question["question"]["choices"][int(question["answerKey"])]["text"]
+                assert answer.lower() != question["notes"]["term"].lower(), question["id"]
+                asked += question["notes"]["concept_id"] in ("Soy", "Soy2")
+        assert result["validity"][probe]["answer_is_the_term"] >= 1, probe
+    assert asked > 0                # the two are asked of their other ancestors and descendants
+    assert any("dropped: the answer has the term's own name" in line for line in validity_lines(result))

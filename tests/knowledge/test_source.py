@@ -1991,3 +1991,19 @@ def test_a_concept_stated_its_own_parent_in_rdf_is_counted_at_the_line_that_stat
     report = load_source(path).provenance["report"]
     assert report.counts["self_parent"] == 1
     assert report.examples["self_parent"] == [f"{path}:6 k:wok is_a k:wok"]
+
+
+@pytest.mark.parametrize("written", ["NULL", "n/a", "N.A.", "TBD", "-", "none."])
+def test_a_definition_that_stands_for_none_is_no_definition_and_counted(tmp_path, written):
+    """NAICS's table writes "NULL" for 155 definitions: shown as a hypernymy question's context
+    ("defined as 'NULL'") before 2026-12-07."""
+    folder = tmp_path / "codes"
+    folder.mkdir()
+    (folder / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\nA\trail transportation\t\t" + written +
+                                         "\nB\ttransportation\t\tMoving people or goods from one place to another.\n")
+    (folder / "edges.tsv").write_text("child\trelation\tparent\nA\tis_a\tB\n")
+    graph = load_source(folder)
+    assert graph["A"].definition == "" and graph["B"].definition.startswith("Moving people")
+    report = graph.provenance["report"]
+    assert report.counts["placeholder_definition"] == 1 and report.counts["no_definition"] == 1
+    assert report.examples["placeholder_definition"] == [f"{folder / 'concepts.tsv'}:2 A {written!r}"]

@@ -645,3 +645,20 @@ def test_a_possessive_without_its_apostrophe_on_a_germanic_plural_is_a_respellin
     assert distinct_names(["children's chair", "Childrens Chair", "kids chair"]) == ["children's chair", "kids chair"]
     assert name_key("childrens") == name_key("children") == name_key("child")
     assert distinct_names(["women's shoes", "womens shoes"]) == ["women's shoes"]
+
+
+@pytest.mark.parametrize("text, names, masked", [
+    # plurals Snowball's Dutch stemmer leaves as written: -s after an e, -ën, -'s
+    ("Een ambassade is het hoofdkantoor van een diplomatieke post.", ["ambassades"],
+     "Een ___ is het hoofdkantoor van een diplomatieke post."),
+    ("Een doline is een depressie in kalksteen.", ["depressies"], "Een doline is een ___ in kalksteen."),
+    ("Een grote serre met palmen.", ["serres"], "Een grote ___ met palmen."),
+    ("De pastorieën van het dorp.", ["pastorie"], "De ___ van het dorp."),
+    ("Een pastorie is een huis.", ["pastorieën"], "Een ___ is een huis."),
+    ("Een villa is een huis.", ["villa's"], "Een ___ is een huis."),
+    # still found as before, and no more than before
+    ("De kastelen aan de Loire.", ["kasteel"], "De ___ aan de Loire."),
+    ("Alleen een steen.", ["alle"], "Alleen een steen."),
+])
+def test_dutch_plurals_are_masked_in_the_singular_and_back(text, names, masked):
+    assert mask_names(text, names, "___", "nl")[0] == masked
