@@ -67,10 +67,41 @@ def inverse_links(links: Iterable[Tuple[str, str, str]], inverses: Dict[str, Lis
                    if obj != subject})
 
 
+def composition_rules(chains: Dict[str, List[List[str]]], transitive: Iterable[str]
+                      ) -> Tuple[Dict[Tuple[object, str], Set[object]], Set[str]]:
+    """The property chains and transitive relations as rules ``(left, right) -> results``: a link of
+    ``left`` followed by one of ``right`` is a link of each result (``R`` transitive: ``(R, R) -> R``;
+    ``R transitive_over S``, the chain ``R S``: ``(R, S) -> R``; ``holds_over_chain P Q`` of ``R``: ``(P,
+    Q) -> R``). A chain of three or more goes through the pseudo-relations of its first steps (the tuple
+    of them), which a transitive step may repeat (``P Q Q`` is ``P Q`` where ``Q`` is transitive).
+    Returns the rules and the relations whose chains have a step that has chains of its own (nested:
+    their closure is not walked exactly, :func:`classify`)."""
+    transitive = set(transitive)
+    rules: Dict[Tuple[object, str], Set[object]] = defaultdict(set)
+    for relation in transitive:
+        rules[(relation, relation)].add(relation)
+    nested: Set[str] = set()
+    for result, of_result in chains.items():
+        for chain in of_result:
+            if len(chain) < 2:
+                continue
+            if any(step in chains and step != result for step in chain):
+                nested.add(result)
+            left: object = chain[0]
+            for index, step in enumerate(chain[1:], 1):
+                target: object = result if index == len(chain) - 1 else tuple(chain[:index + 1])
+                rules[(left, step)].add(target)
+                if step in transitive:
+                    rules[(target, step)].add(target)
+                left = target
+    return rules, nested
+
+
 def classify(graph: KnowledgeGraph, definitions: Iterable[Definition], relation_parents: Dict[str, List[str]],
              max_rounds: int = 10, transitive: Iterable[str] = (),
              through: Optional[Dict[str, List[str]]] = None,
-             starts: Optional[Dict[str, Set[str]]] = None) -> List[Tuple[str, str]]:
+             starts: Optional[Dict[str, Set[str]]] = None,
+             chains: Optional[Dict[str, List[List[str]]]] = None) -> List[Tuple[str, str]]:
     """Add ``X -> C`` to the graph's implied parents for every concept X that a definition of C
     covers (see the module docstring), round after round until nothing new is found (a class
     classified under one definition can fall under another); returns the edges added, sorted.
@@ -78,10 +109,17 @@ def classify(graph: KnowledgeGraph, definitions: Iterable[Definition], relation_
     chains (``through``: :func:`chain_relations`): *hand* ``part_of`` *arm* ``part_of`` *body* is a
     ``part_of some body`` class. ``starts`` (:func:`chain_starts`): the relations such a path may begin
     with, where the chains say (``develops_from`` transitive over ``part_of``: a path from X begins with
-    a develops_from link; a part_of link alone makes no develops_from one)."""
+    a develops_from link; a part_of link alone makes no develops_from one). ``chains``
+    (:func:`relation_chains`): where given, a path is a link of the relation only as the chains and
+    transitivity compose it (:func:`composition_rules`: ``holds_over_chain: negatively_regulates
+    negatively_regulates`` of ``positively_regulates`` makes no single negatively_regulates link a
+    positively_regulates one; was: every *negative regulation of X* of GO classified under *positive
+    regulation of X*); a relation whose chains nest keeps the walk over every relation of its chains."""
     supers = super_relations(relation_parents)
+    transitive = set(transitive)
     chained = {relation: (relation, *(through or {}).get(relation, ()))
                for relation in {*transitive, *(through or {})}}
+    rules, nested = composition_rules(chains, transitive) if chains is not None else ({}, set())
     usable = []
     for defined, genus, differentia, unions in definitions:
         unions = [[m for m in union if m in graph] for union in unions]
@@ -89,8 +127,9 @@ def classify(graph: KnowledgeGraph, definitions: Iterable[Definition], relation_
                 and all(unions) and (genus or differentia or unions)):
             usable.append((defined, list(genus), list(differentia), unions))
     added: List[Tuple[str, str]] = []
+    exact = (rules, nested) if chains is not None else None
     for _ in range(max_rounds):
-        found = sorted(set(_covered(graph, usable, supers, chained, starts or {})))
+        found = sorted(set(_covered(graph, usable, supers, chained, starts or {}, exact)))
         if not found:
             break
         for child, defined in found:
@@ -100,8 +139,9 @@ def classify(graph: KnowledgeGraph, definitions: Iterable[Definition], relation_
 
 
 def _covered(graph: KnowledgeGraph, definitions, supers: Dict[str, Set[str]],
-             chained: Dict[str, Tuple[str, ...]], starts: Dict[str, Set[str]]) -> Iterable[Tuple[str, str]]:
-    """The ``(X, C)`` pairs one round of :func:`classify` finds (X not yet under C)."""
+             chained: Dict[str, Tuple[str, ...]], starts: Dict[str, Set[str]], exact=None) -> Iterable[Tuple[str, str]]:
+    """The ``(X, C)`` pairs one round of :func:`classify` finds (X not yet under C); ``exact``: the
+    :func:`composition_rules` and nested relations, to walk a chained relation's closure exactly."""
     ancestors: Dict[str, Set[str]] = {}
     children: Dict[str, List[str]] = defaultdict(list)
     links: Dict[str, List[Tuple[str, str]]] = defaultdict(list)
@@ -138,6 +178,8 @@ def _covered(graph: KnowledgeGraph, definitions, supers: Dict[str, Set[str]],
         followed = chained.get(relation)
         if not followed:
             return False
+        if exact is not None and relation not in exact[1]:
+            return composed_link(concept, relation, filler)
         # a transitive or chained relation: its closure (and that of the relations its chains go
         # through), is-a ancestors on both sides, as the builders' validity walk takes it
         reached: Set[str] = set()
@@ -155,6 +197,38 @@ def _covered(graph: KnowledgeGraph, definitions, supers: Dict[str, Set[str]],
                     if node not in reached:
                         reached.add(node)
                         following.extend(obj for own, obj in links.get(node, ()) if any(counts_as(own, r) for r in followed))
+            frontier = following
+        return False
+
+    composed: Dict[Tuple[object, str], Tuple[object, ...]] = {}
+
+    def compose(left: object, own: str) -> Tuple[object, ...]:
+        """What a derived link of ``left`` followed by a stated link of ``own`` is a link of."""
+        found = composed.get((left, own))
+        if found is None:
+            lefts = (left, *supers.get(left, ())) if isinstance(left, str) else (left,)
+            found = composed[(left, own)] = tuple(sorted(
+                {t for a in lefts for b in (own, *supers.get(own, ())) for t in exact[0].get((a, b), ())}, key=str))
+        return found
+
+    def composed_link(concept: str, relation: str, filler: str) -> bool:
+        """Whether a path of stated links from the concept (or an ancestor), is-a ancestors on the
+        object side at every step, is a link of ``relation`` to the filler as the rules compose it."""
+        seen: Set[Tuple[object, str]] = set()
+        frontier = [(own, obj) for holder in (concept, *above(concept)) for own, obj in links.get(holder, ())]
+        while frontier:
+            following = []
+            for state in frontier:
+                if state in seen:
+                    continue
+                seen.add(state)
+                kind, target = state
+                nodes = (target, *above(target))
+                if isinstance(kind, str) and counts_as(kind, relation) and filler in nodes:
+                    return True
+                for node in nodes:
+                    for own, obj in links.get(node, ()):
+                        following.extend((made, obj) for made in compose(kind, own) if (made, obj) not in seen)
             frontier = following
         return False
 
@@ -226,6 +300,15 @@ def chain_starts(relation_info: Dict[str, Dict], relation_parents: Dict[str, Lis
         if chains:
             found[relation] = own | {chain[0] for chain in chains if chain and chain[0] not in own}
     return found
+
+
+def relation_chains(relation_info: Dict[str, Dict], relation_parents: Dict[str, List[str]]) -> Dict[str, List[List[str]]]:
+    """``relation -> its property chains`` (OBO ``transitive_over S``: ``[R, S]``; ``holds_over_chain P Q``:
+    ``[P, Q]``; OWL ``owl:propertyChainAxiom``), each member by the relation it stands for (an alias, an
+    OBO Typedef's xref, is its relation: :func:`_relation_names`)."""
+    named, _ = _relation_names(relation_info, relation_parents)
+    return {relation: [[named(m) for m in chain] for chain in info["chains"]]
+            for relation, info in sorted(relation_info.items()) if info.get("chains")}
 
 
 def chain_relations(relation_info: Dict[str, Dict], relation_parents: Dict[str, List[str]]) -> Dict[str, List[str]]:

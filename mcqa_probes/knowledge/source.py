@@ -41,7 +41,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Pattern, Sequence, 
 
 from mcqa_probes.common.io import sha256_bytes, sha256_file
 from mcqa_probes.knowledge.entailment import (
-    chain_relations, chain_starts, classify, inverse_links, range_links, sub_relation_links, super_relations,
+    chain_relations, chain_starts, classify, inverse_links, range_links, relation_chains, sub_relation_links, super_relations,
 )
 from mcqa_probes.knowledge.graph import CODE, OTHER_NAME, RESPELLING, Concept, KnowledgeGraph, reachable
 from mcqa_probes.knowledge.identifiers import expand, is_iri, local_name, normalise, relation_name
@@ -817,6 +817,7 @@ def load_source(
     # the other relations a relation's closure follows (its property chains: entailment.chain_relations)
     chained = chain_relations(data.relation_info, data.relation_parents)
     chains_begin = chain_starts(data.relation_info, data.relation_parents)
+    chains = relation_chains(data.relation_info, data.relation_parents)
 
     # two relations declared inverse (OBO inverse_of, owl:inverseOf, on either side): x R y is y S x
     inverses: Dict[str, List[str]] = {}
@@ -855,7 +856,7 @@ def load_source(
                                                          data.relation_parents):
             graph.add_implied_relation(subject, relation, obj)
         return graph, classify(graph, definitions, data.relation_parents, transitive=transitive, through=chained,
-                               starts=chains_begin)
+                               starts=chains_begin, chains=chains)
 
     # the sub-tree under the root(s)
     roots = [r.strip() for r in (root.split(",") if isinstance(root, str) else (root or [])) if r.strip()]
@@ -963,8 +964,11 @@ def load_source(
 
     # with the ancestors a transitive super-property of the hierarchy states (skos:broaderTransitive:
     # two concepts each broader than the other are a cycle as with skos:broader)
-    transitive = [edge for edge in implied if edge in data.hierarchy_implied]
-    _refuse_cycles(where, [edge for edge, _ in parents] + transitive, dict(parents), "is_a", through, first_naming, edge_naming)
+    # (its own name: ``transitive``, the transitive relations, is read by assemble below; was rebound
+    # here, so the classification under defined classes went without them)
+    hierarchy_steps = [edge for edge in implied if edge in data.hierarchy_implied]
+    _refuse_cycles(where, [edge for edge, _ in parents] + hierarchy_steps, dict(parents), "is_a", through, first_naming,
+                   edge_naming)
     graph, classified = assemble(concepts, parents, links, implied, implied_links)
     # the classes a relation's objects are all members of (its range, those of the relations above
     # and below it, whose links are its links too): a link to one of them is "some member", never a

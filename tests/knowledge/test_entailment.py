@@ -73,3 +73,56 @@ def test_a_defined_class_covers_what_reaches_its_filler_through_a_transitive_or_
                      through={"located_in": ["part_of"]})
     assert {("arm", "body part"), ("hand", "body part"), ("cell", "body place")} <= set(found)
     assert ("cell", "body part") not in found
+
+
+def test_a_chain_makes_a_link_only_of_its_whole_path():
+    """GO's ``positively_regulates`` holds over the chain ``negatively_regulates negatively_regulates``:
+    one negatively_regulates link is no positively_regulates one (was: the walk over the chain's
+    relations took a path of one step, and every *negative regulation of X* was classified under
+    *positive regulation of X*, 21,697 such edges in GO's edit file); two are."""
+    names = ["process", "regulation", "transport", "channel activity", "inhibitor", "release of inhibition",
+             "negative regulation of transport", "positive regulation of transport", "regulation of transport"]
+    isa = [(n, "process") for n in names[1:4]] + [(n, "regulation") for n in names[4:]]
+    links = [("inhibitor", "negatively_regulates", "transport"),
+             ("release of inhibition", "negatively_regulates", "inhibitor")]
+    definitions = [("negative regulation of transport", ["regulation"], [("negatively_regulates", "transport")], []),
+                   ("positive regulation of transport", ["regulation"], [("positively_regulates", "transport")], []),
+                   ("regulation of transport", ["regulation"], [("regulates", "transport")], [])]
+    parents = {"negatively_regulates": ["regulates"], "positively_regulates": ["regulates"]}
+    chains = {"positively_regulates": [["negatively_regulates", "negatively_regulates"]]}
+    found = set(classify(graph_of(names, isa, links), definitions, parents, transitive={"regulates"},
+                         through={"positively_regulates": ["negatively_regulates"], "regulates": ["negatively_regulates"]},
+                         chains=chains))
+    assert ("inhibitor", "negative regulation of transport") in found
+    assert ("inhibitor", "positive regulation of transport") not in found
+    assert ("release of inhibition", "positive regulation of transport") in found     # the whole chain
+    assert ("release of inhibition", "negative regulation of transport") not in found  # a third would not
+    # regulates is transitive: both regulate transport
+    assert {("inhibitor", "regulation of transport"), ("release of inhibition", "regulation of transport")} <= found
+    # the walk over every relation of the chains (no chains given) takes the one step for the chain
+    loose = set(classify(graph_of(names, isa, links), definitions, parents, transitive={"regulates"},
+                         through={"positively_regulates": ["negatively_regulates"]}))
+    assert ("inhibitor", "positive regulation of transport") in loose
+
+
+def test_the_chains_compose_transitive_steps_and_chains_of_three():
+    """``located_in transitive_over part_of`` with part_of transitive: a located_in link, then any
+    number of part_of links; a chain of three members needs all three."""
+    names = ["thing", "cell", "hand", "arm", "body", "tissue", "organ", "in body", "c3", "organ of c3"]
+    isa = [(n, "thing") for n in names[1:]]
+    links = [("cell", "located_in", "hand"), ("hand", "part_of", "arm"), ("arm", "part_of", "body"),
+             ("tissue", "a", "organ"), ("organ", "b", "body")]
+    definitions = [("in body", ["thing"], [("located_in", "body")], []),
+                   ("organ of c3", ["thing"], [("c3", "body")], [])]
+    chains = {"located_in": [["located_in", "part_of"]], "c3": [["a", "b", "c"]]}
+    found = set(classify(graph_of(names, isa, links + [("organ", "c", "body")]), definitions, {},
+                         transitive={"part_of"}, through={"located_in": ["part_of"], "c3": ["a", "b", "c"]},
+                         chains=chains))
+    assert ("cell", "in body") in found
+    assert ("hand", "in body") not in found           # part_of links alone make no located_in one
+    assert ("tissue", "organ of c3") not in found      # a, then b: two of the three
+    links_three = links + [("body", "c", "thing")]
+    definitions_three = [("organ of c3", ["thing"], [("c3", "thing")], [])]
+    found = set(classify(graph_of(names, isa, links_three), definitions_three, {}, through={"c3": ["a", "b", "c"]},
+                         chains=chains))
+    assert ("tissue", "organ of c3") in found

@@ -2007,3 +2007,21 @@ def test_a_definition_that_stands_for_none_is_no_definition_and_counted(tmp_path
     report = graph.provenance["report"]
     assert report.counts["placeholder_definition"] == 1 and report.counts["no_definition"] == 1
     assert report.examples["placeholder_definition"] == [f"{folder / 'concepts.tsv'}:2 A {written!r}"]
+
+
+def test_the_classification_under_defined_classes_follows_the_transitive_relations(tmp_path):
+    """*hand* part_of *arm* part_of *body*, part_of transitive: the hand is a *body part* (= structure
+    and part_of some body). Was: the read's last classification was given the hierarchy's transitive
+    steps in place of the transitive relations (a variable of that name rebound), so only the arm was
+    one, and the hand could be a wrong answer that a reasoner proves right."""
+    path = tmp_path / "body.obo"
+    path.write_text("format-version: 1.4\nontology: body\n\n"
+                    "[Term]\nid: B:1\nname: structure\n\n[Term]\nid: B:2\nname: body\nis_a: B:1\n\n"
+                    "[Term]\nid: B:3\nname: arm\nis_a: B:1\nrelationship: part_of B:2\n\n"
+                    "[Term]\nid: B:4\nname: hand\nis_a: B:1\nrelationship: part_of B:3\n\n"
+                    "[Term]\nid: B:5\nname: body part\nintersection_of: B:1\nintersection_of: part_of B:2\n\n"
+                    "[Typedef]\nid: part_of\nname: part of\nis_transitive: true\n")
+    for root in (None, "B:1"):
+        graph = load_source(path, relations=["part_of"], root=root)
+        assert sorted(graph.implied_hypernyms("B:4")) == ["B:5"], root
+        assert sorted(graph.implied_hypernyms("B:3")) == ["B:5"], root
