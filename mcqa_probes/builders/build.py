@@ -54,7 +54,8 @@ def write_probe(out: Path, probe: str, questions: List[ProbeQuestion], seed: int
                 results, progress: Progress = _no_progress, log: Callable[[str], None] = lambda message: None,
                 compact: bool = False, together: bool = False) -> None:
     """De-duplicate, split, check and write one probe into ``out`` (a build's staged folder:
-    :func:`commit_probe_files`) and ``results`` = ``(stats, files, counts, timings)``; the one home of this step for every source (``compact``: see
+    :func:`commit_probe_files`) and ``results`` = ``(stats, files, counts, timings)``; the one home of
+    this step for every source (``compact``: see
     :func:`mcqa_probes.builders.output.jsonl_bytes`; ``together``: two concepts that answer each
     other's questions go to one split, :func:`~mcqa_probes.builders.splits.answered_both_ways`)."""
     stats, files, counts, timings = results

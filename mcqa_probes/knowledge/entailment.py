@@ -302,7 +302,8 @@ def chain_starts(relation_info: Dict[str, Dict], relation_parents: Dict[str, Lis
     return found
 
 
-def relation_chains(relation_info: Dict[str, Dict], relation_parents: Dict[str, List[str]]) -> Dict[str, List[List[str]]]:
+def relation_chains(relation_info: Dict[str, Dict], relation_parents: Dict[str, List[str]]
+                    ) -> Dict[str, List[List[str]]]:
     """``relation -> its property chains`` (OBO ``transitive_over S``: ``[R, S]``; ``holds_over_chain P Q``:
     ``[P, Q]``; OWL ``owl:propertyChainAxiom``), each member by the relation it stands for (an alias, an
     OBO Typedef's xref, is its relation: :func:`_relation_names`)."""
