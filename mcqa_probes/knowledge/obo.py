@@ -461,6 +461,9 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                 clause_kind = type(clause).__name__
                 if clause_kind == "NameClause":
                     names_here += 1
+                    if named and info["name"].lower() == str(clause.name).replace("_", " ").lower():
+                        continue        # the name again, as written or with _ for its spaces: GO's slices
+                        # give part_of both "name: part of" and "name: part_of" (was: an error)
                     if named and not (names_here == 1 and info["name"] == str(clause.name).replace("_", " ")):
                         raise SourceError(path, f"a second name clause in the frame of {raw_id} ('{clause.name}' after "
                                                 f"'{info['name']}'; expected one name per relation)",
@@ -518,6 +521,8 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
             if clause_kind == "NameClause":
                 names_here += 1
                 earlier_label = concept.label or getattr(data.concepts.get(concept_id), "label", None)
+                if earlier_label is not None and earlier_label == str(clause.name):
+                    continue            # the same name again: nothing to choose between
                 if earlier_label is not None and not (names_here == 1 and earlier_label == str(clause.name)):
                     # in this frame, or in an earlier frame of the same term (a term split over frames)
                     raise SourceError(path, f"a second name clause in the frame of {raw_id} ('{clause.name}' after "

@@ -27,7 +27,9 @@ _INLINE_TAGS = frozenset({"a", "abbr", "b", "bdi", "bdo", "cite", "code", "data"
                           "ins", "kbd", "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time",
                           "tt", "u", "var"})
 _WIKI_LINK = re.compile(r"\[\[([^\]|]+)(?:\|([^\]]+))?\]\]")
-_MARKDOWN_LINK = re.compile(r"\[([^\]]+)\]\((?:[^)\s]+)\)")
+#: a Markdown link ``[text](target)`` whose target reads as one (a URL, a path, an anchor): not
+#: chemistry's ``[(1->3)-beta-D-glucosyl](n)`` (GO), kept as written
+_MARKDOWN_LINK = re.compile(r"\[([^\]]+)\]\((?:[a-z][a-z0-9+.-]*:|www\.|[/#.])[^)\s]*\)", re.IGNORECASE)
 #: a sentence's end: a stop (after it, closing quotes or brackets) before a space or the text's end,
 #: or a full-width stop (。！？, Devanagari ।)
 _SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*(?=\s|$)|[\u3002\uff01\uff1f\u0964]")
@@ -69,10 +71,21 @@ def clean_definition(text: Optional[str], max_words: int = 60) -> Tuple[str, boo
     return value, False
 
 
+#: the HTML elements that part a line's words (a paragraph, a line break, a list, a table cell, ...):
+#: a tag of no HTML element (GO's ``<stereo>enol</stereo>-oxaloacetate``) marks words, as inline ones do
+_BLOCK_TAGS = frozenset({"address", "article", "aside", "blockquote", "br", "caption", "center", "dd", "details", "dir",
+                         "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3",
+                         "h4", "h5", "h6", "header", "hr", "img", "li", "main", "menu", "nav", "ol", "p", "pre",
+                         "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "wbr"})
+
+
 def _tag_gap(match) -> str:
-    """What a tag leaves in the text: nothing for an inline element (:data:`_INLINE_TAGS`) or before a
-    stop, a comma or a closing bracket (``claim<br/>,``: "claim,"), else a space."""
-    if (match.group(1) or "").lower() in _INLINE_TAGS or match.string[match.end():match.end() + 1] in _CLOSING_MARKS:
+    """What a tag leaves in the text: nothing for an inline element (:data:`_INLINE_TAGS`) or a tag of no
+    HTML element, nor before a stop, a comma or a closing bracket (``claim<br/>,``: "claim,"); a
+    space for a block element (:data:`_BLOCK_TAGS`) and a comment."""
+    name = (match.group(1) or "").lower()
+    if (name in _INLINE_TAGS or (name and name not in _BLOCK_TAGS)
+            or match.string[match.end():match.end() + 1] in _CLOSING_MARKS):
         return ""
     return " "
 

@@ -387,3 +387,14 @@ def test_a_single_genus_or_union_member_is_an_error_and_a_differentia_alone_is_r
     assert str(raised.value).startswith(f"{path}:20: a single {tag} clause for EX:2 (expected two or more"), str(raised.value)
     path.write_text(head + "intersection_of: part_of EX:3\n\n[Typedef]\nid: part_of\nname: part of\n")
     assert "EX:2" in read_obo(str(path), Vocabulary(), SourceReport()).concepts
+
+
+def test_a_name_given_twice_alike_is_no_second_name(tmp_path):
+    """GO's slices (oaklib's go-nucleus.obo) give ten Typedefs ``name: part of`` and ``name: part_of``:
+    one name (was: the file refused, "a second name clause"); so is a term's name written twice."""
+    path = _obo(tmp_path, "[Term]\nid: EX:1\nname: leaf\nname: leaf\n\n[Term]\nid: EX:2\nname: blade\n"
+                          "relationship: part_of EX:1\n\n[Typedef]\nid: part_of\nname: part of\nname: part_of\n"
+                          "is_transitive: true\n")
+    data = read_obo(str(path), Vocabulary(), SourceReport())
+    assert data.concepts["EX:1"].label == "leaf"
+    assert data.relation_info["part_of"]["name"] == "part of" and data.relation_info["part_of"]["transitive"]

@@ -662,3 +662,17 @@ def test_a_possessive_without_its_apostrophe_on_a_germanic_plural_is_a_respellin
 ])
 def test_dutch_plurals_are_masked_in_the_singular_and_back(text, names, masked):
     assert mask_names(text, names, "___", "nl")[0] == masked
+
+
+@pytest.mark.parametrize("text, cleaned", [
+    # chemistry's brackets are no Markdown link (GO: was "+ (1->3)-beta-D-glucosyl = UDP + ...")
+    ("UDP-glucose + [(1->3)-beta-D-glucosyl](n) = UDP + [(1->3)-beta-D-glucosyl](n+1).",
+     "UDP-glucose + [(1->3)-beta-D-glucosyl](n) = UDP + [(1->3)-beta-D-glucosyl](n+1)."),
+    ("See [the guide](https://example.org/guide) first.", "See the guide first."),
+    ("See [the page](/wiki/Page) or [that part](#part).", "See the page or that part."),
+    # a tag of no HTML element marks a word (GO: was "enol -oxaloacetate"); a block element parts words
+    ("<stereo>enol</stereo>-oxaloacetate is made.", "enol-oxaloacetate is made."),
+    ("one<br/>two", "one two"),
+])
+def test_links_and_tags_are_read_as_a_browser_shows_them_and_chemistry_is_kept(text, cleaned):
+    assert clean_definition(text)[0] == cleaned
