@@ -101,7 +101,8 @@ def classify(graph: KnowledgeGraph, definitions: Iterable[Definition], relation_
              max_rounds: int = 10, transitive: Iterable[str] = (),
              through: Optional[Dict[str, List[str]]] = None,
              starts: Optional[Dict[str, Set[str]]] = None,
-             chains: Optional[Dict[str, List[List[str]]]] = None) -> List[Tuple[str, str]]:
+             chains: Optional[Dict[str, List[List[str]]]] = None,
+             outside: Iterable[Tuple[str, str, str]] = ()) -> List[Tuple[str, str]]:
     """Add ``X -> C`` to the graph's implied parents for every concept X that a definition of C
     covers (see the module docstring), round after round until nothing new is found (a class
     classified under one definition can fall under another); returns the edges added, sorted.
@@ -114,22 +115,29 @@ def classify(graph: KnowledgeGraph, definitions: Iterable[Definition], relation_
     transitivity compose it (:func:`composition_rules`: ``holds_over_chain: negatively_regulates
     negatively_regulates`` of ``positively_regulates`` makes no single negatively_regulates link a
     positively_regulates one; was: every *negative regulation of X* of GO classified under *positive
-    regulation of X*); a relation whose chains nest keeps the walk over every relation of its chains."""
+    regulation of X*); a relation whose chains nest keeps the walk over every relation of its chains.
+    ``outside``: ``(concept, is_a or relation, target)`` edges to targets the source never defines (a
+    filler from another ontology: GO's *CHEBI:…*, *UBERON:…*), which the graph has not: a definition
+    that names such a target covers the concepts with an edge to it, as OWL has it (was: the
+    definition left out, and a class it covers offered as a wrong answer). No such target is classified."""
     supers = super_relations(relation_parents)
     transitive = set(transitive)
     chained = {relation: (relation, *(through or {}).get(relation, ()))
                for relation in {*transitive, *(through or {})}}
     rules, nested = composition_rules(chains, transitive) if chains is not None else ({}, set())
+    outside = [edge for edge in outside if edge[0] in graph]
+    named = {target for _, _, target in outside}
     usable = []
     for defined, genus, differentia, unions in definitions:
-        unions = [[m for m in union if m in graph] for union in unions]
-        if (defined in graph and all(g in graph for g in genus) and all(d in graph for _, d in differentia)
+        unions = [[m for m in union if m in graph or m in named] for union in unions]
+        if (defined in graph and all(g in graph or g in named for g in genus)
+                and all(d in graph or d in named for _, d in differentia)
                 and all(unions) and (genus or differentia or unions)):
             usable.append((defined, list(genus), list(differentia), unions))
     added: List[Tuple[str, str]] = []
     exact = (rules, nested) if chains is not None else None
     for _ in range(max_rounds):
-        found = sorted(set(_covered(graph, usable, supers, chained, starts or {}, exact)))
+        found = sorted(set(_covered(graph, usable, supers, chained, starts or {}, exact, outside)))
         if not found:
             break
         for child, defined in found:
@@ -139,7 +147,8 @@ def classify(graph: KnowledgeGraph, definitions: Iterable[Definition], relation_
 
 
 def _covered(graph: KnowledgeGraph, definitions, supers: Dict[str, Set[str]],
-             chained: Dict[str, Tuple[str, ...]], starts: Dict[str, Set[str]], exact=None) -> Iterable[Tuple[str, str]]:
+             chained: Dict[str, Tuple[str, ...]], starts: Dict[str, Set[str]], exact=None,
+             outside: Sequence[Tuple[str, str, str]] = ()) -> Iterable[Tuple[str, str]]:
     """The ``(X, C)`` pairs one round of :func:`classify` finds (X not yet under C); ``exact``: the
     :func:`composition_rules` and nested relations, to walk a chained relation's closure exactly."""
     ancestors: Dict[str, Set[str]] = {}
@@ -152,11 +161,20 @@ def _covered(graph: KnowledgeGraph, definitions, supers: Dict[str, Set[str]],
         for relation, obj in graph.links_of(concept):
             links[concept].append((relation, obj))
             subjects[(relation, obj)].append(concept)
+    outside_up: Dict[str, List[str]] = defaultdict(list)
+    for concept, relation, target in outside:       # to targets the source never defines
+        if relation == "is_a":
+            outside_up[concept].append(target)
+            children[target].append(concept)
+        else:
+            links[concept].append((relation, target))
+            subjects[(relation, target)].append(concept)
 
     def above(concept: str) -> Set[str]:
         found = ancestors.get(concept)
         if found is None:
-            found = ancestors[concept] = reachable(concept, lambda c: (*graph.hypernyms(c), *graph.implied_hypernyms(c)))
+            found = ancestors[concept] = reachable(concept, lambda c: (*graph.hypernyms(c), *graph.implied_hypernyms(c),
+                                                                       *outside_up.get(c, ())))
         return found
 
     below_cache: Dict[str, Set[str]] = {}
@@ -257,7 +275,7 @@ def _covered(graph: KnowledgeGraph, definitions, supers: Dict[str, Set[str]],
             holders = holders_of(relation, filler)
             pools.append(set().union(*(below(h) for h in holders)) if holders else set())
         for concept in sorted(min(pools, key=len)):
-            if concept == defined or defined in above(concept):
+            if concept == defined or defined in above(concept) or concept not in graph:
                 continue
             mine = above(concept) | {concept}
             if (all(g in mine for g in genus) and all(mine.intersection(union) for union in unions)

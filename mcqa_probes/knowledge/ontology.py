@@ -203,7 +203,8 @@ REPORT_KINDS = OrderedDict([
     ("outside_mapping", "SKOS mappings to concepts of another scheme (skos:exactMatch, closeMatch, broadMatch, "
                         "narrowMatch, relatedMatch), not followed"),
     ("undefined_in_axiom", "logical axioms (intersection_of, union_of, equivalent_to, a restriction, a range or "
-                           "domain) naming a concept that is never defined, left out"),
+                           "domain) naming a concept that is never defined (a definition still covers the "
+                           "concepts with an edge to it; the rest left out)"),
     ("self_parent", "edges from a concept to itself (C is_a C, C rdfs:subClassOf C, C part_of C), dropped"),
     ("edge_to_alternative_id", "edges to an alternative id of a term (OBO alt_id), read as edges to the term"),
     ("edge_lifted", "edges to an obsolete or dropped concept, linked on to its parents"),

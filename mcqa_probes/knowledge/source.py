@@ -642,6 +642,7 @@ def load_source(
         return found
 
     through: Dict[Tuple[str, str], str] = {}      # a lifted edge -> the skipped concept it went through
+    dangling: List[Tuple[str, str, str]] = []     # (child, is_a or relation, a target never defined)
     def undefined(child: str, what: str, target: str, missing: str, line) -> None:
         """An edge to or from ``missing``, a concept never defined: counted, or an error with --strict.
         An RDF file gives no line: the first line that names ``missing`` (for an error and the examples
@@ -688,6 +689,9 @@ def load_source(
                            f"{child} {what} {target}")
             return lifted(target) if lift else []
         undefined(child, what, target, target, line)
+        # kept for the classification alone: a definition's filler from another ontology, never
+        # defined here (GO's fillers from CHEBI, UBERON, OBA), covers the classes linked to it
+        dangling.append((child, what, target))
         return []
 
     # the object of a relation is in the relation's range (and in the ranges of the relations above it)
@@ -856,7 +860,7 @@ def load_source(
                                                          data.relation_parents):
             graph.add_implied_relation(subject, relation, obj)
         return graph, classify(graph, definitions, data.relation_parents, transitive=transitive, through=chained,
-                               starts=chains_begin, chains=chains)
+                               starts=chains_begin, chains=chains, outside=dangling)
 
     # the sub-tree under the root(s)
     roots = [r.strip() for r in (root.split(",") if isinstance(root, str) else (root or [])) if r.strip()]

@@ -2025,3 +2025,29 @@ def test_the_classification_under_defined_classes_follows_the_transitive_relatio
         graph = load_source(path, relations=["part_of"], root=root)
         assert sorted(graph.implied_hypernyms("B:4")) == ["B:5"], root
         assert sorted(graph.implied_hypernyms("B:3")) == ["B:5"], root
+
+
+def test_a_definition_naming_a_class_the_source_never_defines_still_classifies(tmp_path):
+    """GO defines *regulation of lysosomal membrane permeability* by a filler from OBA, which GO never
+    defines: a term with a link to that filler is covered all the same (was: the definition left out,
+    and an ancestor it entails offered as a wrong answer). The edges to the filler are still dropped
+    and counted; the filler is no concept."""
+    path = tmp_path / "go.obo"
+    path.write_text("format-version: 1.4\nontology: go\n\n"
+                    "[Term]\nid: GO:1\nname: biological regulation\n\n[Term]\nid: GO:2\nname: cellular process\n\n"
+                    "[Term]\nid: GO:3\nname: regulation of membrane permeability\nis_a: GO:2\n"
+                    "intersection_of: GO:1\nintersection_of: regulates OBA:92\n\n"
+                    "[Term]\nid: GO:4\nname: negative regulation of membrane permeability\nis_a: GO:1\n"
+                    "relationship: negatively_regulates OBA:92\n\n"
+                    "[Term]\nid: GO:5\nname: assembly involved in conjugation\nintersection_of: CL:9\n"
+                    "intersection_of: part_of GO:2\n\n"
+                    "[Term]\nid: GO:6\nname: fusion focus assembly\nis_a: CL:9\nrelationship: part_of GO:3\n\n"
+                    "[Typedef]\nid: regulates\nname: regulates\nis_transitive: true\n\n"
+                    "[Typedef]\nid: negatively_regulates\nname: negatively regulates\nis_a: regulates\n\n"
+                    "[Typedef]\nid: part_of\nname: part of\nis_transitive: true\n")
+    graph = load_source(path)
+    assert "GO:3" in graph.implied_hypernyms("GO:4")        # through the filler OBA:92
+    assert "GO:5" in graph.implied_hypernyms("GO:6")        # through the genus CL:9
+    assert "OBA:92" not in graph and "CL:9" not in graph
+    counts = graph.provenance["report"].counts
+    assert counts["undefined_parent"] == 2 and counts["undefined_in_axiom"] == 2
