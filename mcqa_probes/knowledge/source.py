@@ -804,6 +804,15 @@ def load_source(
                       for target in implied_targets(parent) if target != child})
     implied_links = sorted({(subject, relation, target) for subject, relation, obj, _ in data.implied_links
                             if subject in concepts for target in implied_targets(obj)} | through_skipped)
+    # the axioms' own edges to classes the source never defines (a defined class's differentia over a
+    # filler of another ontology: GO's *negatively_regulates_characteristic some OBA:0000136*), for
+    # the classification alone, as the stated ones (dangling)
+    dangling.extend(sorted({(child, "is_a", parent) for child, parent, _ in data.implied_parents
+                            if child in concepts and parent not in concepts and parent not in data.concepts
+                            and parent not in data.obsolete}))
+    dangling.extend(sorted({(subject, relation, obj) for subject, relation, obj, _ in data.implied_links
+                            if subject in concepts and obj not in concepts and obj not in data.concepts
+                            and obj not in data.obsolete}))
 
     def named_in_definition(target: str) -> List[str]:
         """A concept a definition names, or the kept ancestors of a skipped one (a never-defined one

@@ -2051,3 +2051,21 @@ def test_a_definition_naming_a_class_the_source_never_defines_still_classifies(t
     assert "OBA:92" not in graph and "CL:9" not in graph
     counts = graph.provenance["report"].counts
     assert counts["undefined_parent"] == 2 and counts["undefined_in_axiom"] == 2
+
+
+def test_a_defined_class_over_a_filler_never_defined_is_covered_by_one_over_its_super_relation(tmp_path):
+    """GO: *negative regulation of short-term plasticity* = regulation and
+    negatively_regulates_characteristic some OBA:136 is a *regulation of short-term plasticity* =
+    regulation and regulates_characteristic some OBA:136, OBA:136 never defined in GO (was: not
+    classified, and so offered as a wrong answer of the hyponymy question of its ancestors)."""
+    path = tmp_path / "go.obo"
+    path.write_text("format-version: 1.4\nontology: go\n\n[Term]\nid: GO:1\nname: biological regulation\n\n"
+                    "[Term]\nid: GO:2\nname: regulation of short-term plasticity\n"
+                    "intersection_of: GO:1\nintersection_of: regulates_characteristic OBA:136\n\n"
+                    "[Term]\nid: GO:3\nname: negative regulation of short-term plasticity\n"
+                    "intersection_of: GO:1\nintersection_of: negatively_regulates_characteristic OBA:136\n\n"
+                    "[Typedef]\nid: regulates_characteristic\nname: regulates characteristic\n\n"
+                    "[Typedef]\nid: negatively_regulates_characteristic\nname: negatively regulates characteristic\n"
+                    "is_a: regulates_characteristic\n")
+    graph = load_source(path)
+    assert "GO:2" in graph.implied_hypernyms("GO:3") and "GO:3" not in graph.implied_hypernyms("GO:2")
