@@ -31,6 +31,7 @@ parse error is a :class:`~mcqa_probes.knowledge.ontology.SourceError` with the l
 gives one.
 """
 import ast
+import codecs
 import contextlib
 import logging
 import re
@@ -143,11 +144,16 @@ def _sniff(path: str, given: Optional[str]) -> str:
 _DEFAULT_NAMESPACE = re.compile(r"""<(?:rdf:)?RDF\b[^>]*?\sxmlns\s*=\s*["']([^"'#]+)#["']""")
 
 
+def _utf16_marked(data: bytes) -> bool:
+    """Whether ``data`` opens with a UTF-16 byte order mark (either byte order)."""
+    return data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+
+
 def _head_text(path: str, size: int) -> str:
     """The first ``size`` bytes of ``path`` as text: UTF-16 where a byte order mark says so (XML may
     be in it: RDF/XML saved so by a Windows editor), else UTF-8 (a faulty byte replaced)."""
     head = source_head(path, size)
-    if head[:2] in (b"\xff\xfe", b"\xfe\xff"):
+    if _utf16_marked(head):
         return head[:len(head) // 2 * 2].decode("utf-16", errors="replace")
     return head.decode("utf-8", errors="replace")
 
@@ -304,7 +310,7 @@ def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = No
         if used == "xml":
             data = source_bytes(path)
             declared = re.match(rb"""(?:\xef\xbb\xbf)?<\?xml[^>]*?encoding\s*=\s*["']([\w.:-]+)["']""", data)
-            if data[:2] not in (b"\xff\xfe", b"\xfe\xff") and (
+            if not _utf16_marked(data) and (
                     declared is None or declared.group(1).lower().replace(b"_", b"-") in (b"utf-8", b"utf8")):
                 # a byte that is no UTF-8 in a file that declares no other encoding: the parser's
                 # "invalid token" would point at '&' and '<'
