@@ -134,6 +134,12 @@ class KnowledgeGraph:
     #: "linked to *some* member of the class", so the class and its ancestors are correct answers, but
     #: its kinds are not (every symptom is no answer to what a disease has as symptom)
     relation_ranges: Dict[str, FrozenSet[str]] = field(default_factory=dict)
+    #: ``defined class -> the fillers of its definition's restrictions`` (OBO ``intersection_of: R F``,
+    #: OWL ``equivalentClass [R some F]``): a concept falls under such a class because of a link of its
+    #: own, so the class's link to F tells nothing of the concept beyond it (GO's *regulation of
+    #: immune system process* regulates some immune system process; see
+    #: :meth:`mcqa_probes.builders.ontology_qa.OntologyQABuilder.objects_reached`)
+    definition_fillers: Dict[str, FrozenSet[str]] = field(default_factory=dict)
 
     def add(self, concept: Concept) -> None:
         if concept.id in self.concepts:

@@ -992,6 +992,10 @@ def load_source(
         kinds = frozenset(kind for other in kin for kind in data.relation_ranges.get(other, ()) if kind in graph)
         if kinds:
             graph.relation_ranges[relation] = kinds
+    for defined, _, differentia, _ in definitions:
+        fillers = frozenset(filler for _, filler in differentia if filler in graph)
+        if defined in graph and fillers:
+            graph.definition_fillers[defined] = graph.definition_fillers.get(defined, frozenset()) | fillers
     classified = sorted({edge for edge in classified_across if edge[0] in graph and edge[1] in graph}
                         | set(classified))
     for child, defined in classified:

@@ -189,6 +189,64 @@ def test_a_whole_reached_through_a_kind_s_inherited_link_has_no_kind_among_the_d
     assert offered and offered.isdisjoint(kinds["thorax"]) and offered & {"femur", "tibia"}
 
 
+def test_a_defined_ancestor_s_restriction_leaves_the_kinds_of_its_filler_wrong_answers(tmp_path):
+    """GO's way: *regulation of immune system process* is defined as a regulation that regulates some
+    *immune system process*, and *regulation of T cell antigen processing* falls under it because
+    what it regulates is one. Its kinds (*B cell mediated immunity*) are wrong answers to what the
+    T cell regulation regulates (were kept out: the defined ancestors' fillers, up to *biological
+    process*, made every process no wrong answer, and GO's regulates probe near empty); the filler
+    itself and what is above it are correct answers, never offered."""
+    processes = {"P:0": ("biological process", None), "P:1": ("immune system process", "P:0"),
+                 "P:2": ("T cell antigen processing", "P:1"), "P:3": ("B cell mediated immunity", "P:1"),
+                 "P:4": ("natural killer cell mediated immunity", "P:1"), "P:5": ("mitotic division", "P:0"),
+                 "P:6": ("RNA splicing", "P:0"), "P:7": ("membrane transport", "P:0"), "P:8": ("lipid transport", "P:7"),
+                 "P:9": ("cell signaling", "P:0"), "P:10": ("wound healing", "P:0"), "P:11": ("seed germination", "P:0"),
+                 "P:12": ("autophagy", "P:0"), "P:13": ("DNA repair", "P:0")}
+    stanzas = ["format-version: 1.4\nontology: regtest\n",
+               "[Typedef]\nid: regulates\nname: regulates\nis_transitive: true\n"]
+    for pid, (name, parent) in processes.items():
+        stanzas.append(f"[Term]\nid: {pid}\nname: {name}\n" + (f"is_a: {parent}\n" if parent else ""))
+    stanzas.append("[Term]\nid: R:0\nname: biological regulation\nis_a: P:0\n")
+
+    def regulation(rid, target, parent):
+        # as GO's releases write it: the definition, and the link the reasoner states from it
+        name = processes[target][0]
+        return (f"[Term]\nid: {rid}\nname: regulation of {name}\nis_a: {parent}\nintersection_of: R:0\n"
+                f"intersection_of: regulates {target}\nrelationship: regulates {target}\n")
+    stanzas.append(regulation("R:1", "P:0", "R:0"))
+    stanzas.append(regulation("R:2", "P:1", "R:1"))
+    stanzas.append(regulation("R:7", "P:7", "R:1"))
+    for number, target in enumerate(["P:2", "P:3", "P:4"], 3):
+        stanzas.append(regulation(f"R:{number}", target, "R:2"))
+    stanzas.append(regulation("R:8", "P:8", "R:7"))
+    for number, target in enumerate(["P:5", "P:6", "P:9", "P:10", "P:11", "P:12", "P:13"], 9):
+        stanzas.append(regulation(f"R:{number}", target, "R:1"))
+    path = tmp_path / "regulation.obo"
+    path.write_text("\n".join(stanzas))
+    graph = load_source(path, relations=["regulates"])
+    relation = resolved(graph, "regulates")
+    assert graph.definition_fillers["R:2"] == {"P:1"}
+    parents = {c: set(graph.hypernyms(c)) for c in graph.concepts}
+
+    def ancestors(concept):
+        return closure(concept, lambda c: parents.get(c, ()))
+
+    offered = set()
+    for seed in range(12):
+        builder = OntologyQABuilder(graph, {}, relation=relation, probe_name="regulates")
+        for question in builder.build("regulates", random.Random(seed)):
+            answer = question.notes["answer_id"]
+            # the test's own closure: what the concept and its ancestors regulate, and what is above it
+            correct = set()
+            for node in (question.concept, *ancestors(question.concept)):
+                for target in graph.related(node, relation):
+                    correct |= {target, *ancestors(target)}
+            assert answer in correct and not correct & set(question.notes["distractor_ids"]), question.id
+            if question.concept == "R:3":
+                offered.update(question.notes["distractor_ids"])
+    assert offered & {"P:3", "P:4"}, offered        # kinds of immune system process, wrong answers
+
+
 def test_a_symmetric_relation_reaches_no_further_through_a_broader_concept_s_links(tmp_path):
     """*knitting needle* related *knitting*, a kind of *craft*, which is related to *craft fair*: for
     a relation that does not chain, the broader concept's links are not followed (a thesaurus's
