@@ -303,11 +303,14 @@ class OntologyQABuilder(WordNetQABuilder):
         return masked, hits
 
     def usable_definition(self, concept_id: str) -> str:
-        """The definition with the concept's own names masked; '' when too little is left."""
+        """The definition with the concept's own names masked, and those of the classes equivalent to it
+        (:meth:`answer_names`: Brick's *CRAH* is equivalent to *Computer Room Air Handler*, whose
+        definition "A computer room air handler (CRAH) uses fans ..." named it before 2026-12-07); ''
+        when too little is left."""
         found = self._usable_definition.get(concept_id)
         if found is None:
             concept = self.graph[concept_id]
-            masked, _ = self.masked(concept.definition, with_bare_names(concept.lemmas))
+            masked, _ = self.masked(concept.definition, self.answer_names(concept))
             found = masked if content_words(masked, MASK) >= int(self.settings["min_definition_words"]) else ""
             self._usable_definition[concept_id] = found
         return found
@@ -599,7 +602,7 @@ class OntologyQABuilder(WordNetQABuilder):
             reached = reached.union(*map(self.objects_reached, twins))
         ancestors = tax.ancestors(concept_id) if probe == "hypernymy" and not relation else frozenset()
         answer_definition = self.usable_definition(answer_id) if probe == "definitions" else ""
-        names_term = (mention_test(with_bare_names(self.graph[concept_id].lemmas), self.language)
+        names_term = (mention_test(self.answer_names(self.graph[concept_id]), self.language)
                       if probe == "definitions" else None)
 
         # a distractor named like a correct answer (a synonym of another ancestor) is a correct answer too
@@ -656,7 +659,7 @@ class OntologyQABuilder(WordNetQABuilder):
         if template_kind == "synonymy":
             names = self.spellings(concept)[1:]
             own_answer = surface(names[index % len(names)])       # index counts every variant
-        if template_kind == "definitions" and mentions(concept.definition, with_bare_names(concept.lemmas),
+        if template_kind == "definitions" and mentions(concept.definition, self.answer_names(concept),
                                                        self.language):
             summary["definition_names_its_concept"] = summary.get("definition_names_its_concept", 0) + 1
         example = None

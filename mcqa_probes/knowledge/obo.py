@@ -557,11 +557,21 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                     concept.other_names.append(restore(str(synonym.desc)))
             elif clause_kind == "IsAClause":
                 target = str(clause.term)
+                if '"' in target:       # fastobo reads a quoted id as an id with its quotes (escaped): no term's
+                    written = target.replace('\\"', '"')
+                    raise SourceError(path, f"is_a clause of {raw_id} gives {written}, a quoted text (expected "
+                                            f"{EXPECTED['is_a']}: an id, without quotes)",
+                                      edge_lines.get((raw_id, "is_a", written)))
                 if "is_a" in parent_relations:
                     parents.append((curie(target), edge_lines.get((raw_id, "is_a", target))))
             elif clause_kind == "RelationshipClause":
                 relation, target = str(clause.typedef), str(clause.term)
                 line = edge_lines.get((raw_id, relation, target))
+                if '"' in target or '"' in relation:
+                    written = [text.replace('\\"', '"') for text in (relation, target)]
+                    raise SourceError(path, f"relationship clause of {raw_id} gives {' '.join(written)}, a quoted "
+                                            f"text (expected {EXPECTED['relationship']}: ids, without quotes)",
+                                      edge_lines.get((raw_id, *written)))
                 restricted = {str(q.key): str(q.value) for q in clause.qualifiers or ()
                               if str(q.key) in NOT_EXISTENTIAL}
                 only = restricted.pop("all_only", "false").lower() == "true"

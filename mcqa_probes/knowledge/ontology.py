@@ -172,7 +172,8 @@ REPORT_KINDS = OrderedDict([
                        "into its term), not concepts"),
     ("no_label", "concepts without a usable label, dropped"),
     ("label_from_iri", "classes without any label, named after their IRI (the name given in brackets)"),
-    ("placeholder_definition", "definitions that stand for none (NULL, N/A, TBD, a dash), read as no definition"),
+    ("placeholder_definition", "definitions that stand for none (NULL, N/A, TBD, a dash, a bare 'See X'), read as no "
+                               "definition"),
     ("no_definition", "concepts without a definition (not asked in the definitions probe)"),
     ("control_character", "concepts whose label, synonyms or definition hold control characters, dropped (a NUL) "
                           "or read as the Windows-1252 character they stand for (U+0092: ’)"),

@@ -33,13 +33,14 @@ gives one.
 import ast
 import codecs
 import contextlib
+import json
 import logging
 import re
 import urllib.parse
 import warnings
 from collections import Counter
 from pathlib import Path
-from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from mcqa_probes.knowledge.graph import reachable
 from mcqa_probes.knowledge.identifiers import KNOWN_PREFIXES, OBO_PURL, curie, expand, relation_name
@@ -175,10 +176,53 @@ def _parse_source(path: str, syntax: str) -> Dict[str, object]:
     """What rdflib's ``parse`` reads for ``path`` (the file itself, or a compressed file's content),
     with :func:`_base_iri`."""
     base = _base_iri(path, syntax)
+    local = _with_local_contexts(path) if syntax == "json-ld" else None
+    if local is not None:
+        return {"data": local, "publicID": base}
     if source_head(path, 3) == b"\xef\xbb\xbf":       # a byte order mark, which N-Triples and JSON-LD refuse
         return {"data": source_bytes(path)[3:], "publicID": base}
     return {"source": path, "publicID": base} if not is_compressed(path) else {"data": source_bytes(path),
                                                                                   "publicID": base}
+
+
+def _with_local_contexts(path: str) -> Optional[bytes]:
+    """A JSON-LD document whose ``@context`` names a file by a relative reference (LinkML's
+    ``"@context": "staging/jsonld/meta.context.jsonld"``), with that file's context written in: the
+    reference is the file's folder's, where rdflib, given the base the build gives every file
+    (:func:`_base_iri`), looked at the root (``/staging/...``). None where no context is such a
+    reference (or the text is no JSON: rdflib's error says where). A reference to no file is an
+    error at the line of its ``@context``."""
+    text = source_text(path, errors="replace")
+    if '"@context"' not in text:
+        return None
+    try:
+        document = json.loads(text.lstrip("\ufeff"))
+    except ValueError:
+        return None
+    changed = False
+
+    def resolved(context, folder: Path):
+        nonlocal changed
+        if isinstance(context, list):
+            return [resolved(member, folder) for member in context]
+        if not isinstance(context, str) or re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", context):
+            return context          # a context written in, or an IRI (https:, file:)
+        target = folder / urllib.parse.unquote(context.split("#", 1)[0])
+        try:
+            loaded = json.loads(target.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            at = text.find(f'"{context}"')
+            raise SourceError(path, f"not valid JSON-LD: its @context {context!r} could not be read from {target} "
+                                    f"({_reason(error)}; expected a JSON-LD context file there, beside the file, "
+                                    "or a context written in the file)",
+                              text.count("\n", 0, at) + 1 if at >= 0 else None) from None
+        changed = True
+        return resolved(loaded.get("@context", {}) if isinstance(loaded, dict) else loaded, target.parent)
+
+    for node in (document if isinstance(document, list) else [document]):
+        if isinstance(node, dict) and "@context" in node:
+            node["@context"] = resolved(node["@context"], Path(str(path)).parent)
+    return json.dumps(document).encode("utf-8") if changed else None
 
 
 def _refuse_obo_graphs(path: str) -> None:
@@ -294,6 +338,8 @@ def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = No
                     graph.add(triple)
             else:
                 graph.parse(**_parse_source(path, used), format=used)
+    except SourceError:         # what reading the file for rdflib found (_with_local_contexts): said so
+        raise
     except Exception as error:  # rdflib raises a different class per syntax; each says where
         if rdf_xml is not None:     # py-horned-owl wrote RDF/XML that rdflib does not read: no line of the file
             raise SourceError(path, f"read as {OWL_SYNTAXES[used]}, but its RDF rendering cannot be read "
@@ -303,10 +349,15 @@ def _parse(path: str, syntax: Optional[str], report: Optional[SourceReport] = No
         if encoding_error is not None:
             raise encoding_error from None
         if used == "json-ld" and ("urlopen error" in str(error) or type(error).__name__ in ("URLError", "HTTPError")):
-            remote = re.search(r'"@context"\s*:\s*\[?\s*"([^"]+)"', source_text(path, errors="replace"))
+            text = source_text(path, errors="replace")
+            # the context named by a URL (of a list, the first one a machine must reach: not a file:/// one)
+            context = re.search(r'"@context"\s*:\s*(\[[^\]]*\]|"[^"]*")', text)
+            remote = re.search(r'"((?:https?|ftp)://[^"]+)"', context.group(1)) if context else None
+            remote = remote or (re.search(r'"([^"]+)"', context.group(1)) if context else None)
             raise SourceError(path, f"not valid JSON-LD: its @context {remote.group(1) if remote else ''} could not "
                                     f"be fetched ({_reason(error)}); expected a context written in the file, or a "
-                                    "machine that can reach its URL") from None
+                                    "machine that can reach its URL",
+                              text.count("\n", 0, context.start()) + 1 if context else None) from None
         if used == "xml":
             data = source_bytes(path)
             declared = re.match(rb"""(?:\xef\xbb\xbf)?<\?xml[^>]*?encoding\s*=\s*["']([\w.:-]+)["']""", data)
@@ -690,6 +741,9 @@ def line_naming(path: str, identifier: str, namespaces: Iterable[Tuple[str, str]
     forms += [re.escape(f"&{entity};{iri[len(namespace):]}") + end
               for iri in sorted(iris) for entity, namespace in _XML_ENTITY.findall(text)
               if namespace and iri.startswith(namespace) and len(iri) > len(namespace)]
+    # written relative to the file's base (``rdf:ID="Apple"``, ``rdf:resource="#Apple"`` under an
+    # ``xml:base``; ``<Apple>`` under Turtle's ``@base``; JSON-LD's ``"@id": "Apple"``): was no line
+    forms += [re.escape(form) for iri in sorted(iris) for form in _relative_forms(iri, _bases(path, text))]
     # not in an XML comment: OWLAPI writes ``<!-- http://purl.obolibrary.org/obo/PO_0000003 -->`` above
     # each class, and the error is for the statement under it
     comments = [match.span() for match in re.finditer(r"<!--.*?-->", text, re.S)] if "<!--" in text else []
@@ -703,12 +757,45 @@ def line_naming(path: str, identifier: str, namespaces: Iterable[Tuple[str, str]
             if subject:
                 before = text[text.rfind("\n", 0, found.start()) + 1:found.start()]
                 first = first or number
-                if before.strip() not in ("", "<") and not re.search(r"rdf:about=[\"']?$", before):
+                if (before.strip() not in ("", "<") and not re.search(r"rdf:about=[\"']?$", before)
+                        and not found.group().startswith("rdf:ID=")):
                     continue
             if not every:
                 return number
             numbers.append(number)
     return numbers if every else first
+
+
+#: a base IRI that a file declares: RDF/XML's ``xml:base``, Turtle's ``@base`` / ``BASE``, JSON-LD's ``@base``
+_DECLARED_BASE = re.compile(r"xml:base\s*=\s*[\"']([^\"']+)[\"']|^[ \t]*@?base[ \t]*<([^>]*)>|\"@base\"\s*:\s*\"([^\"]+)\"",
+                            re.IGNORECASE | re.MULTILINE)
+
+
+def _bases(path: str, text: str) -> List[str]:
+    """The base IRIs that relative IRIs of the file may be resolved against: those it declares, and
+    the one the reader gives it where it declares none (:func:`_base_iri`)."""
+    declared = [next(group for group in match.groups() if group) for match in _DECLARED_BASE.finditer(text)]
+    return list(dict.fromkeys([*declared, _base_iri(path, "xml"), _base_iri(path, "turtle")]))
+
+
+def _relative_forms(iri: str, bases: Sequence[str]) -> List[str]:
+    """How a file may write ``iri`` relative to one of ``bases``: ``"#Apple"`` / ``"Apple"`` (an XML
+    attribute or a JSON-LD ``@id``), ``<Apple>`` (Turtle), ``rdf:ID="Apple"`` (RDF/XML); each form one
+    that resolves to the IRI against such a base."""
+    references = []
+    if "#" in iri:
+        references.append("#" + iri.split("#", 1)[1])
+    tail = iri.rsplit("/", 1)[-1]
+    if tail and tail != iri:
+        references.append(tail)
+    forms = []
+    for reference in dict.fromkeys(references):
+        if not any(urllib.parse.urljoin(base, reference) == iri for base in bases):
+            continue
+        forms += [f'"{reference}"', f"'{reference}'", f"<{reference}>"]
+        if reference.startswith("#"):
+            forms += [f'rdf:ID="{reference[1:]}"', f"rdf:ID='{reference[1:]}'"]
+    return forms
 
 
 def edge_line(path: str, child: str, parent: str, namespaces: Iterable[Tuple[str, str]]) -> Optional[int]:
@@ -734,7 +821,7 @@ def edge_line(path: str, child: str, parent: str, namespaces: Iterable[Tuple[str
 
     def subject_line(text: str) -> bool:
         if xml:
-            return "rdf:about=" in text or "rdf:nodeID=" in text
+            return "rdf:about=" in text or "rdf:nodeID=" in text or "rdf:ID=" in text
         return bool(text) and not text[0].isspace() and text[0] not in "#@" and not text.upper().startswith(
             ("PREFIX", "BASE"))
 
@@ -862,6 +949,14 @@ def _version(version_info: Optional[str], version_iri: Optional[str], name: str 
         if match:
             return match.group(2)
     return version_info or version_iri or "unknown"
+
+
+def _obo_date(stamp: str) -> str:
+    """An ``xsd:dateTime`` (``2024-12-17T17:44:00``) as an OBO header's ``date:`` writes it
+    (``17:12:2024 17:44``), so that an OBO file and fastobo's OWL rendering of it have one version
+    (was: the date from the OBO file, "unknown" from its rendering); another text as it is."""
+    match = re.match(r"^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})", stamp)
+    return f"{match[3]}:{match[2]}:{match[1]} {match[4]}:{match[5]}" if match else stamp
 
 
 #: a prefix declaration: RDF/XML's ``xmlns:p="..."``, Turtle's ``@prefix p: <...>`` or ``PREFIX p: <...>``
@@ -1088,6 +1183,8 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
         info = sorted(str(v) for v in graph.objects(ontology, rdflib.URIRef(OWL + "versionInfo")))
         iri = sorted(str(v) for v in graph.objects(ontology, rdflib.URIRef(OWL + "versionIRI")))
         dates = sorted(str(v) for v in graph.objects(ontology, rdflib.URIRef(OBO_IN_OWL + "date")))
+        # fastobo renders the header's date as oboInOwl:hasDate, an xsd:dateTime: given back as OBO writes it
+        dates += sorted(_obo_date(str(v)) for v in graph.objects(ontology, rdflib.URIRef(OBO_IN_OWL + "hasDate")))
         version = _version(info[0] if info else None, iri[0] if iri else None, name)
         if version == "unknown" and dates:
             version = dates[0]          # OBO's header "date:" without a data-version

@@ -203,7 +203,9 @@ def read_file(path: PathLike, format: Optional[str], vocabulary: Vocabulary, rep
 
 #: a definition that stands for none: an empty cell written out by the tool that exported it
 _PLACEHOLDER = re.compile(r"^\s*(?:null|none|nil|nan|n/?a|n\.a\.|tbd|tba|todo|to do|missing|undefined|"
-                          r"no definition|not defined|[-\u2013\u2014?.\s]+)\s*[.!]?\s*$", re.IGNORECASE)
+                          r"no definition|not defined|[-\u2013\u2014?.\s]+|"
+                          # a pointer to another entry, a term or an id (Brick's "See Fan_Coil_Unit")
+                          r"see(?: also)?:?\s+\S+(?:\s+\S+){0,3})\s*[.!]?\s*$", re.IGNORECASE)
 
 
 def _undeclared_obo_relations(parts: List[SourceData], data: SourceData, report: SourceReport, strict: bool) -> None:

@@ -372,6 +372,8 @@ def _arabic_word(word: str) -> str:
 _WORD_PLURALS: Dict[str, Callable[[str], str]] = {"fr": _french_word, "es": _spanish_word, "de": _german_word,
                                                    "ar": _arabic_word}
 _NAME_WORDS = re.compile(r"[\s_-]+")
+#: what :func:`name_key` takes off a name's end
+_NAME_CLOSING = " \t.,;:"
 
 
 def name_key(name: str, english: bool = True, language: Optional[str] = None) -> str:
@@ -383,6 +385,10 @@ def name_key(name: str, english: bool = True, language: Optional[str] = None) ->
     ``language``, its word-by-word plurals where they are known (:data:`_WORD_PLURALS`: French,
     Spanish, German). Names with one key are one name: a distractor spelled so like the answer is the answer. (String methods, no
     pattern or cache: called for every name of every concept, 500,000 concepts and more.)"""
+    if name[-1:] in _NAME_CLOSING:
+        # a stop or comma at the end is no part of the name (ICD-10-AM's *Fracture of thoracic
+        # vertebra,* beside *Fracture of thoracic vertebra*: were two names)
+        name = name.rstrip(_NAME_CLOSING)
     if english and ("'" in name or "\u2019" in name):
         name = _POSSESSIVE.sub("", name)        # Brunner's gland, Brunner gland: one name
     if not english:
@@ -799,7 +805,7 @@ def _variants_pattern(variants: Tuple[str, ...], english: bool = True) -> Option
         stem, endings = _variant_endings(name, english)
         parts.append(re.escape(stem) + ("(?:" + "|".join(map(re.escape, endings)) + ")" if len(endings) > 1
                                         else re.escape(endings[0])))
-        alternatives.append("[ _-]*".join(parts))
+        alternatives.append(_BETWEEN_WORDS.pattern.join(parts))
     if not any(_JOINED_LETTER.match(name[:1]) or _JOINED_LETTER.match(name[-1:]) for name in variants):
         return re.compile(r"(?<![\w])(?:" + "|".join(alternatives) + r")(?:e?s)?(?![\w])", re.IGNORECASE)
     # a name that begins or ends in a script of joined words (_UNSPACED): no word boundary on that side
@@ -879,9 +885,10 @@ def _ies_plural(word: str) -> bool:
 
 @functools.lru_cache(maxsize=400_000)
 def _squashed(text: str) -> str:
-    """``text`` in lower case without spaces, ``_`` or ``-`` (a definition is tested against the
-    names of every concept it is shown with: cached)."""
-    return letters(text)
+    """``text`` in lower case without spaces, ``_``, ``-`` or ``/`` (:data:`_BETWEEN_WORDS`): the quick
+    test of the names' patterns, which join words so."""
+    squashed = letters(text)
+    return squashed.replace("/", "") if "/" in squashed else squashed
 
 
 @functools.lru_cache(maxsize=200_000)
@@ -911,7 +918,8 @@ def _named_variants(text: str, names: Sequence[str], english: bool = True) -> Tu
 
 #: an acronym: one to five capitals (digits and hyphens besides), no lower-case letter, no space
 #: (*OR*, *MRI*, *COVID-19*): a text names it only in capitals ("surgery or other procedures" does
-#: not name the operating room's *OR*, nor *MEN* the word "man")
+#: not name the operating room's *OR*, nor *MEN* the word "man"); one with a digit in it (*KPC-45*,
+#: *PBP2A*) in any case
 _ACRONYM = re.compile(r"^(?=[^A-Z]*(?:[A-Z][^A-Z]*){1,5}$)[A-Z0-9][A-Z0-9-]*$")
 
 
@@ -939,7 +947,14 @@ def _split_acronyms(names: Tuple[str, ...]) -> Tuple[Tuple[str, ...], Optional[P
     if not acronyms:
         return names, None
     rest = tuple(name for name in names if not (name and _ACRONYM.match(name.strip())))
-    return rest, re.compile(r"(?<![\w])(?:" + "|".join(map(re.escape, acronyms)) + r")s?(?![\w])")
+    # one with a digit is no word in any case (*KPC-45* in "beta-lactamase kpc-45", *PBP2A* in "PBP2a":
+    # were left unmasked): matched in any case
+    return rest, re.compile(r"(?<![\w])(?:" + "|".join(f"(?i:{re.escape(a)})" if _has_digit(a) else re.escape(a)
+                                                      for a in acronyms) + r")s?(?![\w])")
+
+
+def _has_digit(name: str) -> bool:
+    return any(character.isdigit() for character in name)
 
 
 def mentions(text: str, names: Sequence[str], language: Optional[str] = None) -> bool:
@@ -973,9 +988,11 @@ def mention_test(names: Sequence[str], language: Optional[str] = None) -> Callab
     if acronyms is not None:            # in capitals, as written (_split_acronyms); the rest as below
         rest = mention_test(key, language)
         # (a text without any of them as a substring, most texts, is answered without the pattern)
-        written = tuple(_acronyms_in(tuple(names)))
-        return lambda text: bool(text) and ((any(acronym in text for acronym in written) and acronyms.search(
-            text.replace("_", " ")) is not None) or rest(text))
+        written = tuple(a for a in _acronyms_in(tuple(names)) if not _has_digit(a))
+        any_case = tuple(a.lower() for a in _acronyms_in(tuple(names)) if _has_digit(a))
+        return lambda text: bool(text) and ((
+            (any(acronym in text for acronym in written) or (any_case and any(a in text.lower() for a in any_case)))
+            and acronyms.search(text.replace("_", " ")) is not None) or rest(text))
     if language is not None and stemmer(language) is not None:     # inflected forms: mentions itself
         return lambda text: mentions(text, key, language)
     english = is_english(language)
@@ -1047,7 +1064,9 @@ class _DutchStem:
 
 
 _TOKEN = re.compile(r"\w+")
-_BETWEEN_WORDS = re.compile(r"[ _-]*")
+#: what may stand between a name's words in a text: spaces, ``_``, ``-`` or ``/`` (Brick's *On Off
+#: Status* in "the on/off status of a relay": was left unmasked)
+_BETWEEN_WORDS = re.compile(r"[ _/-]*")
 
 
 def _same_stem(a: str, b: str) -> bool:

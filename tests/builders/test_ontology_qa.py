@@ -1226,6 +1226,42 @@ def test_a_link_of_a_relation_is_a_link_of_its_inverse_the_other_way(tmp_path, s
     assert graph.related("T:4", resolved(graph, "has_part")) == ["T:5"]
 
 
+def equivalent_classes(path, prefix, classes, equivalent):
+    """A Turtle file of ``classes`` (id, label, parent, definition: '' for none), two of them
+    ``owl:equivalentClass``; returns its path."""
+    text = ("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+            f"@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix {prefix}: <http://example.org/{prefix}#> .\n"
+            f"{prefix}:{equivalent[0]} owl:equivalentClass {prefix}:{equivalent[1]} .\n")
+    text += "".join(f'{prefix}:{i} a owl:Class ; rdfs:label "{label}"@en'
+                    + (f' ; skos:definition "{definition}"@en' if definition else "")
+                    + (f" ; rdfs:subClassOf {prefix}:{parent}" if parent else "") + " .\n"
+                    for i, label, parent, definition in classes)
+    path.write_text(text)
+    return path
+
+
+def test_a_definition_naming_a_class_equivalent_to_its_concept_is_masked(tmp_path):
+    """Brick's *CRAH* ``owl:equivalentClass`` *Computer Room Air Handler*, defined "A computer room air
+    handler (CRAH) uses fans ...": the definition probe showed "a(n) ___ (CRAH) uses fans" for what
+    'Computer Room Air Handler' means (and no other definition may name either, as a distractor)."""
+    classes = [("Equipment", "equipment", None, "A physical device that serves a building system."),
+               ("CRAH", "CRAH", "Equipment", "A computer room air handler (CRAH) uses fans and coils to cool a data room."),
+               ("Computer_Room_Air_Handler", "Computer Room Air Handler", "Equipment", ""),
+               ("Boiler", "boiler", "Equipment", "A closed vessel that heats water or makes steam for heating."),
+               ("Chiller", "chiller", "Equipment", "A machine that removes heat from a liquid by vapour compression."),
+               ("Pump", "pump", "Equipment", "A device that moves fluids through pipes by mechanical action."),
+               ("Fan", "fan", "Equipment", "A device that moves air with rotating blades in a housing."),
+               ("Damper", "damper", "Equipment", "A plate or valve that regulates the flow of air in a duct."),
+               ("Meter", "meter", "Equipment", "A device that measures and records a quantity such as energy."),
+               ("Valve", "valve", "Equipment", "A device that regulates the flow of water through a pipe.")]
+    graph = load_source(equivalent_classes(tmp_path / "brick.ttl", "b", classes, ("CRAH", "Computer_Room_Air_Handler")))
+    builder = OntologyQABuilder(graph, {})
+    shown = builder.usable_definition("b:CRAH")
+    assert "CRAH" not in shown and "computer room air handler" not in shown.lower() and "uses fans" in shown
+    asked = [q for q in builder.build("definitions", random.Random("7:definitions")) if q.concept == "b:CRAH"]
+    assert asked and all("CRAH" not in q.choices[q.answer_index] for q in asked)
+
+
 def test_a_context_naming_a_class_equivalent_to_the_answer_is_masked(tmp_path):
     """*string instrument* ``owl:equivalentClass`` *chordophone*: "A bowed chordophone ..." gives the
     answer *string instrument* away as much as "A bowed string instrument ..." would, so where either
@@ -1240,13 +1276,7 @@ def test_a_context_naming_a_class_equivalent_to_the_answer_is_masked(tmp_path):
                ("Flute", "flute", "Wind", "A wind instrument played across a hole."),
                ("Oboe", "oboe", "Wind", "A wind instrument with a double reed."),
                ("Snare", "snare drum", "Drum", "A drum with wires across its lower head.")]
-    text = ("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
-            "@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix mu: <http://example.org/mu#> .\n"
-            "mu:StringInstrument owl:equivalentClass mu:Chordophone .\n")
-    text += "".join(f'mu:{i} a owl:Class ; rdfs:label "{label}"@en ; skos:definition "{definition}"@en'
-                    + (f" ; rdfs:subClassOf mu:{parent}" if parent else "") + " .\n" for i, label, parent, definition in classes)
-    (tmp_path / "music.ttl").write_text(text)
-    graph = load_source(tmp_path / "music.ttl")
+    graph = load_source(equivalent_classes(tmp_path / "music.ttl", "mu", classes, ("StringInstrument", "Chordophone")))
     same = {"mu:StringInstrument", "mu:Chordophone"}
     checked = 0
     for seed in range(6):

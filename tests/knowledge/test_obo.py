@@ -324,11 +324,17 @@ def test_a_definition_given_as_a_property_value_is_read_as_its_owl_rendering_rea
     ("[Term]\nid: EX:1\nname: leaf\n\n[Typedef]\nid: located_in\nrange: \"EX:1\"\n", 'range: "EX:1"',
      'range clause of located_in gives "EX:1", a quoted text (expected'),
     ("[Term]\nid: EX:1\nname: leaf\n\n[Typedef]\nid: located_in\nrange:\n", "range:", "malformed range clause"),
+    # a quoted parent: fastobo reads it as an id with its quotes, an edge to no term (was: counted as one)
+    ("[Term]\nid: EX:1\nname: organ\n\n[Term]\nid: EX:2\nname: leaf\nis_a: \"EX:1\"\n", 'is_a: "EX:1"',
+     'is_a clause of EX:2 gives "EX:1", a quoted text (expected'),
+    ("[Term]\nid: EX:1\nname: plant\n\n[Term]\nid: EX:2\nname: leaf\nrelationship: part_of \"EX:1\"\n",
+     'relationship: part_of "EX:1"', 'relationship clause of EX:2 gives part_of "EX:1", a quoted text (expected'),
     ("[Term]\nid: EX:1\nname: leaf\n\n[Typedef]\nid: part_of\ninverse_of: has part\n", "inverse_of: has part",
      "malformed inverse_of clause (expected 'inverse_of: <relation id>'"),
 ], ids=["second-name", "intersection-of-without-target", "is-transitive-yes", "is-symmetric-no", "typedef-second-name",
         "split-term-second-name", "split-term-name-in-later-frame", "split-term-intersection-of",
-        "split-typedef-second-name", "name-joined-to-next-line", "quoted-domain", "quoted-prefixed-range", "empty-range", "inverse-of-two-words"])
+        "split-typedef-second-name", "name-joined-to-next-line", "quoted-domain", "quoted-prefixed-range", "empty-range", "quoted-is-a", "quoted-relationship-target",
+        "inverse-of-two-words"])
 def test_a_used_clause_that_breaks_the_rules_is_an_error_at_that_clauses_line(tmp_path, frame, faulty, message):
     """The line is the faulty clause's, not the frame's id line (was: the id line for a second name)."""
     path = _obo(tmp_path, frame)

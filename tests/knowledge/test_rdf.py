@@ -1,5 +1,7 @@
 """RDF sources through rdflib: OWL (the OBO fixture's rendering), SKOS with a language choice, RDFS
 (schema.org style), other syntaxes, parse errors with their line."""
+import json
+
 import pytest
 
 from mcqa_probes.knowledge.ontology import SourceError, SourceReport, Vocabulary
@@ -305,6 +307,10 @@ OWL_HEADER = ('<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999
 @pytest.mark.parametrize("obo_header, ontology, annotation, expected", [
     ("ontology: xx\ndate: 05:01:2024 10:22", "xx", "<oboInOwl:date>05:01:2024 10:22</oboInOwl:date>",
      ("xx", "05:01:2024 10:22")),
+    # fastobo's rendering: the date as an xsd:dateTime (was: "unknown", every probe line other than the OBO file's)
+    ("ontology: xx\ndate: 17:12:2024 17:44", "xx",
+     '<oboInOwl:hasDate rdf:datatype="http://www.w3.org/2001/XMLSchema#dateTime">2024-12-17T17:44:00</oboInOwl:hasDate>',
+     ("xx", "17:12:2024 17:44")),
     ("ontology: go/subsets/goslim\ndata-version: releases/2024-01-17", "go/subsets/goslim",
      '<owl:versionIRI rdf:resource="http://purl.obolibrary.org/obo/go/subsets/goslim/releases/2024-01-17/go/subsets/goslim.owl"/>',
      ("go/subsets/goslim", "releases/2024-01-17")),
@@ -1311,3 +1317,60 @@ def test_an_empty_rdf_file_is_an_error_that_says_so(tmp_path, name, kind):
         load_source(path)
     # was: "no concepts left after reading and filtering", as if something had been filtered
     assert str(raised.value) == f"{path}: an empty file (expected {kind} file with classes or concepts)"
+
+
+RELATIVE_CYCLES = {
+    "food.owl": ('<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"\n'
+                 '    xmlns:rdfs="http://www.w3.org/2000/01/rdf-schema#" xmlns:owl="http://www.w3.org/2002/07/owl#"\n'
+                 '    xml:base="http://example.org/food.owl">\n'
+                 '  <owl:Class rdf:ID="Food"><rdfs:label>food</rdfs:label></owl:Class>\n'
+                 '  <owl:Class rdf:ID="Fruit">\n    <rdfs:label>fruit</rdfs:label>\n'
+                 '    <rdfs:subClassOf rdf:resource="#Food"/>\n    <rdfs:subClassOf rdf:resource="#Apple"/>\n'
+                 '  </owl:Class>\n  <owl:Class rdf:about="#Apple">\n    <rdfs:label>apple</rdfs:label>\n'
+                 '    <rdfs:subClassOf rdf:resource="#Fruit"/>\n  </owl:Class>\n</rdf:RDF>\n', 9),
+    "food.ttl": ("@base <http://example.org/food#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                 "@prefix owl: <http://www.w3.org/2002/07/owl#> .\n<Food> a owl:Class ; rdfs:label \"food\" .\n"
+                 "<Fruit> a owl:Class ; rdfs:label \"fruit\" ; rdfs:subClassOf <Food> .\n"
+                 "<Apple> a owl:Class ; rdfs:label \"apple\" ;\n   rdfs:subClassOf <Fruit> .\n"
+                 "<Fruit> rdfs:subClassOf <Apple> .\n", 8),
+    "food.jsonld": ('{"@context": {"@base": "http://example.org/food#", "rdfs": "http://www.w3.org/2000/01/rdf-schema#",\n'
+                    ' "owl": "http://www.w3.org/2002/07/owl#", "sub": {"@id": "rdfs:subClassOf", "@type": "@id"}},\n'
+                    ' "@graph": [\n {"@id": "Food", "@type": "owl:Class", "rdfs:label": "food"},\n'
+                    ' {"@id": "Fruit", "@type": "owl:Class", "rdfs:label": "fruit", "sub": ["Food", "Apple"]},\n'
+                    ' {"@id": "Apple", "@type": "owl:Class", "rdfs:label": "apple", "sub": "Fruit"}\n]}\n', 5),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RELATIVE_CYCLES))
+def test_an_edge_written_relative_to_the_base_is_shown_at_its_line(tmp_path, name):
+    """``rdf:ID="Fruit"`` and ``rdf:resource="#Apple"`` under an ``xml:base``, ``<Apple>`` under
+    Turtle's ``@base``, ``"@id": "Apple"`` under JSON-LD's: the error of a cycle gives the line of an
+    edge of it, as for the file written with whole IRIs (was: no line at all)."""
+    text, line = RELATIVE_CYCLES[name]
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(SourceError) as raised:
+        load_source(path)
+    assert str(raised.value).startswith(f"{path}:{line}: cycle in the is_a relation: "), str(raised.value)
+
+
+def test_a_json_ld_context_named_by_a_relative_reference_is_read_from_the_file_s_folder(tmp_path):
+    """LinkML's ``"@context": "staging/jsonld/meta.context.jsonld"``: the context file beside the
+    document is read (was: looked for at ``/staging/...``, an error without a line); a reference to
+    no file is an error at its line, that names where it was looked for."""
+    (tmp_path / "ctx").mkdir()
+    (tmp_path / "ctx" / "food.context.jsonld").write_text(json.dumps({"@context": {
+        "ex": "http://example.org/food#", "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
+        "owl": "http://www.w3.org/2002/07/owl#", "label": "rdfs:label",
+        "sub": {"@id": "rdfs:subClassOf", "@type": "@id"}}}))
+    nodes = [{"@id": "ex:Food", "@type": "owl:Class", "label": "food"},
+             {"@id": "ex:Fruit", "@type": "owl:Class", "label": "fruit", "sub": "ex:Food"},
+             {"@id": "ex:Apple", "@type": "owl:Class", "label": "apple", "sub": "ex:Fruit"}]
+    path = tmp_path / "food.jsonld"
+    path.write_text(json.dumps({"@context": "ctx/food.context.jsonld", "@graph": nodes}, indent=1))
+    graph = load_source(path)
+    assert graph.hypernyms("ex:Apple") == ["ex:Fruit"] and graph["ex:Fruit"].lemmas[0] == "fruit"
+    path.write_text(json.dumps({"@context": "ctx/missing.jsonld", "@graph": nodes}, indent=1))
+    with pytest.raises(SourceError, match=r"food.jsonld:2: not valid JSON-LD: its @context 'ctx/missing.jsonld' could "
+                                          r"not be read from .*ctx/missing.jsonld"):
+        load_source(path)

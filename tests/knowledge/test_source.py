@@ -1641,7 +1641,7 @@ def test_a_json_ld_context_that_cannot_be_fetched_is_said_so(tmp_path, monkeypat
     monkeypatch.setattr(rdflib.parser, "_urlopen", offline)
     path = tmp_path / "remote.jsonld"
     path.write_text('{"@context": "http://example.org/context.jsonld", "@id": "x", "label": "a thing"}')
-    with pytest.raises(SourceError, match=r"remote.jsonld: not valid JSON-LD: its @context "
+    with pytest.raises(SourceError, match=r"remote.jsonld:1: not valid JSON-LD: its @context "
                                           r"http://example.org/context.jsonld could not be fetched \(.*no network here"):
         load_source(path)
     path.write_text('{"@context": ["https://w3id.org/x/ctx.jsonld", {"ex": "http://example.org/"}], "@id": "ex:x"}')
@@ -1993,10 +1993,12 @@ def test_a_concept_stated_its_own_parent_in_rdf_is_counted_at_the_line_that_stat
     assert report.examples["self_parent"] == [f"{path}:6 k:wok is_a k:wok"]
 
 
-@pytest.mark.parametrize("written", ["NULL", "n/a", "N.A.", "TBD", "-", "none."])
+@pytest.mark.parametrize("written", ["NULL", "n/a", "N.A.", "TBD", "-", "none.", "See Fan_Coil_Unit",
+                                     "See also: rail freight."])
 def test_a_definition_that_stands_for_none_is_no_definition_and_counted(tmp_path, written):
     """NAICS's table writes "NULL" for 155 definitions: shown as a hypernymy question's context
-    ("defined as 'NULL'") before 2026-12-07."""
+    ("defined as 'NULL'") before 2026-12-07; Brick's "See Fan_Coil_Unit" points to another entry
+    (was: a definition choice of its own)."""
     folder = tmp_path / "codes"
     folder.mkdir()
     (folder / "concepts.tsv").write_text("id\tlabel\tsynonyms\tdefinition\nA\trail transportation\t\t" + written +

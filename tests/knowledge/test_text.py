@@ -537,6 +537,36 @@ def test_an_acronym_is_named_only_in_capitals():
     assert mask_names("They are LINE elements, or LINEs.", ["LINE_element", "LINE"]) == ("They are ___, or ___.", 2)
 
 
+def test_an_acronym_with_a_digit_is_named_in_any_case():
+    """CARD's *KPC-45* is defined as "... beta-lactamase kpc-45 ...", and *PBP2A* written "PBP2a": an
+    acronym with a digit is no word of the language, so it is found in any case (was: only in
+    capitals, and the definition named its concept unmasked); one of letters only is not (*OR*)."""
+    assert mask_names("Carbapenem-hydrolyzing class A beta-lactamase kpc-45 [Enterobacter cloacae].", ["KPC-45"]) == (
+        "Carbapenem-hydrolyzing class A beta-lactamase ___ [Enterobacter cloacae].", 1)
+    assert mask_names("A foreign PBP2a acquired by lateral gene transfer.", ["mecA", "PBP2A"])[1] == 1
+    test = mention_test(["KPC-45", "kpc beta-lactamase"])
+    assert test("the kpc-45 enzyme") and test("the Kpc-45 enzyme") and not test("the kpc-4 enzyme")
+    assert mentions("with pbp2a", ["PBP2A"]) and not mentions("surgery or other", ["OR"])
+
+
+def test_a_name_is_found_with_a_slash_between_its_words():
+    """Brick's *On Off Status* is defined as "Indicates the on/off status of a control loop": a slash
+    between a name's words is a space, as a hyphen is (was: left unmasked)."""
+    assert mask_names("Indicates the on/off status of a control loop, relay or equipment.", ["On Off Status"]) == (
+        "Indicates the ___ of a control loop, relay or equipment.", 1)
+    assert mentions("a Start/Stop Command", ["Start Stop Command"]) and mention_test(["open close status"])(
+        "the open / close status")
+    assert not mentions("the on/off switch", ["On Off Status"])
+
+
+def test_a_stop_or_a_comma_at_a_name_s_end_is_no_part_of_it():
+    """ICD-10-AM labels S22.01 *Fracture of thoracic vertebra,* beside S22.0 *Fracture of thoracic
+    vertebra*: one name (was: two, and each concept offered the other as a wrong answer)."""
+    assert name_key("Fracture of thoracic vertebra,") == name_key("Fracture of thoracic vertebra")
+    assert name_key("Inc.") == name_key("Inc") and name_key("C++") != name_key("C")
+    assert name_key("Fracture of thoracic vertebra,") != name_key("Fracture of lumbar vertebra")
+
+
 def test_a_bracket_qualified_name_has_its_bare_word_besides_but_a_chemical_name_keeps_its_brackets():
     from mcqa_probes.knowledge.text import with_bare_names
 
