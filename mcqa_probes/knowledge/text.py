@@ -372,8 +372,9 @@ def _arabic_word(word: str) -> str:
 _WORD_PLURALS: Dict[str, Callable[[str], str]] = {"fr": _french_word, "es": _spanish_word, "de": _german_word,
                                                    "ar": _arabic_word}
 _NAME_WORDS = re.compile(r"[\s_-]+")
-#: what :func:`name_key` takes off a name's end
+#: what :func:`name_key` takes off a name's end, and out of it
 _NAME_CLOSING = " \t.,;:"
+_NO_BRACKETS = str.maketrans("", "", "()[]")
 
 
 def name_key(name: str, english: bool = True, language: Optional[str] = None) -> str:
@@ -389,6 +390,10 @@ def name_key(name: str, english: bool = True, language: Optional[str] = None) ->
         # a stop or comma at the end is no part of the name (ICD-10-AM's *Fracture of thoracic
         # vertebra,* beside *Fracture of thoracic vertebra*: were two names)
         name = name.rstrip(_NAME_CLOSING)
+    if "(" in name or "[" in name:
+        # a word in brackets is a word of the name (ICD-10-CM's *Congenital metatarsus (primus) varus*
+        # and *Congenital metatarsus primus varus*: were two names, a wrong answer beside the right)
+        name = name.translate(_NO_BRACKETS)
     if english and ("'" in name or "\u2019" in name):
         name = _POSSESSIVE.sub("", name)        # Brunner's gland, Brunner gland: one name
     if not english:

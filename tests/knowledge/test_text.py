@@ -559,12 +559,15 @@ def test_a_name_is_found_with_a_slash_between_its_words():
     assert not mentions("the on/off switch", ["On Off Status"])
 
 
-def test_a_stop_or_a_comma_at_a_name_s_end_is_no_part_of_it():
+def test_a_stop_or_a_comma_at_a_name_s_end_and_brackets_are_no_part_of_it():
     """ICD-10-AM labels S22.01 *Fracture of thoracic vertebra,* beside S22.0 *Fracture of thoracic
     vertebra*: one name (was: two, and each concept offered the other as a wrong answer)."""
     assert name_key("Fracture of thoracic vertebra,") == name_key("Fracture of thoracic vertebra")
     assert name_key("Inc.") == name_key("Inc") and name_key("C++") != name_key("C")
     assert name_key("Fracture of thoracic vertebra,") != name_key("Fracture of lumbar vertebra")
+    # nor are brackets: ICD-10-CM's *Congenital metatarsus (primus) varus* was offered beside *...primus varus*
+    assert name_key("Congenital metatarsus (primus) varus") == name_key("Congenital metatarsus primus varus")
+    assert name_key("iron(III) chloride") == name_key("iron III chloride") != name_key("iron chloride")
 
 
 def test_a_bracket_qualified_name_has_its_bare_word_besides_but_a_chemical_name_keeps_its_brackets():
