@@ -190,6 +190,8 @@ REPORT_KINDS = OrderedDict([
                            "never asked as another name"),
     ("code_synonym", "synonyms written as another vocabulary's code (PREFIX:code, the prefix in no label), names, "
                      "never asked as another name"),
+    ("blank_parent", "parents that are a blank node of no class expression (a misspelt rdf:resource, "
+                     "<rdfs:subClassOf rdf:resourc=\"#X\"/>, makes one), skipped"),
     ("restriction_without_property", "restrictions with no owl:onProperty (an owl:Restriction that says nothing), "
                                      "left out"),
     ("qualified_link", "relationship clauses with an all_only or cardinality qualifier (in OWL an allValuesFrom or "

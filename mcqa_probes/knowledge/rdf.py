@@ -1572,6 +1572,21 @@ def read_rdf(path: str, vocabulary: Vocabulary, report: SourceReport, kind: Opti
                         qualified = only_or_at_most(parent)
                         if qualified:       # an OBO relationship with all_only or a cardinality: counted
                             report.add("qualified_link", path, None, f"{concept.id} {qualified}")
+                        if prop == rdflib.RDFS.subClassOf and not any(
+                                predicate == rdflib.RDF.type or str(predicate).startswith(OWL)
+                                for predicate in graph.predicates(parent, None)):
+                            # a node of no class expression: what a misspelt rdf:resource leaves
+                            # (<rdfs:subClassOf rdf:resourc="#Food"/>, valid RDF: a node with the property
+                            # rdf:resourc), an edge lost (was: without a word)
+                            written = sorted(f"{curie(str(p))} {str(o)!r}" if isinstance(o, rdflib.Literal)
+                                             else curie(str(p)) for p, o in graph.predicate_objects(parent))
+                            texts = sorted(str(o) for o in graph.objects(parent, None) if isinstance(o, rdflib.Literal))
+                            line = ((texts and literal_line(path, concept.id, texts[0], namespaces))
+                                    or example_line("blank_parent", concept.id)) if report.counts.get(
+                                "blank_parent", 0) < report.keep else None
+                            report.add("blank_parent", path, line,
+                                       f"{concept.id} {curie(str(prop))} [{'; '.join(written)}]")
+                            continue
                         if ((parent, rdflib.RDF.type, rdflib.URIRef(OWL + "Restriction")) in graph
                                 and graph.value(parent, rdflib.URIRef(OWL + "onProperty")) is None):
                             # [ a owl:Restriction ; owl:someValuesFrom X ] with no property: says nothing

@@ -1374,3 +1374,26 @@ def test_a_json_ld_context_named_by_a_relative_reference_is_read_from_the_file_s
     with pytest.raises(SourceError, match=r"food.jsonld:2: not valid JSON-LD: its @context 'ctx/missing.jsonld' could "
                                           r"not be read from .*ctx/missing.jsonld"):
         load_source(path)
+
+
+def test_a_parent_that_is_a_blank_node_of_no_class_expression_is_counted_at_its_line(tmp_path):
+    """``<rdfs:subClassOf rdf:resourc="#Food"/>`` (a misspelt ``rdf:resource``) is valid RDF: a blank
+    node with the property ``rdf:resourc``, no class; the edge is lost, and counted with its line
+    (was: without a word). A restriction is no such node."""
+    path = tmp_path / "food.owl"
+    path.write_text('<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"\n'
+                    '    xmlns:rdfs="http://www.w3.org/2000/01/rdf-schema#" xmlns:owl="http://www.w3.org/2002/07/owl#"\n'
+                    '    xml:base="http://example.org/food.owl">\n'
+                    '  <owl:Class rdf:ID="Food"><rdfs:label>food</rdfs:label></owl:Class>\n'
+                    '  <owl:ObjectProperty rdf:ID="partOf"/>\n'
+                    '  <owl:Class rdf:ID="Fruit">\n    <rdfs:label>fruit</rdfs:label>\n'
+                    '    <rdfs:subClassOf rdf:resourc="#Food"/>\n'
+                    '    <rdfs:subClassOf><owl:Restriction><owl:onProperty rdf:resource="#partOf"/>'
+                    '<owl:someValuesFrom rdf:resource="#Food"/></owl:Restriction></rdfs:subClassOf>\n'
+                    '  </owl:Class>\n</rdf:RDF>\n')
+    graph = load_source(path)
+    report = graph.provenance["report"]
+    assert not graph.hypernyms("http://example.org/food.owl#Fruit")
+    assert report.counts["blank_parent"] == 1
+    assert report.examples["blank_parent"] == [f"{path}:9 http://example.org/food.owl#Fruit rdfs:subClassOf "
+                                               "[rdf:resourc '#Food']"]
