@@ -102,6 +102,11 @@ def _unterminated_quote(line: str) -> Optional[str]:
     return opens.group(1) if opens and not _CLOSES_QUOTE.match(line) else None
 
 
+def _unescaped(identifier: str) -> str:
+    """An id as the file writes it: fastobo escapes the quotes of a quoted one (``\\"X:1\\"``)."""
+    return identifier.replace('\\"', '"')
+
+
 def _frames(lines: List[str]) -> List[Tuple[int, int]]:
     """``(first, end)`` line indices of the header and of each ``[...]`` frame."""
     starts = [0] + [i for i, line in enumerate(lines) if line.startswith("[") and i > 0]
@@ -488,7 +493,7 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                 elif clause_kind in ("DomainClause", "RangeClause"):
                     tag = "domain" if clause_kind == "DomainClause" else "range"
                     # (fastobo escapes the quotes of a quoted prefixed id: \"XX:1\")
-                    kind = str(clause.domain if tag == "domain" else clause.range).replace('\\"', '"')
+                    kind = _unescaped(str(clause.domain if tag == "domain" else clause.range))
                     if '"' in kind:         # fastobo reads 'domain: "organism"' as the id "organism"
                         raise SourceError(path, f"{tag} clause of {raw_id} gives {kind}, a quoted text (expected "
                                                 f"'{tag}: PREFIX:LOCAL', the class's id)",
@@ -558,7 +563,7 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
             elif clause_kind == "IsAClause":
                 target = str(clause.term)
                 if '"' in target:       # fastobo reads a quoted id as an id with its quotes (escaped): no term's
-                    written = target.replace('\\"', '"')
+                    written = _unescaped(target)
                     raise SourceError(path, f"is_a clause of {raw_id} gives {written}, a quoted text (expected "
                                             f"{EXPECTED['is_a']}: an id, without quotes)",
                                       edge_lines.get((raw_id, "is_a", written)))
@@ -568,7 +573,7 @@ def read_obo(path: str, vocabulary: Vocabulary, report: SourceReport) -> SourceD
                 relation, target = str(clause.typedef), str(clause.term)
                 line = edge_lines.get((raw_id, relation, target))
                 if '"' in target or '"' in relation:
-                    written = [text.replace('\\"', '"') for text in (relation, target)]
+                    written = [_unescaped(relation), _unescaped(target)]
                     raise SourceError(path, f"relationship clause of {raw_id} gives {' '.join(written)}, a quoted "
                                             f"text (expected {EXPECTED['relationship']}: ids, without quotes)",
                                       edge_lines.get((raw_id, *written)))

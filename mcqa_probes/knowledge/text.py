@@ -993,8 +993,9 @@ def mention_test(names: Sequence[str], language: Optional[str] = None) -> Callab
     if acronyms is not None:            # in capitals, as written (_split_acronyms); the rest as below
         rest = mention_test(key, language)
         # (a text without any of them as a substring, most texts, is answered without the pattern)
-        written = tuple(a for a in _acronyms_in(tuple(names)) if not _has_digit(a))
-        any_case = tuple(a.lower() for a in _acronyms_in(tuple(names)) if _has_digit(a))
+        found = _acronyms_in(tuple(names))
+        written = tuple(a for a in found if not _has_digit(a))
+        any_case = tuple(a.lower() for a in found if _has_digit(a))
         return lambda text: bool(text) and ((
             (any(acronym in text for acronym in written) or (any_case and any(a in text.lower() for a in any_case)))
             and acronyms.search(text.replace("_", " ")) is not None) or rest(text))
